@@ -1,0 +1,93 @@
+// buildApp: the whole HTTP service, used by main.ts and by every test (through app.inject()).
+import { randomUUID } from 'node:crypto'
+import rateLimit from '@fastify/rate-limit'
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify'
+import type { Kysely } from 'kysely'
+import type { Config } from './config.js'
+import type { Dialect } from './db/database.js'
+import type { Database } from './db/types.js'
+import { ApiKeyResolver, appendScopeCheck, installAuthentication } from './http/auth.js'
+import { installErrorHandling } from './http/error-handler.js'
+import { AppError } from './http/errors.js'
+import { installJsonParser } from './http/json-body.js'
+import { installDocsRoutes, installOpenApi, PUBLIC_PREFIX } from './http/openapi.js'
+import { ErrorBody } from './http/schemas.js'
+import { installValidators } from './http/validation.js'
+import { customerRoutes } from './modules/customers/routes.js'
+import { jobRoutes } from './modules/jobs/routes.js'
+import { locationRoutes } from './modules/locations/routes.js'
+// import { shiftRoutes } from './modules/shifts/routes.js'
+// import { vehicleRoutes } from './modules/vehicles/routes.js'
+
+export interface AppDeps {
+  db: Kysely<Database>
+  dialect: Dialect
+  config: Pick<Config, 'authCacheTtlMs' | 'defaultRateLimitPerMinute' | 'bodyLimitBytes'>
+  logger?: FastifyServerOptions['logger']
+}
+
+export type App = FastifyInstance
+
+export async function buildApp(deps: AppDeps): Promise<App> {
+  const app = Fastify({
+    logger: deps.logger ?? false,
+    bodyLimit: deps.config.bodyLimitBytes,
+    // Long enough for any id we issue; a longer one is simply not found.
+    routerOptions: { maxParamLength: 200 },
+    requestIdHeader: 'x-request-id',
+    genReqId: () => randomUUID(),
+    return503OnClosing: true,
+  }).withTypeProvider<TypeBoxTypeProvider>()
+
+  // 1. Input: strict body validation, coerced query strings, our JSON parser.
+  installValidators(app)
+  installJsonParser(app, deps.config.bodyLimitBytes)
+  // 2. Output: one error handler and one not-found handler for every route.
+  installErrorHandling(app)
+  app.addSchema(ErrorBody)
+  app.addHook('onSend', async (request, reply) => {
+    reply.header('x-request-id', request.id)
+  })
+  // 3. OpenAPI collection must be registered before the routes it describes.
+  await installOpenApi(app)
+
+  // 4. The public API: authentication → per-key rate limit → scope check → routes.
+  const resolver = new ApiKeyResolver(deps.db, deps.config.authCacheTtlMs)
+  app.decorate('apiKeys', resolver)
+  await app.register(
+    async (api) => {
+      installAuthentication(api, resolver)
+      await api.register(rateLimit, {
+        global: true,
+        hook: 'onRequest',
+        timeWindow: 60_000,
+        keyGenerator: (request) => request.auth.keyId,
+        max: (request) => request.auth.rateLimitPerMinute,
+        errorResponseBuilder: (_request, context) =>
+          new AppError(
+            'RATE_LIMITED',
+            `Rate limit of ${context.max} requests per minute exceeded; retry in ${context.after}`,
+          ),
+      })
+      appendScopeCheck(api)
+      const options = { db: deps.db }
+      await api.register(jobRoutes, options)
+      await api.register(customerRoutes, options)
+      // await api.register(vehicleRoutes, options)
+      await api.register(locationRoutes, options)
+      // await api.register(shiftRoutes, options)
+    },
+    { prefix: PUBLIC_PREFIX },
+  )
+
+  // 5. Documentation: the generated document and the interactive playground (no key needed).
+  await installDocsRoutes(app)
+  return app
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    apiKeys: ApiKeyResolver
+  }
+}

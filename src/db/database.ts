@@ -1,0 +1,102 @@
+// One factory for both engines: the URL picks the dialect.
+import { mkdirSync } from 'node:fs'
+import { dirname } from 'node:path'
+import SQLite from 'better-sqlite3'
+import { Kysely, PostgresAdapter, PostgresDialect, SqliteDialect } from 'kysely'
+import pg from 'pg'
+import type { Database } from './types.js'
+
+export type Dialect = 'sqlite' | 'postgres'
+
+export interface DatabaseHandle {
+  db: Kysely<Database>
+  dialect: Dialect
+  destroy(): Promise<void>
+}
+
+export interface DatabaseOptions {
+  sqliteSynchronous?: 'FULL' | 'NORMAL'
+  pgPoolSize?: number
+}
+
+export function dialectOfUrl(url: string): Dialect {
+  return /^postgres(ql)?:\/\//i.test(url) ? 'postgres' : 'sqlite'
+}
+
+/** True when the executor (a Kysely instance or a transaction) talks to PostgreSQL. */
+export function isPostgres(db: Pick<Kysely<Database>, 'getExecutor'>): boolean {
+  return db.getExecutor().adapter instanceof PostgresAdapter
+}
+
+/** Booleans are written as 0/1: better-sqlite3 binds no JS booleans and PostgreSQL casts '1'. */
+export function sqlBool(value: boolean): number {
+  return value ? 1 : 0
+}
+
+export function createDatabase(url: string, options: DatabaseOptions = {}): DatabaseHandle {
+  return dialectOfUrl(url) === 'postgres' ? createPostgres(url, options) : createSqlite(url, options)
+}
+
+const STATEMENT_CACHE_SIZE = 500
+
+function createSqlite(path: string, options: DatabaseOptions): DatabaseHandle {
+  const file = path.replace(/^sqlite:(\/\/)?/i, '')
+  if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true })
+  const raw = new SQLite(file)
+  raw.pragma('journal_mode = WAL')
+  raw.pragma('foreign_keys = ON')
+  raw.pragma('busy_timeout = 5000')
+  raw.pragma(`synchronous = ${options.sqliteSynchronous ?? 'FULL'}`)
+  // SQLite's lower() folds ASCII only; searches must be case-insensitive for every script.
+  raw.function('lower', { deterministic: true }, (value: unknown) =>
+    typeof value === 'string' ? value.toLowerCase() : value,
+  )
+
+  // Kysely's driver calls prepare() for every query; compiling SQL is the larger part of a point
+  // read's cost, so statements are kept by SQL text (measured ≈ 2.3× on a primary-key read).
+  const statements = new Map<string, SQLite.Statement>()
+  const database = {
+    prepare(sql: string) {
+      let statement = statements.get(sql)
+      if (!statement) {
+        if (statements.size >= STATEMENT_CACHE_SIZE) {
+          statements.delete(statements.keys().next().value as string)
+        }
+        statement = raw.prepare(sql)
+        statements.set(sql, statement)
+      }
+      return statement
+    },
+    close() {
+      statements.clear()
+      raw.close()
+    },
+  }
+  const db = new Kysely<Database>({
+    dialect: new SqliteDialect({ database: database as unknown as SQLite.Database }),
+  })
+  return { db, dialect: 'sqlite', destroy: () => db.destroy() }
+}
+
+const TIMESTAMPTZ_OID = 1184
+const INT8_OID = 20
+
+function createPostgres(url: string, options: DatabaseOptions): DatabaseHandle {
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: options.pgPoolSize ?? 10,
+    types: {
+      getTypeParser(oid: number, format?: 'text' | 'binary') {
+        // Datetimes leave the database as the same ISO strings SQLite stores.
+        if (oid === TIMESTAMPTZ_OID) return (value: string) => new Date(value).toISOString()
+        // COUNT(*) is int8; our counts fit comfortably in a double.
+        if (oid === INT8_OID) return (value: string) => Number(value)
+        return pg.types.getTypeParser(oid, format as 'text')
+      },
+    } as pg.CustomTypesConfig,
+  })
+  // An idle client that loses its connection must not crash the process; the pool replaces it.
+  pool.on('error', () => {})
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) })
+  return { db, dialect: 'postgres', destroy: () => db.destroy() }
+}

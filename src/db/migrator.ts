@@ -1,0 +1,33 @@
+import { type Kysely, type Migration, type MigrationResultSet, Migrator } from 'kysely'
+import type { Dialect } from './database.js'
+import * as m0001 from './migrations/0001-initial.js'
+
+// Migrations are listed here, in order, so they run the same from source and from dist/.
+const MIGRATIONS: Record<string, { up(db: Kysely<any>, dialect: Dialect): Promise<void> }> = {
+  '0001-initial': m0001,
+}
+
+export function createMigrator(db: Kysely<any>, dialect: Dialect): Migrator {
+  return new Migrator({
+    db,
+    provider: {
+      async getMigrations() {
+        const migrations: Record<string, Migration> = {}
+        for (const [name, migration] of Object.entries(MIGRATIONS)) {
+          migrations[name] = { up: (trx) => migration.up(trx, dialect) }
+        }
+        return migrations
+      },
+    },
+  })
+}
+
+/** Applies every pending migration; throws with the failing migration's name. */
+export async function migrateToLatest(db: Kysely<any>, dialect: Dialect): Promise<string[]> {
+  const { error, results } = (await createMigrator(db, dialect).migrateToLatest()) as MigrationResultSet
+  if (error) {
+    const failed = results?.find((r) => r.status === 'Error')?.migrationName ?? 'unknown'
+    throw new Error(`Migration ${failed} failed: ${error instanceof Error ? error.message : String(error)}`)
+  }
+  return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName)
+}

@@ -1,0 +1,230 @@
+// Row types of every table, as Kysely sees them. Column names are snake_case; each module's
+// serialize.ts turns rows into the spec's camelCase shapes.
+//
+// Both dialects yield the same JS values: datetimes are ISO 8601 UTC strings with milliseconds
+// (TEXT on SQLite, timestamptz parsed to ISO on PostgreSQL), coordinates are canonical decimal
+// strings (TEXT / numeric), booleans are 0/1 on SQLite and true/false on PostgreSQL and are written
+// as 0/1 on both (see `sqlBool`).
+import type { ColumnType, Insertable, Selectable, Updateable } from 'kysely'
+
+export type Bool = ColumnType<boolean | number, number, number>
+/** Timestamp column: ISO string in, ISO string out. */
+export type Timestamp = string
+
+export type PlanTier = 'FREE' | 'STARTER' | 'PRO' | 'ENTERPRISE'
+export type JobStatus = 'CREATED' | 'ASSIGNED' | 'IN_PROGRESS' | 'COMPLETED' | 'CANCELLED'
+export type JobPriority = 'LOW' | 'NORMAL' | 'HIGH'
+export type TimeWindowType = 'HARD' | 'SOFT'
+export type VehicleEndPolicy = 'RETURN_TO_ORIGIN' | 'END_AT_LAST_JOB'
+export type DayOfWeek = 'MONDAY' | 'TUESDAY' | 'WEDNESDAY' | 'THURSDAY' | 'FRIDAY' | 'SATURDAY' | 'SUNDAY'
+export type UserRole = 'ADMIN' | 'DISPATCHER' | 'WORKER'
+
+export interface OrganisationsTable {
+  id: string
+  name: string
+  plan: PlanTier
+  created_at: Timestamp
+  updated_at: Timestamp
+}
+
+export interface UsersTable {
+  id: string
+  organisation_id: string
+  name: string
+  email: string
+  role: UserRole
+  is_active: Bool
+  created_at: Timestamp
+  updated_at: Timestamp
+}
+
+export interface LocationsTable {
+  id: string
+  organisation_id: string
+  name: string
+  code: string
+  description: string
+  address: string
+  latitude: string
+  longitude: string
+  timezone: string
+  is_primary: Bool
+  is_active: Bool
+  created_at: Timestamp
+  updated_at: Timestamp
+}
+
+export interface CapacityDimensionsTable {
+  id: string
+  organisation_id: string
+  key: string
+  label: string
+  created_at: Timestamp
+  updated_at: Timestamp
+}
+
+export interface TagsTable {
+  id: string
+  organisation_id: string
+  name: string
+  created_at: Timestamp
+  updated_at: Timestamp
+}
+
+export interface VehiclesTable {
+  id: string
+  organisation_id: string
+  location_id: string
+  name: string
+  fixed_cost: number
+  cost_per_km: number
+  cost_per_hour: number
+  speed_factor: number
+  start_latitude: string | null
+  start_longitude: string | null
+  end_policy: VehicleEndPolicy
+  is_active: Bool
+  created_at: Timestamp
+  updated_at: Timestamp
+}
+
+export interface VehicleTagsTable {
+  organisation_id: string
+  vehicle_id: string
+  tag_id: string
+}
+
+export interface VehicleCapacitiesTable {
+  organisation_id: string
+  vehicle_id: string
+  capacity_dimension_id: string
+  max_value: number
+}
+
+export interface ShiftsTable {
+  id: string
+  organisation_id: string
+  user_id: string
+  location_id: string
+  vehicle_id: string
+  day: DayOfWeek
+  start_time: string
+  end_time: string
+  is_generated: Bool
+  created_at: Timestamp
+  updated_at: Timestamp
+}
+
+export interface ShiftBreaksTable {
+  id: string
+  organisation_id: string
+  shift_id: string
+  start_time: string
+  end_time: string
+  is_paid: Bool
+  created_at: Timestamp
+}
+
+export interface CustomersTable {
+  id: string
+  organisation_id: string
+  name: string
+  address: string
+  latitude: string
+  longitude: string
+  service_duration: number
+  priority: JobPriority
+  time_window_type: TimeWindowType
+  operational_start: string
+  operational_end: string
+  created_at: Timestamp
+  updated_at: Timestamp
+}
+
+export interface JobsTable {
+  id: string
+  organisation_id: string
+  title: string
+  description: string | null
+  status: JobStatus
+  priority: JobPriority
+  customer_id: string | null
+  location_id: string | null
+  job_latitude: string | null
+  job_longitude: string | null
+  service_duration: number
+  time_window_type: TimeWindowType
+  earliest_start: Timestamp | null
+  latest_end: Timestamp | null
+  scheduled_start: Timestamp | null
+  scheduled_end: Timestamp | null
+  assigned_user_id: string | null
+  shift_id: string | null
+  started_at: Timestamp | null
+  completed_at: Timestamp | null
+  actual_duration: number | null
+  created_at: Timestamp
+  updated_at: Timestamp
+  deleted_at: Timestamp | null
+}
+
+export interface JobTagsTable {
+  organisation_id: string
+  job_id: string
+  tag_id: string
+}
+
+export interface JobDemandsTable {
+  organisation_id: string
+  job_id: string
+  capacity_dimension_id: string
+  required_value: number
+}
+
+export interface ApiKeysTable {
+  id: string
+  organisation_id: string
+  name: string
+  /** The public part shown in lists: `svc_live_` and the first characters of the secret. */
+  prefix: string
+  /** Hex SHA-256 of the whole key; the key itself is never stored. */
+  key_hash: string
+  /** Space-separated subset of `read write admin`. */
+  scopes: string
+  rate_limit_per_minute: number
+  expires_at: Timestamp | null
+  revoked_at: Timestamp | null
+  last_used_at: Timestamp | null
+  created_at: Timestamp
+}
+
+export interface Database {
+  organisations: OrganisationsTable
+  users: UsersTable
+  locations: LocationsTable
+  capacity_dimensions: CapacityDimensionsTable
+  tags: TagsTable
+  vehicles: VehiclesTable
+  vehicle_tags: VehicleTagsTable
+  vehicle_capacities: VehicleCapacitiesTable
+  shifts: ShiftsTable
+  shift_breaks: ShiftBreaksTable
+  customers: CustomersTable
+  jobs: JobsTable
+  job_tags: JobTagsTable
+  job_demands: JobDemandsTable
+  api_keys: ApiKeysTable
+}
+
+export type JobRow = Selectable<JobsTable>
+export type NewJob = Insertable<JobsTable>
+export type JobUpdate = Updateable<JobsTable>
+export type CustomerRow = Selectable<CustomersTable>
+export type NewCustomer = Insertable<CustomersTable>
+export type CustomerUpdate = Updateable<CustomersTable>
+export type LocationRow = Selectable<LocationsTable>
+export type VehicleRow = Selectable<VehiclesTable>
+export type ShiftRow = Selectable<ShiftsTable>
+export type ShiftBreakRow = Selectable<ShiftBreaksTable>
+export type ApiKeyRow = Selectable<ApiKeysTable>
+export type OrganisationRow = Selectable<OrganisationsTable>

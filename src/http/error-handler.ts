@@ -1,0 +1,82 @@
+// One place where every failure becomes `{ error, code }`: coded AppErrors, validation failures,
+// Fastify's own 4xx (bad JSON, body too large, wrong content type) and anything unexpected.
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import { AppError, type ErrorCode, type ErrorDetail } from './errors.js'
+import { describeValidationErrors, summarise } from './validation.js'
+
+interface ErrorResponse {
+  error: string
+  code: ErrorCode
+  details?: ErrorDetail[]
+}
+
+const FASTIFY_CODES: Record<string, { code: ErrorCode; message?: string }> = {
+  FST_ERR_CTP_BODY_TOO_LARGE: {
+    code: 'PAYLOAD_TOO_LARGE',
+    message: 'Request body is larger than the 1 MiB limit',
+  },
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: {
+    code: 'UNSUPPORTED_MEDIA_TYPE',
+    message: 'Content-Type must be application/json',
+  },
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: {
+    code: 'VALIDATION_ERROR',
+    message: 'Content-Length does not match the body',
+  },
+  FST_ERR_CTP_EMPTY_JSON_BODY: {
+    code: 'VALIDATION_ERROR',
+    message: 'Request body is empty; send a JSON object',
+  },
+  FST_ERR_CTP_INVALID_JSON_BODY: { code: 'VALIDATION_ERROR', message: 'Request body is not valid JSON' },
+}
+
+function toResponse(
+  error: FastifyError | AppError,
+  request: FastifyRequest,
+): { status: number; body: ErrorResponse } {
+  if (error instanceof AppError) {
+    const body: ErrorResponse = { error: error.message, code: error.code }
+    if (error.details) body.details = error.details
+    return { status: error.statusCode, body }
+  }
+  const fastifyError = error as FastifyError
+  if (fastifyError.validation) {
+    const details = describeValidationErrors(
+      fastifyError.validation,
+      fastifyError.validationContext ?? 'body',
+    )
+    return { status: 400, body: { error: summarise(details), code: 'VALIDATION_ERROR', details } }
+  }
+  const known = fastifyError.code ? FASTIFY_CODES[fastifyError.code] : undefined
+  if (known) {
+    const status = known.code === 'VALIDATION_ERROR' ? 400 : (fastifyError.statusCode ?? 400)
+    return { status, body: { error: known.message ?? fastifyError.message, code: known.code } }
+  }
+  // A body that JSON.parse rejected surfaces as a SyntaxError with status 400.
+  const status = fastifyError.statusCode ?? 500
+  if (status >= 400 && status < 500) {
+    const isJson = error instanceof SyntaxError || /JSON/i.test(fastifyError.message)
+    return {
+      status: status === 404 ? 404 : 400,
+      body: {
+        error: isJson ? 'Request body is not valid JSON' : 'Bad request',
+        code: status === 404 ? 'NOT_FOUND' : 'VALIDATION_ERROR',
+      },
+    }
+  }
+  request.log.error({ err: error }, 'unhandled error')
+  return { status: 500, body: { error: 'Internal server error', code: 'INTERNAL_ERROR' } }
+}
+
+export function installErrorHandling(app: FastifyInstance): void {
+  app.setErrorHandler((error: FastifyError | AppError, request: FastifyRequest, reply: FastifyReply) => {
+    const { status, body } = toResponse(error, request)
+    if (status >= 500) reply.header('cache-control', 'no-store')
+    return reply.status(status).send(body)
+  })
+
+  app.setNotFoundHandler((request, reply) => {
+    const path = request.url.split('?')[0]
+    return reply.status(404).send({ error: `Route ${request.method} ${path} not found`, code: 'NOT_FOUND' })
+  })
+}

@@ -1,0 +1,75 @@
+import type { Kysely, Transaction } from 'kysely'
+import type { ApiKeyRow, Database, PlanTier } from '../../db/types.js'
+
+type Executor = Kysely<Database> | Transaction<Database>
+
+export interface ApiKeyWithPlan extends ApiKeyRow {
+  plan: PlanTier
+}
+
+export async function insertApiKey(db: Executor, row: ApiKeyRow): Promise<void> {
+  await db.insertInto('api_keys').values(row).execute()
+}
+
+/** The one key look-up that is not scoped by organisation: the key is what tells us the organisation. */
+export async function findApiKeyByHash(db: Executor, keyHash: string): Promise<ApiKeyWithPlan | undefined> {
+  return db
+    .selectFrom('api_keys')
+    .innerJoin('organisations', 'organisations.id', 'api_keys.organisation_id')
+    .selectAll('api_keys')
+    .select('organisations.plan')
+    .where('api_keys.key_hash', '=', keyHash)
+    .executeTakeFirst()
+}
+
+export async function findApiKey(
+  db: Executor,
+  organisationId: string,
+  id: string,
+): Promise<ApiKeyRow | undefined> {
+  return db
+    .selectFrom('api_keys')
+    .selectAll()
+    .where('organisation_id', '=', organisationId)
+    .where('id', '=', id)
+    .executeTakeFirst()
+}
+
+/** Operator look-up by id or display prefix, across organisations (CLI only). */
+export async function findApiKeysByIdOrPrefix(db: Executor, idOrPrefix: string): Promise<ApiKeyRow[]> {
+  return db
+    .selectFrom('api_keys')
+    .selectAll()
+    .where((eb) => eb.or([eb('id', '=', idOrPrefix), eb('prefix', '=', idOrPrefix)]))
+    .execute()
+}
+
+export async function listApiKeys(db: Executor, organisationId: string): Promise<ApiKeyRow[]> {
+  return db
+    .selectFrom('api_keys')
+    .selectAll()
+    .where('organisation_id', '=', organisationId)
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .execute()
+}
+
+export async function revokeApiKey(
+  db: Executor,
+  organisationId: string,
+  id: string,
+  now: string,
+): Promise<number> {
+  const result = await db
+    .updateTable('api_keys')
+    .set({ revoked_at: now })
+    .where('organisation_id', '=', organisationId)
+    .where('id', '=', id)
+    .where('revoked_at', 'is', null)
+    .executeTakeFirst()
+  return Number(result.numUpdatedRows)
+}
+
+export async function touchApiKey(db: Executor, id: string, now: string): Promise<void> {
+  await db.updateTable('api_keys').set({ last_used_at: now }).where('id', '=', id).execute()
+}

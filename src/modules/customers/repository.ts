@@ -1,0 +1,86 @@
+import { type ExpressionBuilder, type Kysely, sql, type Transaction } from 'kysely'
+import type { CustomerRow, CustomerUpdate, Database, NewCustomer } from '../../db/types.js'
+
+type Executor = Kysely<Database> | Transaction<Database>
+
+/** `%term%` for LIKE, with LIKE's own wildcards in the term matched literally. */
+function containsPattern(term: string): string {
+  return `%${term.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`
+}
+
+function listConditions(
+  eb: ExpressionBuilder<Database, 'customers'>,
+  organisationId: string,
+  search?: string,
+) {
+  const conditions = [eb('organisation_id', '=', organisationId)]
+  if (search) {
+    const pattern = containsPattern(search)
+    // lower() is Unicode-aware on both engines (SQLite's is replaced at connection time).
+    conditions.push(
+      eb.or([
+        sql<boolean>`lower(${eb.ref('name')}) like ${pattern} escape '\\'`,
+        sql<boolean>`lower(${eb.ref('address')}) like ${pattern} escape '\\'`,
+      ]),
+    )
+  }
+  return eb.and(conditions)
+}
+
+export async function listCustomers(
+  db: Executor,
+  organisationId: string,
+  search: string | undefined,
+  page: { limit: number; offset: number },
+): Promise<CustomerRow[]> {
+  return db
+    .selectFrom('customers')
+    .selectAll()
+    .where((eb) => listConditions(eb, organisationId, search))
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(page.limit)
+    .offset(page.offset)
+    .execute()
+}
+
+export async function countCustomers(db: Executor, organisationId: string, search?: string): Promise<number> {
+  const row = await db
+    .selectFrom('customers')
+    .select((eb) => eb.fn.countAll<number>().as('total'))
+    .where((eb) => listConditions(eb, organisationId, search))
+    .executeTakeFirstOrThrow()
+  return Number(row.total)
+}
+
+export async function findCustomer(
+  db: Executor,
+  organisationId: string,
+  id: string,
+): Promise<CustomerRow | undefined> {
+  return db
+    .selectFrom('customers')
+    .selectAll()
+    .where('organisation_id', '=', organisationId)
+    .where('id', '=', id)
+    .executeTakeFirst()
+}
+
+export async function insertCustomer(db: Executor, customer: NewCustomer): Promise<void> {
+  await db.insertInto('customers').values(customer).execute()
+}
+
+export async function updateCustomer(
+  db: Executor,
+  organisationId: string,
+  id: string,
+  changes: CustomerUpdate,
+): Promise<number> {
+  const result = await db
+    .updateTable('customers')
+    .set(changes)
+    .where('organisation_id', '=', organisationId)
+    .where('id', '=', id)
+    .executeTakeFirst()
+  return Number(result.numUpdatedRows)
+}

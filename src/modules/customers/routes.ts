@@ -1,0 +1,90 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import type { Kysely } from 'kysely'
+import type { Database } from '../../db/types.js'
+import { BODY_ERRORS, COMMON_ERRORS, IdParams, NOT_FOUND_ERROR, SUCCESS } from '../../http/schemas.js'
+import {
+  CreateCustomerBody,
+  CustomerListQuery,
+  CustomerListResponse,
+  CustomerResponse,
+  UpdateCustomerBody,
+} from './schemas.js'
+import * as customers from './service.js'
+
+export const customerRoutes: FastifyPluginAsyncTypebox<{ db: Kysely<Database> }> = async (app, { db }) => {
+  app.get(
+    '/customers',
+    {
+      schema: {
+        tags: ['Customers'],
+        summary: 'List customers',
+        querystring: CustomerListQuery,
+        response: { 200: CustomerListResponse, ...COMMON_ERRORS },
+      },
+    },
+    async (request) => ({
+      data: await customers.listCustomers(db, request.auth.organisationId, request.query),
+      message: SUCCESS,
+    }),
+  )
+
+  app.get(
+    '/customers/:id',
+    {
+      schema: {
+        tags: ['Customers'],
+        summary: 'Get a customer',
+        params: IdParams,
+        response: { 200: CustomerResponse, ...COMMON_ERRORS, ...NOT_FOUND_ERROR },
+      },
+    },
+    async (request) => ({
+      data: { customer: await customers.getCustomer(db, request.auth.organisationId, request.params.id) },
+      message: SUCCESS,
+    }),
+  )
+
+  app.post(
+    '/customers',
+    {
+      schema: {
+        tags: ['Customers'],
+        summary: 'Create a customer',
+        description:
+          'Omitted optional fields take defaults: address "", serviceDuration 900, priority NORMAL, ' +
+          'timeWindowType HARD, operationalStart 00:00, operationalEnd 23:59.',
+        body: CreateCustomerBody,
+        response: { 201: CustomerResponse, ...COMMON_ERRORS, ...BODY_ERRORS },
+      },
+    },
+    async (request, reply) => {
+      const customer = await customers.createCustomer(db, request.auth.organisationId, request.body)
+      return reply.status(201).send({ data: { customer }, message: SUCCESS })
+    },
+  )
+
+  app.patch(
+    '/customers/:id',
+    {
+      schema: {
+        tags: ['Customers'],
+        summary: 'Update a customer',
+        description: 'Only supplied fields change.',
+        params: IdParams,
+        body: UpdateCustomerBody,
+        response: { 200: CustomerResponse, ...COMMON_ERRORS, ...NOT_FOUND_ERROR, ...BODY_ERRORS },
+      },
+    },
+    async (request) => ({
+      data: {
+        customer: await customers.updateCustomer(
+          db,
+          request.auth.organisationId,
+          request.params.id,
+          request.body,
+        ),
+      },
+      message: SUCCESS,
+    }),
+  )
+}

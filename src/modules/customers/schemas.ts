@@ -1,0 +1,83 @@
+import { type Static, Type } from '@sinclair/typebox'
+import {
+  DateTime,
+  DecimalString,
+  Duration,
+  Envelope,
+  Id,
+  JobPriority,
+  Latitude,
+  Longitude,
+  PageQuery,
+  Pagination,
+  TimeOfDay,
+  TimeWindowType,
+} from '../../http/schemas.js'
+
+export const Customer = Type.Object(
+  {
+    id: Id,
+    name: Type.String(),
+    address: Type.String(),
+    latitude: DecimalString,
+    longitude: DecimalString,
+    serviceDuration: Type.Integer({ description: 'Default service time of a job here, in seconds' }),
+    priority: JobPriority,
+    timeWindowType: TimeWindowType,
+    operationalStart: Type.String({ description: 'Opening time, HH:MM' }),
+    operationalEnd: Type.String({ description: 'Closing time, HH:MM' }),
+    createdAt: DateTime,
+    updatedAt: DateTime,
+  },
+  { title: 'Customer' },
+)
+export type Customer = Static<typeof Customer>
+
+export const CustomerListQuery = Type.Object(
+  {
+    ...PageQuery(50),
+    search: Type.Optional(
+      Type.String({ maxLength: 200, description: 'Case-insensitive substring of the name or the address' }),
+    ),
+  },
+  { additionalProperties: false },
+)
+export type CustomerListQuery = Static<typeof CustomerListQuery>
+
+const Name = Type.String({
+  minLength: 1,
+  maxLength: 255,
+  pattern: '\\S',
+  description: 'At least one visible character',
+})
+
+const optionalFields = {
+  address: Type.Optional(Type.String({ maxLength: 1000, description: 'Default ""' })),
+  serviceDuration: Type.Optional(Type.Integer({ ...Duration, description: 'Seconds, default 900' })),
+  priority: Type.Optional(JobPriority),
+  timeWindowType: Type.Optional(TimeWindowType),
+  operationalStart: Type.Optional(Type.String({ ...TimeOfDay, description: 'HH:MM, default 00:00' })),
+  operationalEnd: Type.Optional(Type.String({ ...TimeOfDay, description: 'HH:MM, default 23:59' })),
+}
+
+export const CreateCustomerBody = Type.Object(
+  { name: Name, latitude: Latitude, longitude: Longitude, ...optionalFields },
+  { additionalProperties: false },
+)
+export type CreateCustomerBody = Static<typeof CreateCustomerBody>
+
+export const UpdateCustomerBody = Type.Object(
+  {
+    name: Type.Optional(Name),
+    latitude: Type.Optional(Latitude),
+    longitude: Type.Optional(Longitude),
+    ...optionalFields,
+  },
+  { additionalProperties: false },
+)
+export type UpdateCustomerBody = Static<typeof UpdateCustomerBody>
+
+export const CustomerListResponse = Envelope(
+  Type.Object({ customers: Type.Array(Customer), pagination: Pagination }),
+)
+export const CustomerResponse = Envelope(Type.Object({ customer: Customer }))

@@ -1,0 +1,139 @@
+import { type Static, Type } from '@sinclair/typebox'
+import {
+  DateTime,
+  DateTimeInput,
+  DecimalString,
+  Duration,
+  Envelope,
+  Id,
+  JobPriority,
+  JobStatus,
+  Latitude,
+  Longitude,
+  Nullable,
+  NullableObject,
+  PageQuery,
+  Pagination,
+  TimeWindowType,
+} from '../../http/schemas.js'
+
+const NamedRef = Type.Object({ id: Id, name: Type.String() })
+const AssignedUser = Type.Object({ id: Id, name: Type.String(), email: Type.String() })
+
+const listedProperties = {
+  id: Id,
+  title: Type.String(),
+  description: Nullable(Type.String()),
+  status: JobStatus,
+  priority: JobPriority,
+  customerId: Nullable(Id),
+  locationId: Nullable(Id),
+  jobLatitude: Nullable(DecimalString),
+  jobLongitude: Nullable(DecimalString),
+  serviceDuration: Type.Integer({ description: 'Seconds on site' }),
+  timeWindowType: TimeWindowType,
+  earliestStart: Nullable(DateTime),
+  latestEnd: Nullable(DateTime),
+  scheduledStart: Nullable(DateTime),
+  scheduledEnd: Nullable(DateTime),
+  assignedUserId: Nullable(Id),
+  startedAt: Nullable(DateTime),
+  completedAt: Nullable(DateTime),
+  createdAt: DateTime,
+  updatedAt: DateTime,
+  customer: NullableObject(NamedRef),
+  assignedUser: NullableObject(AssignedUser),
+  location: NullableObject(NamedRef),
+}
+
+export const JobListed = Type.Object(listedProperties, { title: 'JobListed' })
+export type JobListed = Static<typeof JobListed>
+
+export const JobDetail = Type.Object(
+  {
+    ...listedProperties,
+    shiftId: Nullable(Id),
+    actualDuration: Nullable(Type.Integer({ description: 'Seconds from start to completion' })),
+    customer: NullableObject(
+      Type.Object({
+        id: Id,
+        name: Type.String(),
+        address: Type.String(),
+        latitude: DecimalString,
+        longitude: DecimalString,
+      }),
+    ),
+    tags: Type.Array(Type.Object({ tag: NamedRef })),
+    demands: Type.Array(
+      Type.Object({
+        capacityDimension: Type.Object({ id: Id, key: Type.String(), label: Type.String() }),
+        requiredValue: Type.Number(),
+      }),
+    ),
+  },
+  { title: 'Job' },
+)
+export type JobDetail = Static<typeof JobDetail>
+
+export const JobListQuery = Type.Object(
+  {
+    ...PageQuery(20),
+    status: Type.Optional(JobStatus),
+    customerId: Type.Optional(Type.String({ maxLength: 200, description: 'Only jobs of this customer' })),
+    locationId: Type.Optional(Type.String({ maxLength: 200, description: 'Only jobs at this location' })),
+    priority: Type.Optional(JobPriority),
+    targetDate: Type.Optional(
+      Type.String({
+        format: 'date',
+        description:
+          'YYYY-MM-DD (UTC day): jobs whose window [earliestStart, latestEnd] overlaps that day; a missing ' +
+          'bound is open, and a job with neither bound is not matched',
+      }),
+    ),
+  },
+  { additionalProperties: false },
+)
+export type JobListQuery = Static<typeof JobListQuery>
+
+const Title = Type.String({
+  minLength: 1,
+  maxLength: 255,
+  pattern: '\\S',
+  description: 'At least one visible character',
+})
+const ReferenceId = (what: string) =>
+  Nullable(
+    Type.String({ maxLength: 200, description: `Must exist in your organisation; null clears it (${what})` }),
+  )
+
+const writableFields = {
+  customerId: Type.Optional(ReferenceId('customer')),
+  locationId: Type.Optional(ReferenceId('location')),
+  description: Type.Optional(Nullable(Type.String({ maxLength: 10_000 }))),
+  jobLatitude: Type.Optional(Nullable(Latitude)),
+  jobLongitude: Type.Optional(Nullable(Longitude)),
+  priority: Type.Optional(JobPriority),
+  serviceDuration: Type.Optional(
+    Type.Integer({ ...Duration, description: "Seconds; default: the customer's serviceDuration, else 900" }),
+  ),
+  timeWindowType: Type.Optional(TimeWindowType),
+  earliestStart: Type.Optional(Nullable(DateTimeInput)),
+  latestEnd: Type.Optional(
+    Nullable(
+      Type.String({ ...DateTimeInput, description: `${DateTimeInput.description}; after earliestStart` }),
+    ),
+  ),
+}
+
+export const CreateJobBody = Type.Object({ title: Title, ...writableFields }, { additionalProperties: false })
+export type CreateJobBody = Static<typeof CreateJobBody>
+
+export const UpdateJobBody = Type.Object(
+  { title: Type.Optional(Title), ...writableFields },
+  { additionalProperties: false },
+)
+export type UpdateJobBody = Static<typeof UpdateJobBody>
+
+export const JobListResponse = Envelope(Type.Object({ jobs: Type.Array(JobListed), pagination: Pagination }))
+export const JobResponse = Envelope(Type.Object({ job: JobDetail }))
+export const DeletedJobResponse = Envelope(Type.Object({ job: Type.Object({ id: Id, deletedAt: DateTime }) }))

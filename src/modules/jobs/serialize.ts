@@ -1,0 +1,59 @@
+import type { JobDetailRow, JobListedRow } from './repository.js'
+import type { JobDetail, JobListed } from './schemas.js'
+
+export function serializeJobListed(row: JobListedRow): JobListed {
+  return {
+    id: row.id,
+    title: row.title,
+    description: row.description,
+    status: row.status,
+    priority: row.priority,
+    customerId: row.customer_id,
+    locationId: row.location_id,
+    jobLatitude: row.job_latitude,
+    jobLongitude: row.job_longitude,
+    serviceDuration: row.service_duration,
+    timeWindowType: row.time_window_type,
+    earliestStart: row.earliest_start,
+    latestEnd: row.latest_end,
+    scheduledStart: row.scheduled_start,
+    scheduledEnd: row.scheduled_end,
+    assignedUserId: row.assigned_user_id,
+    startedAt: row.started_at,
+    completedAt: row.completed_at,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+    customer: row.customer_id ? { id: row.customer_id, name: row.customer_name ?? '' } : null,
+    assignedUser: row.assigned_user_id
+      ? { id: row.assigned_user_id, name: row.assigned_user_name ?? '', email: row.assigned_user_email ?? '' }
+      : null,
+    location: row.location_id ? { id: row.location_id, name: row.location_name ?? '' } : null,
+  }
+}
+
+export interface JobExtras {
+  tags: { id: string; name: string }[]
+  demands: { id: string; key: string; label: string; required_value: number }[]
+}
+
+export function serializeJobDetail(row: JobDetailRow, extras: JobExtras): JobDetail {
+  return {
+    ...serializeJobListed(row),
+    shiftId: row.shift_id,
+    actualDuration: row.actual_duration,
+    customer: row.customer_id
+      ? {
+          id: row.customer_id,
+          name: row.customer_name ?? '',
+          address: row.customer_address ?? '',
+          latitude: row.customer_latitude ?? '',
+          longitude: row.customer_longitude ?? '',
+        }
+      : null,
+    tags: extras.tags.map((tag) => ({ tag: { id: tag.id, name: tag.name } })),
+    demands: extras.demands.map((demand) => ({
+      capacityDimension: { id: demand.id, key: demand.key, label: demand.label },
+      requiredValue: demand.required_value,
+    })),
+  }
+}

@@ -1,0 +1,198 @@
+// Business rules for jobs: references must belong to the caller's organisation, the time window must
+// be ordered, terminal jobs are read-only, and a job in progress cannot be deleted.
+import type { Kysely, Transaction } from 'kysely'
+import { newId, nowIso } from '../../db/ids.js'
+import type { Database, JobRow, JobUpdate, NewJob } from '../../db/types.js'
+import { toNullableDecimalString } from '../../db/values.js'
+import { AppError, notFound, validationError } from '../../http/errors.js'
+import { offsetOf, paginationOf } from '../../http/pagination.js'
+import type { Pagination } from '../../http/schemas.js'
+import { findCustomerServiceDuration } from '../customers/service.js'
+import { locationExists } from '../locations/service.js'
+import * as repository from './repository.js'
+import type { CreateJobBody, JobDetail, JobListed, JobListQuery, UpdateJobBody } from './schemas.js'
+import { serializeJobDetail, serializeJobListed } from './serialize.js'
+
+type Executor = Kysely<Database> | Transaction<Database>
+
+export const DEFAULT_SERVICE_DURATION = 900
+const TERMINAL_STATUSES = new Set(['COMPLETED', 'CANCELLED'])
+const DAY_MS = 86_400_000
+
+export async function listJobs(
+  db: Kysely<Database>,
+  organisationId: string,
+  query: JobListQuery,
+): Promise<{ jobs: JobListed[]; pagination: Pagination }> {
+  const filters: repository.JobFilters = {
+    status: query.status,
+    customerId: query.customerId,
+    locationId: query.locationId,
+    priority: query.priority,
+  }
+  if (query.targetDate) {
+    const start = new Date(`${query.targetDate}T00:00:00.000Z`)
+    filters.overlapping = {
+      start: start.toISOString(),
+      end: new Date(start.getTime() + DAY_MS).toISOString(),
+    }
+  }
+  const [rows, total] = await Promise.all([
+    repository.listJobs(db, organisationId, filters, { limit: query.limit, offset: offsetOf(query) }),
+    repository.countJobs(db, organisationId, filters),
+  ])
+  return { jobs: rows.map(serializeJobListed), pagination: paginationOf(query, total) }
+}
+
+export async function getJob(db: Executor, organisationId: string, id: string): Promise<JobDetail> {
+  const row = await repository.findJobDetail(db, organisationId, id)
+  if (!row) throw notFound('Job')
+  const [tags, demands] = await Promise.all([
+    repository.findJobTags(db, organisationId, id),
+    repository.findJobDemands(db, organisationId, id),
+  ])
+  return serializeJobDetail(row, { tags, demands })
+}
+
+function parseDateTime(field: string, value: string | null | undefined): string | null | undefined {
+  if (value === null || value === undefined) return value
+  const time = Date.parse(value)
+  if (Number.isNaN(time)) throw validationError(`/body/${field}`, 'is not a valid datetime')
+  return new Date(time).toISOString()
+}
+
+function assertWindowOrdered(earliestStart: string | null, latestEnd: string | null): void {
+  if (earliestStart && latestEnd && earliestStart >= latestEnd) {
+    throw validationError('/body/latestEnd', 'must be after earliestStart')
+  }
+}
+
+async function assertLocationExists(db: Executor, organisationId: string, id: string): Promise<void> {
+  if (!(await locationExists(db, organisationId, id))) {
+    throw validationError('/body/locationId', `location ${id} does not exist in your organisation`)
+  }
+}
+
+async function customerServiceDuration(db: Executor, organisationId: string, id: string): Promise<number> {
+  const duration = await findCustomerServiceDuration(db, organisationId, id)
+  if (duration === undefined) {
+    throw validationError('/body/customerId', `customer ${id} does not exist in your organisation`)
+  }
+  return duration
+}
+
+export async function createJob(
+  db: Kysely<Database>,
+  organisationId: string,
+  input: CreateJobBody,
+): Promise<JobDetail> {
+  const earliestStart = parseDateTime('earliestStart', input.earliestStart) ?? null
+  const latestEnd = parseDateTime('latestEnd', input.latestEnd) ?? null
+  assertWindowOrdered(earliestStart, latestEnd)
+  return db.transaction().execute(async (trx) => {
+    let serviceDuration = input.serviceDuration
+    if (input.customerId) {
+      const customerDefault = await customerServiceDuration(trx, organisationId, input.customerId)
+      serviceDuration ??= customerDefault
+    }
+    if (input.locationId) await assertLocationExists(trx, organisationId, input.locationId)
+    const now = nowIso()
+    const job: NewJob = {
+      id: newId(),
+      organisation_id: organisationId,
+      title: input.title,
+      description: input.description ?? null,
+      status: 'CREATED',
+      priority: input.priority ?? 'NORMAL',
+      customer_id: input.customerId ?? null,
+      location_id: input.locationId ?? null,
+      job_latitude: toNullableDecimalString(input.jobLatitude),
+      job_longitude: toNullableDecimalString(input.jobLongitude),
+      service_duration: serviceDuration ?? DEFAULT_SERVICE_DURATION,
+      time_window_type: input.timeWindowType ?? 'HARD',
+      earliest_start: earliestStart,
+      latest_end: latestEnd,
+      scheduled_start: null,
+      scheduled_end: null,
+      assigned_user_id: null,
+      shift_id: null,
+      started_at: null,
+      completed_at: null,
+      actual_duration: null,
+      created_at: now,
+      updated_at: now,
+      deleted_at: null,
+    }
+    await repository.insertJob(trx, job)
+    return getJob(trx, organisationId, job.id)
+  })
+}
+
+/** The column changes a PATCH asks for, limited to fields whose value really changes. */
+function changesOf(current: JobRow, input: UpdateJobBody): JobUpdate {
+  const requested: JobUpdate = {}
+  if (input.title !== undefined) requested.title = input.title
+  if (input.description !== undefined) requested.description = input.description
+  if (input.customerId !== undefined) requested.customer_id = input.customerId
+  if (input.locationId !== undefined) requested.location_id = input.locationId
+  if (input.jobLatitude !== undefined) requested.job_latitude = toNullableDecimalString(input.jobLatitude)
+  if (input.jobLongitude !== undefined) requested.job_longitude = toNullableDecimalString(input.jobLongitude)
+  if (input.priority !== undefined) requested.priority = input.priority
+  if (input.serviceDuration !== undefined) requested.service_duration = input.serviceDuration
+  if (input.timeWindowType !== undefined) requested.time_window_type = input.timeWindowType
+  if (input.earliestStart !== undefined)
+    requested.earliest_start = parseDateTime('earliestStart', input.earliestStart)
+  if (input.latestEnd !== undefined) requested.latest_end = parseDateTime('latestEnd', input.latestEnd)
+  const changes: JobUpdate = {}
+  for (const [column, value] of Object.entries(requested) as [keyof JobRow, unknown][]) {
+    if (current[column] !== value) (changes as Record<string, unknown>)[column] = value
+  }
+  return changes
+}
+
+export async function updateJob(
+  db: Kysely<Database>,
+  organisationId: string,
+  id: string,
+  input: UpdateJobBody,
+): Promise<JobDetail> {
+  return db.transaction().execute(async (trx) => {
+    const current = await repository.findJobForUpdate(trx, organisationId, id)
+    if (!current) throw notFound('Job')
+    if (TERMINAL_STATUSES.has(current.status)) {
+      throw new AppError('TERMINAL_STATE', `Job is ${current.status} and can no longer be modified`)
+    }
+    const changes = changesOf(current, input)
+    assertWindowOrdered(
+      changes.earliest_start !== undefined ? changes.earliest_start : current.earliest_start,
+      changes.latest_end !== undefined ? changes.latest_end : current.latest_end,
+    )
+    if (changes.customer_id) await customerServiceDuration(trx, organisationId, changes.customer_id)
+    if (changes.location_id) await assertLocationExists(trx, organisationId, changes.location_id)
+    if (Object.keys(changes).length > 0) {
+      changes.updated_at = nowIso()
+      await repository.updateJob(trx, organisationId, id, changes)
+    }
+    return getJob(trx, organisationId, id)
+  })
+}
+
+export async function deleteJob(
+  db: Kysely<Database>,
+  organisationId: string,
+  id: string,
+): Promise<{ id: string; deletedAt: string }> {
+  return db.transaction().execute(async (trx) => {
+    const current = await repository.findJobForUpdate(trx, organisationId, id)
+    if (!current) throw notFound('Job')
+    if (current.status === 'IN_PROGRESS') {
+      throw new AppError(
+        'JOB_IN_PROGRESS',
+        'Job is in progress and cannot be deleted; complete or cancel it first',
+      )
+    }
+    const deletedAt = nowIso()
+    await repository.softDeleteJob(trx, organisationId, id, deletedAt)
+    return { id, deletedAt }
+  })
+}

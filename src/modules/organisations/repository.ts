@@ -1,0 +1,42 @@
+import type { Kysely, Transaction } from 'kysely'
+import type { Database, OrganisationRow, PlanTier } from '../../db/types.js'
+
+type Executor = Kysely<Database> | Transaction<Database>
+
+export async function insertOrganisation(db: Executor, row: OrganisationRow): Promise<void> {
+  await db.insertInto('organisations').values(row).execute()
+}
+
+export async function findOrganisation(db: Executor, id: string): Promise<OrganisationRow | undefined> {
+  return db.selectFrom('organisations').selectAll().where('id', '=', id).executeTakeFirst()
+}
+
+export async function findOrganisationByName(
+  db: Executor,
+  name: string,
+): Promise<OrganisationRow | undefined> {
+  return db
+    .selectFrom('organisations')
+    .selectAll()
+    .where('name', '=', name)
+    .orderBy('created_at')
+    .executeTakeFirst()
+}
+
+export async function listOrganisations(db: Executor): Promise<OrganisationRow[]> {
+  return db.selectFrom('organisations').selectAll().orderBy('created_at').orderBy('id').execute()
+}
+
+export async function updateOrganisationPlan(
+  db: Executor,
+  id: string,
+  plan: PlanTier,
+  now: string,
+): Promise<number> {
+  const result = await db
+    .updateTable('organisations')
+    .set({ plan, updated_at: now })
+    .where('id', '=', id)
+    .executeTakeFirst()
+  return Number(result.numUpdatedRows)
+}

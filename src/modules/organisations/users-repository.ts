@@ -1,0 +1,27 @@
+// Team members (workers and dispatchers) of an organisation.
+import type { Kysely, Selectable, Transaction } from 'kysely'
+import { sqlBool } from '../../db/database.js'
+import type { Database, UsersTable } from '../../db/types.js'
+
+type Executor = Kysely<Database> | Transaction<Database>
+export type UserRow = Selectable<UsersTable>
+
+export async function insertUser(db: Executor, row: UserRow): Promise<void> {
+  await db
+    .insertInto('users')
+    .values({ ...row, is_active: sqlBool(Boolean(row.is_active)) })
+    .execute()
+}
+
+export async function findUser(
+  db: Executor,
+  organisationId: string,
+  id: string,
+): Promise<UserRow | undefined> {
+  return db
+    .selectFrom('users')
+    .selectAll()
+    .where('organisation_id', '=', organisationId)
+    .where('id', '=', id)
+    .executeTakeFirst()
+}

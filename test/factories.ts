@@ -1,0 +1,204 @@
+// Rows the public API cannot create (it only reads them): depots, team members, vehicles, shifts,
+// tags and capacity dimensions, inserted through their modules' repositories.
+import type { Kysely } from 'kysely'
+import { newId, nowIso } from '../src/db/ids.js'
+import type { Database, DayOfWeek, JobStatus } from '../src/db/types.js'
+import { insertCapacityDimension } from '../src/modules/capacity-dimensions/repository.js'
+import { insertJobDemand, insertJobTag, updateJob } from '../src/modules/jobs/repository.js'
+import { insertLocation } from '../src/modules/locations/repository.js'
+import { insertUser } from '../src/modules/organisations/users-repository.js'
+import { insertShift, insertShiftBreak } from '../src/modules/shifts/repository.js'
+import { insertTag } from '../src/modules/tags/repository.js'
+import { insertVehicle, insertVehicleCapacity, insertVehicleTag } from '../src/modules/vehicles/repository.js'
+
+type Db = Kysely<Database>
+
+/** Distinct, increasing creation times, so list order is deterministic in tests. */
+let clock = Date.parse('2026-01-01T00:00:00.000Z')
+export function nextTimestamp(): string {
+  clock += 1000
+  return new Date(clock).toISOString()
+}
+
+export async function makeLocation(
+  db: Db,
+  organisationId: string,
+  overrides: Partial<{ name: string; isActive: boolean; isPrimary: boolean; timezone: string }> = {},
+) {
+  const at = nextTimestamp()
+  const row = {
+    id: newId(),
+    organisation_id: organisationId,
+    name: overrides.name ?? 'North Depot',
+    code: 'NTH',
+    description: 'Main depot',
+    address: '1 Depot Road, Manchester M1 1AA',
+    latitude: '53.4808',
+    longitude: '-2.2426',
+    timezone: overrides.timezone ?? 'Europe/London',
+    is_primary: overrides.isPrimary ?? false,
+    is_active: overrides.isActive ?? true,
+    created_at: at,
+    updated_at: at,
+  }
+  await insertLocation(db, row)
+  return row
+}
+
+export async function makeUser(
+  db: Db,
+  organisationId: string,
+  overrides: Partial<{ name: string; email: string }> = {},
+) {
+  const at = nextTimestamp()
+  const id = newId()
+  const row = {
+    id,
+    organisation_id: organisationId,
+    name: overrides.name ?? 'Sam Worker',
+    email: overrides.email ?? `worker-${id}@example.com`,
+    role: 'WORKER' as const,
+    is_active: true,
+    created_at: at,
+    updated_at: at,
+  }
+  await insertUser(db, row)
+  return row
+}
+
+export async function makeTag(db: Db, organisationId: string, name: string) {
+  const at = nextTimestamp()
+  const row = { id: newId(), organisation_id: organisationId, name, created_at: at, updated_at: at }
+  await insertTag(db, row)
+  return row
+}
+
+export async function makeCapacityDimension(db: Db, organisationId: string, key: string, label = key) {
+  const at = nextTimestamp()
+  const row = { id: newId(), organisation_id: organisationId, key, label, created_at: at, updated_at: at }
+  await insertCapacityDimension(db, row)
+  return row
+}
+
+export async function makeVehicle(
+  db: Db,
+  organisationId: string,
+  locationId: string,
+  overrides: Partial<{
+    name: string
+    isActive: boolean
+    startLatitude: string | null
+    startLongitude: string | null
+    tagIds: string[]
+    capacities: { dimensionId: string; maxValue: number }[]
+  }> = {},
+) {
+  const at = nextTimestamp()
+  const row = {
+    id: newId(),
+    organisation_id: organisationId,
+    location_id: locationId,
+    name: overrides.name ?? 'Van 1',
+    fixed_cost: 50,
+    cost_per_km: 0.45,
+    cost_per_hour: 22.5,
+    speed_factor: 1,
+    start_latitude: overrides.startLatitude === undefined ? '53.4808' : overrides.startLatitude,
+    start_longitude: overrides.startLongitude === undefined ? '-2.2426' : overrides.startLongitude,
+    end_policy: 'RETURN_TO_ORIGIN' as const,
+    is_active: overrides.isActive ?? true,
+    created_at: at,
+    updated_at: at,
+  }
+  await insertVehicle(db, row)
+  for (const tagId of overrides.tagIds ?? []) await insertVehicleTag(db, organisationId, row.id, tagId)
+  for (const c of overrides.capacities ?? []) {
+    await insertVehicleCapacity(db, organisationId, row.id, c.dimensionId, c.maxValue)
+  }
+  return row
+}
+
+export async function makeShift(
+  db: Db,
+  organisationId: string,
+  refs: { userId: string; locationId: string; vehicleId: string },
+  overrides: Partial<{
+    day: DayOfWeek
+    startTime: string
+    endTime: string
+    breaks: { startTime: string; endTime: string; isPaid: boolean }[]
+  }> = {},
+) {
+  const at = nextTimestamp()
+  const row = {
+    id: newId(),
+    organisation_id: organisationId,
+    user_id: refs.userId,
+    location_id: refs.locationId,
+    vehicle_id: refs.vehicleId,
+    day: overrides.day ?? ('MONDAY' as DayOfWeek),
+    start_time: overrides.startTime ?? '08:00',
+    end_time: overrides.endTime ?? '16:00',
+    is_generated: false,
+    created_at: at,
+    updated_at: at,
+  }
+  await insertShift(db, row)
+  const breaks = []
+  for (const b of overrides.breaks ?? []) {
+    const breakRow = {
+      id: newId(),
+      organisation_id: organisationId,
+      shift_id: row.id,
+      start_time: b.startTime,
+      end_time: b.endTime,
+      is_paid: b.isPaid,
+      created_at: nowIso(),
+    }
+    await insertShiftBreak(db, breakRow)
+    breaks.push(breakRow)
+  }
+  return { ...row, breaks }
+}
+
+/** Moves a job into a lifecycle state the public API cannot set (the admin API will). */
+export async function setJobState(
+  db: Db,
+  organisationId: string,
+  jobId: string,
+  state: Partial<{
+    status: JobStatus
+    assignedUserId: string | null
+    shiftId: string | null
+    scheduledStart: string | null
+    scheduledEnd: string | null
+    startedAt: string | null
+    completedAt: string | null
+    actualDuration: number | null
+  }>,
+) {
+  await updateJob(db, organisationId, jobId, {
+    ...(state.status !== undefined && { status: state.status }),
+    ...(state.assignedUserId !== undefined && { assigned_user_id: state.assignedUserId }),
+    ...(state.shiftId !== undefined && { shift_id: state.shiftId }),
+    ...(state.scheduledStart !== undefined && { scheduled_start: state.scheduledStart }),
+    ...(state.scheduledEnd !== undefined && { scheduled_end: state.scheduledEnd }),
+    ...(state.startedAt !== undefined && { started_at: state.startedAt }),
+    ...(state.completedAt !== undefined && { completed_at: state.completedAt }),
+    ...(state.actualDuration !== undefined && { actual_duration: state.actualDuration }),
+  })
+}
+
+export async function tagJob(db: Db, organisationId: string, jobId: string, tagId: string) {
+  await insertJobTag(db, organisationId, jobId, tagId)
+}
+
+export async function addJobDemand(
+  db: Db,
+  organisationId: string,
+  jobId: string,
+  dimensionId: string,
+  value: number,
+) {
+  await insertJobDemand(db, organisationId, jobId, dimensionId, value)
+}

@@ -1,0 +1,124 @@
+// Per-test-file app and database. SQLite: a fresh in-memory database, migrated. PostgreSQL: a clone
+// of the migrated template made by global-setup.ts, dropped when the file's tests end.
+import { randomBytes } from 'node:crypto'
+import pg from 'pg'
+import { inject } from 'vitest'
+import { type App, buildApp } from '../src/app.js'
+import { createDatabase, type DatabaseHandle, type Dialect } from '../src/db/database.js'
+import { migrateToLatest } from '../src/db/migrator.js'
+import type { PlanTier } from '../src/db/types.js'
+import { createApiKey, type Scope } from '../src/modules/api-keys/service.js'
+import { createOrganisation } from '../src/modules/organisations/service.js'
+import { adminPostgresUrl, postgresUrlFor, testDialects } from './dialects.js'
+
+export const DIALECTS = testDialects()
+
+export interface TestDatabase extends DatabaseHandle {
+  cleanup(): Promise<void>
+}
+
+export async function createTestDatabase(dialect: Dialect): Promise<TestDatabase> {
+  if (dialect === 'sqlite') {
+    const handle = createDatabase(':memory:')
+    await migrateToLatest(handle.db, 'sqlite')
+    return { ...handle, cleanup: () => handle.destroy() }
+  }
+  const name = `fs_test_${process.pid}_${randomBytes(4).toString('hex')}`
+  const admin = new pg.Client({ connectionString: adminPostgresUrl() })
+  await admin.connect()
+  try {
+    await admin.query(`CREATE DATABASE ${name} TEMPLATE ${inject('pgTemplate')}`)
+  } finally {
+    await admin.end()
+  }
+  const handle = createDatabase(postgresUrlFor(name), { pgPoolSize: 5 })
+  return {
+    ...handle,
+    async cleanup() {
+      await handle.destroy()
+      const dropper = new pg.Client({ connectionString: adminPostgresUrl() })
+      await dropper.connect()
+      try {
+        await dropper.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)
+      } finally {
+        await dropper.end()
+      }
+    },
+  }
+}
+
+export interface TestContext {
+  app: App
+  database: TestDatabase
+  dialect: Dialect
+  close(): Promise<void>
+}
+
+export async function createTestApp(
+  dialect: Dialect,
+  config: Partial<{ authCacheTtlMs: number; defaultRateLimitPerMinute: number; bodyLimitBytes: number }> = {},
+): Promise<TestContext> {
+  const database = await createTestDatabase(dialect)
+  const app = await buildApp({
+    db: database.db,
+    dialect,
+    config: { authCacheTtlMs: 0, defaultRateLimitPerMinute: 100, bodyLimitBytes: 1024 * 1024, ...config },
+  })
+  await app.ready()
+  return {
+    app,
+    database,
+    dialect,
+    async close() {
+      await app.close()
+      await database.cleanup()
+    },
+  }
+}
+
+export interface TestTenant {
+  organisationId: string
+  key: string
+  headers: { authorization: string }
+}
+
+/** An organisation with one API key (read+write and a generous rate limit unless told otherwise). */
+export async function createTenant(
+  t: TestContext,
+  options: {
+    plan?: PlanTier
+    scopes?: Scope[]
+    rateLimitPerMinute?: number
+    expiresAt?: string | null
+    name?: string
+  } = {},
+): Promise<TestTenant> {
+  const org = await createOrganisation(t.database.db, {
+    name: options.name ?? `Org ${randomBytes(3).toString('hex')}`,
+    plan: options.plan ?? 'PRO',
+  })
+  const { key } = await createApiKey(t.database.db, {
+    organisationId: org.id,
+    name: 'test',
+    scopes: options.scopes ?? ['read', 'write'],
+    rateLimitPerMinute: options.rateLimitPerMinute ?? 100_000,
+    expiresAt: options.expiresAt ?? null,
+  })
+  return { organisationId: org.id, key, headers: { authorization: `Bearer ${key}` } }
+}
+
+/** An extra key for an existing organisation. */
+export async function createKey(
+  t: TestContext,
+  organisationId: string,
+  options: { scopes?: Scope[]; rateLimitPerMinute?: number; expiresAt?: string | null } = {},
+): Promise<{ id: string; key: string; headers: { authorization: string } }> {
+  const { key, record } = await createApiKey(t.database.db, {
+    organisationId,
+    name: 'extra',
+    scopes: options.scopes ?? ['read'],
+    rateLimitPerMinute: options.rateLimitPerMinute ?? 100_000,
+    expiresAt: options.expiresAt ?? null,
+  })
+  return { id: record.id, key, headers: { authorization: `Bearer ${key}` } }
+}
