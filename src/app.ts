@@ -17,8 +17,8 @@ import { installValidators } from './http/validation.js'
 import { customerRoutes } from './modules/customers/routes.js'
 import { jobRoutes } from './modules/jobs/routes.js'
 import { locationRoutes } from './modules/locations/routes.js'
-// import { shiftRoutes } from './modules/shifts/routes.js'
-// import { vehicleRoutes } from './modules/vehicles/routes.js'
+import { shiftRoutes } from './modules/shifts/routes.js'
+import { vehicleRoutes } from './modules/vehicles/routes.js'
 
 export interface AppDeps {
   db: Kysely<Database>
@@ -46,6 +46,12 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   // 2. Output: one error handler and one not-found handler for every route.
   installErrorHandling(app)
   app.addSchema(ErrorBody)
+  // PostgreSQL cannot store NUL in text and no value of this API contains one; a %00 anywhere in
+  // the URL (path or query) is refused before it reaches a query.
+  app.addHook('onRequest', async (request) => {
+    if (/%00/i.test(request.url))
+      throw new AppError('VALIDATION_ERROR', 'The URL contains a NUL character (%00)')
+  })
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id)
   })
@@ -74,9 +80,9 @@ export async function buildApp(deps: AppDeps): Promise<App> {
       const options = { db: deps.db }
       await api.register(jobRoutes, options)
       await api.register(customerRoutes, options)
-      // await api.register(vehicleRoutes, options)
+      await api.register(vehicleRoutes, options)
       await api.register(locationRoutes, options)
-      // await api.register(shiftRoutes, options)
+      await api.register(shiftRoutes, options)
     },
     { prefix: PUBLIC_PREFIX },
   )

@@ -202,3 +202,47 @@ export async function addJobDemand(
 ) {
   await insertJobDemand(db, organisationId, jobId, dimensionId, value)
 }
+
+/** A depot, a worker and a vehicle: the references every shift needs. */
+export async function makeShiftReferences(
+  db: Db,
+  organisationId: string,
+  names: Partial<{ location: string; user: string; email: string; vehicle: string }> = {},
+) {
+  const location = await makeLocation(db, organisationId, { name: names.location ?? 'North Depot' })
+  const user = await makeUser(db, organisationId, {
+    name: names.user ?? 'Sam Worker',
+    ...(names.email !== undefined && { email: names.email }),
+  })
+  const vehicle = await makeVehicle(db, organisationId, location.id, { name: names.vehicle ?? 'Van 1' })
+  return {
+    location,
+    user,
+    vehicle,
+    refs: { userId: user.id, locationId: location.id, vehicleId: vehicle.id },
+  }
+}
+
+/** Gives rows one creation time, so tests can check the id tie-break of list order. */
+export async function setCreatedAt(
+  db: Db,
+  table: 'locations' | 'vehicles' | 'shifts',
+  ids: string[],
+  createdAt: string,
+) {
+  await db
+    .updateTable(table as 'vehicles')
+    .set({ created_at: createdAt })
+    .where('id', 'in', ids)
+    .execute()
+}
+
+/** Marks a shift as produced by the schedule generator (the factory makes hand-made shifts). */
+export async function markShiftGenerated(db: Db, organisationId: string, shiftId: string) {
+  await db
+    .updateTable('shifts')
+    .set({ is_generated: 1 })
+    .where('organisation_id', '=', organisationId)
+    .where('id', '=', shiftId)
+    .execute()
+}

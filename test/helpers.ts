@@ -122,3 +122,35 @@ export async function createKey(
   })
   return { id: record.id, key, headers: { authorization: `Bearer ${key}` } }
 }
+
+export interface ApiResponse {
+  status: number
+  // biome-ignore lint/suspicious/noExplicitAny: response bodies are asserted field by field
+  body: any
+  headers: Record<string, string | string[] | number | undefined>
+}
+
+/** Shorthand for requests through app.inject() with one tenant's key. */
+export function client(t: TestContext, headers: Record<string, string>) {
+  const send = async (method: 'GET' | 'POST' | 'PATCH' | 'DELETE', url: string, payload?: unknown) => {
+    const response = await t.app.inject({
+      method,
+      url: `/v1/public${url}`,
+      headers,
+      ...(payload === undefined ? {} : { payload: payload as object }),
+    })
+    let body: unknown = response.body
+    try {
+      body = response.json()
+    } catch {
+      // not JSON: keep the text
+    }
+    return { status: response.statusCode, body, headers: response.headers } as ApiResponse
+  }
+  return {
+    get: (url: string) => send('GET', url),
+    post: (url: string, payload: unknown) => send('POST', url, payload),
+    patch: (url: string, payload: unknown) => send('PATCH', url, payload),
+    delete: (url: string) => send('DELETE', url),
+  }
+}

@@ -27,6 +27,23 @@ Enterprise plan.
 coordinates are JSON numbers in requests and decimal strings in responses; durations are integer
 seconds; times of day are \`HH:MM\`.`
 
+interface ObjectSchema {
+  properties?: Record<string, { default?: unknown }>
+  required?: string[]
+}
+
+/**
+ * Query parameters with a default (page, limit) are required in the validated type, so handlers
+ * always see a value, but a client never has to send them: document them as optional.
+ */
+function withOptionalDefaults<T extends { querystring?: unknown }>(schema: T): T {
+  const query = schema.querystring as ObjectSchema | undefined
+  if (!query?.required || !query.properties) return schema
+  const properties = query.properties
+  const required = query.required.filter((name) => properties[name]?.default === undefined)
+  return { ...schema, querystring: { ...query, required } }
+}
+
 export async function installOpenApi(app: FastifyInstance): Promise<void> {
   await app.register(swagger, {
     openapi: {
@@ -50,9 +67,9 @@ export async function installOpenApi(app: FastifyInstance): Promise<void> {
     refResolver: {
       buildLocalReference: (json, _baseUri, _fragment, i) => (json.$id as string | undefined) ?? `def-${i}`,
     },
-    // Only the public API belongs in this document.
     transform: ({ schema, url }) => ({
-      schema: url.startsWith(PUBLIC_PREFIX) ? schema : { ...schema, hide: true },
+      // Only the public API belongs in this document.
+      schema: url.startsWith(PUBLIC_PREFIX) ? withOptionalDefaults(schema) : { ...schema, hide: true },
       url,
     }),
   })

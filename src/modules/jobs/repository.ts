@@ -10,8 +10,8 @@ export interface JobFilters {
   customerId?: string
   locationId?: string
   priority?: JobPriority
-  /** [start, end) of a UTC day, as ISO strings. */
-  overlapping?: { start: string; end: string }
+  /** [start, end) of a UTC day, as ISO strings; a null end is unbounded. */
+  overlapping?: { start: string; end: string | null }
 }
 
 export interface JobListedRow extends JobRow {
@@ -43,9 +43,11 @@ function filterConditions(
     // one bound must be set.
     conditions.push(
       eb.or([eb('jobs.earliest_start', 'is not', null), eb('jobs.latest_end', 'is not', null)]),
-      eb.or([eb('jobs.earliest_start', 'is', null), eb('jobs.earliest_start', '<', end)]),
       eb.or([eb('jobs.latest_end', 'is', null), eb('jobs.latest_end', '>=', start)]),
     )
+    if (end !== null) {
+      conditions.push(eb.or([eb('jobs.earliest_start', 'is', null), eb('jobs.earliest_start', '<', end)]))
+    }
   }
   return eb.and(conditions)
 }

@@ -85,6 +85,7 @@ export const JobListQuery = Type.Object(
     targetDate: Type.Optional(
       Type.String({
         format: 'date',
+        pattern: '^(?!0000)',
         description:
           'YYYY-MM-DD (UTC day): jobs whose window [earliestStart, latestEnd] overlaps that day; a missing ' +
           'bound is open, and a job with neither bound is not matched',

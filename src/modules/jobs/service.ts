@@ -18,6 +18,10 @@ type Executor = Kysely<Database> | Transaction<Database>
 export const DEFAULT_SERVICE_DURATION = 900
 const TERMINAL_STATUSES = new Set(['COMPLETED', 'CANCELLED'])
 const DAY_MS = 86_400_000
+// Both engines store every instant in this range the same way; beyond it ISO 8601 needs
+// expanded years, which PostgreSQL rejects and which would not sort as text in SQLite.
+const EARLIEST_INSTANT = Date.parse('0001-01-01T00:00:00.000Z')
+const LATEST_INSTANT = Date.parse('9999-12-31T23:59:59.999Z')
 
 export async function listJobs(
   db: Kysely<Database>,
@@ -32,9 +36,11 @@ export async function listJobs(
   }
   if (query.targetDate) {
     const start = new Date(`${query.targetDate}T00:00:00.000Z`)
+    const end = start.getTime() + DAY_MS
+    // The last representable day has no end bound: nothing is stored after it.
     filters.overlapping = {
       start: start.toISOString(),
-      end: new Date(start.getTime() + DAY_MS).toISOString(),
+      end: end > LATEST_INSTANT ? null : new Date(end).toISOString(),
     }
   }
   const [rows, total] = await Promise.all([
@@ -58,6 +64,12 @@ function parseDateTime(field: string, value: string | null | undefined): string 
   if (value === null || value === undefined) return value
   const time = Date.parse(value)
   if (Number.isNaN(time)) throw validationError(`/body/${field}`, 'is not a valid datetime')
+  if (time < EARLIEST_INSTANT || time > LATEST_INSTANT) {
+    throw validationError(
+      `/body/${field}`,
+      'must be between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z',
+    )
+  }
   return new Date(time).toISOString()
 }
 

@@ -1,8 +1,118 @@
-import type { Kysely, Transaction } from 'kysely'
+// SQL for shift templates. Every query is scoped by organisation; breaks are loaded for a whole page
+// of shifts in one query, never one query per shift.
+import type { ExpressionBuilder, Kysely, Transaction } from 'kysely'
 import { sqlBool } from '../../db/database.js'
-import type { Database, ShiftBreakRow, ShiftRow } from '../../db/types.js'
+import type { Database, DayOfWeek, ShiftBreakRow, ShiftRow } from '../../db/types.js'
 
 type Executor = Kysely<Database> | Transaction<Database>
+
+export interface ShiftFilters {
+  locationId?: string
+  userId?: string
+  day?: DayOfWeek
+}
+
+export interface ShiftListedRow extends ShiftRow {
+  user_name: string
+  user_email: string
+  location_name: string
+  vehicle_name: string
+}
+
+function filterConditions(
+  eb: ExpressionBuilder<Database, 'shifts'>,
+  organisationId: string,
+  filters: ShiftFilters,
+) {
+  const conditions = [eb('shifts.organisation_id', '=', organisationId)]
+  if (filters.locationId !== undefined) conditions.push(eb('shifts.location_id', '=', filters.locationId))
+  if (filters.userId !== undefined) conditions.push(eb('shifts.user_id', '=', filters.userId))
+  if (filters.day !== undefined) conditions.push(eb('shifts.day', '=', filters.day))
+  return eb.and(conditions)
+}
+
+function selectShifts(db: Executor) {
+  return db
+    .selectFrom('shifts')
+    .innerJoin('users', (join) =>
+      join
+        .onRef('users.id', '=', 'shifts.user_id')
+        .onRef('users.organisation_id', '=', 'shifts.organisation_id'),
+    )
+    .innerJoin('locations', (join) =>
+      join
+        .onRef('locations.id', '=', 'shifts.location_id')
+        .onRef('locations.organisation_id', '=', 'shifts.organisation_id'),
+    )
+    .innerJoin('vehicles', (join) =>
+      join
+        .onRef('vehicles.id', '=', 'shifts.vehicle_id')
+        .onRef('vehicles.organisation_id', '=', 'shifts.organisation_id'),
+    )
+    .selectAll('shifts')
+    .select([
+      'users.name as user_name',
+      'users.email as user_email',
+      'locations.name as location_name',
+      'vehicles.name as vehicle_name',
+    ])
+}
+
+export async function listShifts(
+  db: Executor,
+  organisationId: string,
+  filters: ShiftFilters,
+  page: { limit: number; offset: number },
+): Promise<ShiftListedRow[]> {
+  return selectShifts(db)
+    .where((eb) => filterConditions(eb, organisationId, filters))
+    .orderBy('shifts.created_at', 'desc')
+    .orderBy('shifts.id', 'desc')
+    .limit(page.limit)
+    .offset(page.offset)
+    .execute()
+}
+
+export async function countShifts(
+  db: Executor,
+  organisationId: string,
+  filters: ShiftFilters,
+): Promise<number> {
+  const row = await db
+    .selectFrom('shifts')
+    .select((eb) => eb.fn.countAll<number>().as('total'))
+    .where((eb) => filterConditions(eb, organisationId, filters))
+    .executeTakeFirstOrThrow()
+  return Number(row.total)
+}
+
+export async function findShift(
+  db: Executor,
+  organisationId: string,
+  id: string,
+): Promise<ShiftListedRow | undefined> {
+  return selectShifts(db)
+    .where('shifts.organisation_id', '=', organisationId)
+    .where('shifts.id', '=', id)
+    .executeTakeFirst()
+}
+
+export async function findBreaksOfShifts(
+  db: Executor,
+  organisationId: string,
+  shiftIds: readonly string[],
+): Promise<ShiftBreakRow[]> {
+  // `in ()` is not valid SQL: an empty page needs no query at all.
+  if (shiftIds.length === 0) return []
+  return db
+    .selectFrom('shift_breaks')
+    .selectAll()
+    .where('organisation_id', '=', organisationId)
+    .where('shift_id', 'in', shiftIds)
+    .orderBy('start_time')
+    .orderBy('id')
+    .execute()
+}
 
 export async function insertShift(db: Executor, row: ShiftRow): Promise<void> {
   await db

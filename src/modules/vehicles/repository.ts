@@ -1,8 +1,146 @@
-import type { Kysely, Transaction } from 'kysely'
+// SQL for vehicles. Every query is scoped by organisation; tags and capacities are loaded for a whole
+// page of vehicles in one query each, never one query per vehicle.
+import type { ExpressionBuilder, Kysely, Transaction } from 'kysely'
 import { sqlBool } from '../../db/database.js'
 import type { Database, VehicleRow } from '../../db/types.js'
 
 type Executor = Kysely<Database> | Transaction<Database>
+
+export interface VehicleFilters {
+  locationId?: string
+  isActive?: boolean
+}
+
+export interface VehicleListedRow extends VehicleRow {
+  location_name: string
+}
+
+export interface VehicleTagRow {
+  vehicle_id: string
+  id: string
+  name: string
+}
+
+export interface VehicleCapacityRow {
+  vehicle_id: string
+  id: string
+  key: string
+  label: string
+  max_value: number
+}
+
+function filterConditions(
+  eb: ExpressionBuilder<Database, 'vehicles'>,
+  organisationId: string,
+  filters: VehicleFilters,
+) {
+  const conditions = [eb('vehicles.organisation_id', '=', organisationId)]
+  if (filters.locationId !== undefined) conditions.push(eb('vehicles.location_id', '=', filters.locationId))
+  if (filters.isActive !== undefined) {
+    conditions.push(eb('vehicles.is_active', '=', sqlBool(filters.isActive)))
+  }
+  return eb.and(conditions)
+}
+
+function selectVehicles(db: Executor) {
+  return db
+    .selectFrom('vehicles')
+    .innerJoin('locations', (join) =>
+      join
+        .onRef('locations.id', '=', 'vehicles.location_id')
+        .onRef('locations.organisation_id', '=', 'vehicles.organisation_id'),
+    )
+    .selectAll('vehicles')
+    .select('locations.name as location_name')
+}
+
+export async function listVehicles(
+  db: Executor,
+  organisationId: string,
+  filters: VehicleFilters,
+  page: { limit: number; offset: number },
+): Promise<VehicleListedRow[]> {
+  return selectVehicles(db)
+    .where((eb) => filterConditions(eb, organisationId, filters))
+    .orderBy('vehicles.created_at', 'desc')
+    .orderBy('vehicles.id', 'desc')
+    .limit(page.limit)
+    .offset(page.offset)
+    .execute()
+}
+
+export async function countVehicles(
+  db: Executor,
+  organisationId: string,
+  filters: VehicleFilters,
+): Promise<number> {
+  const row = await db
+    .selectFrom('vehicles')
+    .select((eb) => eb.fn.countAll<number>().as('total'))
+    .where((eb) => filterConditions(eb, organisationId, filters))
+    .executeTakeFirstOrThrow()
+  return Number(row.total)
+}
+
+export async function findVehicle(
+  db: Executor,
+  organisationId: string,
+  id: string,
+): Promise<VehicleListedRow | undefined> {
+  return selectVehicles(db)
+    .where('vehicles.organisation_id', '=', organisationId)
+    .where('vehicles.id', '=', id)
+    .executeTakeFirst()
+}
+
+export async function findTagsOfVehicles(
+  db: Executor,
+  organisationId: string,
+  vehicleIds: readonly string[],
+): Promise<VehicleTagRow[]> {
+  // `in ()` is not valid SQL: an empty page needs no query at all.
+  if (vehicleIds.length === 0) return []
+  return db
+    .selectFrom('vehicle_tags')
+    .innerJoin('tags', (join) =>
+      join
+        .onRef('tags.id', '=', 'vehicle_tags.tag_id')
+        .onRef('tags.organisation_id', '=', 'vehicle_tags.organisation_id'),
+    )
+    .select(['vehicle_tags.vehicle_id', 'tags.id', 'tags.name'])
+    .where('vehicle_tags.organisation_id', '=', organisationId)
+    .where('vehicle_tags.vehicle_id', 'in', vehicleIds)
+    .orderBy('tags.name')
+    .orderBy('tags.id')
+    .execute()
+}
+
+export async function findCapacitiesOfVehicles(
+  db: Executor,
+  organisationId: string,
+  vehicleIds: readonly string[],
+): Promise<VehicleCapacityRow[]> {
+  if (vehicleIds.length === 0) return []
+  return db
+    .selectFrom('vehicle_capacities')
+    .innerJoin('capacity_dimensions as dimension', (join) =>
+      join
+        .onRef('dimension.id', '=', 'vehicle_capacities.capacity_dimension_id')
+        .onRef('dimension.organisation_id', '=', 'vehicle_capacities.organisation_id'),
+    )
+    .select([
+      'vehicle_capacities.vehicle_id',
+      'dimension.id',
+      'dimension.key',
+      'dimension.label',
+      'vehicle_capacities.max_value',
+    ])
+    .where('vehicle_capacities.organisation_id', '=', organisationId)
+    .where('vehicle_capacities.vehicle_id', 'in', vehicleIds)
+    .orderBy('dimension.key')
+    .orderBy('dimension.id')
+    .execute()
+}
 
 export async function insertVehicle(db: Executor, row: VehicleRow): Promise<void> {
   await db

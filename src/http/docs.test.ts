@@ -1,0 +1,88 @@
+import { readFile } from 'node:fs/promises'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { createTestApp, type TestContext } from '../../test/helpers.js'
+
+const OPERATIONS = [
+  'GET /jobs',
+  'POST /jobs',
+  'GET /jobs/{id}',
+  'PATCH /jobs/{id}',
+  'DELETE /jobs/{id}',
+  'GET /customers',
+  'POST /customers',
+  'GET /customers/{id}',
+  'PATCH /customers/{id}',
+  'GET /vehicles',
+  'GET /vehicles/{id}',
+  'GET /locations',
+  'GET /locations/{id}',
+  'GET /shifts',
+  'GET /shifts/{id}',
+]
+
+// The documentation does not depend on the database engine: SQLite is enough.
+describe('OpenAPI document and playground', () => {
+  let t: TestContext
+  // biome-ignore lint/suspicious/noExplicitAny: the document is inspected structurally
+  let document: any
+
+  beforeAll(async () => {
+    t = await createTestApp('sqlite')
+    const response = await t.app.inject({ method: 'GET', url: '/v1/public/openapi.json' })
+    expect(response.statusCode).toBe(200)
+    document = response.json()
+  })
+  afterAll(() => t.close())
+
+  it('is OpenAPI 3.1 with the public base path and bearer security', () => {
+    expect(document.openapi).toBe('3.1.0')
+    expect(document.servers).toEqual([{ url: '/v1/public' }])
+    expect(document.components.securitySchemes.bearerAuth).toMatchObject({ type: 'http', scheme: 'bearer' })
+    expect(document.security).toEqual([{ bearerAuth: [] }])
+  })
+
+  it('describes exactly the 15 operations of the spec', () => {
+    const operations = Object.entries(document.paths as Record<string, Record<string, unknown>>).flatMap(
+      ([path, methods]) => Object.keys(methods).map((method) => `${method.toUpperCase()} ${path}`),
+    )
+    expect(operations.sort()).toEqual([...OPERATIONS].sort())
+  })
+
+  it('documents defaults, limits and error responses from the validating schemas', () => {
+    const list = document.paths['/jobs'].get
+    const limit = list.parameters.find((p: { name: string }) => p.name === 'limit')
+    expect(limit).toMatchObject({ required: false, schema: { default: 20, maximum: 100, minimum: 1 } })
+    const customersLimit = document.paths['/customers'].get.parameters.find(
+      (p: { name: string }) => p.name === 'limit',
+    )
+    expect(customersLimit.schema.default).toBe(50)
+    expect(Object.keys(document.paths['/jobs/{id}'].patch.responses)).toEqual(
+      expect.arrayContaining(['200', '400', '401', '403', '404', '422', '429']),
+    )
+    const body = document.paths['/jobs'].post.requestBody.content['application/json'].schema
+    expect(body.required).toEqual(['title'])
+    expect(body.additionalProperties).toBe(false)
+  })
+
+  it('matches the committed openapi/public-v1.json', async () => {
+    const committed = JSON.parse(
+      await readFile(new URL('../../openapi/public-v1.json', import.meta.url), 'utf8'),
+    )
+    expect(document).toEqual(committed)
+  })
+
+  it('serves the interactive playground without a key, from local assets', async () => {
+    const page = await t.app.inject({ method: 'GET', url: '/v1/public/docs/' })
+    expect(page.statusCode).toBe(200)
+    expect(page.headers['content-type']).toMatch(/text\/html/)
+    expect(page.body).not.toMatch(/https?:\/\/(cdn|unpkg|cdnjs)/)
+    const assets = [...page.body.matchAll(/(?:src|href)="\.\/([^"]+)"/g)].map((m) => m[1])
+    expect(assets.length).toBeGreaterThan(0)
+    for (const asset of assets) {
+      const response = await t.app.inject({ method: 'GET', url: `/v1/public/docs/${asset}` })
+      expect(response.statusCode, asset).toBe(200)
+    }
+    const redirect = await t.app.inject({ method: 'GET', url: '/v1/public/docs' })
+    expect([200, 302]).toContain(redirect.statusCode)
+  })
+})
