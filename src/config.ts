@@ -12,11 +12,13 @@ export interface Config {
   authCacheTtlMs: number
   /** Per-key limit used when a key was created without one. */
   defaultRateLimitPerMinute: number
+  /** Fixed at 1 MiB (DESIGN.md); larger bodies get 413 PAYLOAD_TOO_LARGE. */
   bodyLimitBytes: number
   pgPoolSize: number
 }
 
 export const DEFAULT_SQLITE_PATH = './data/fieldservice.db'
+export const MAX_BODY_BYTES = 1024 * 1024
 
 function integer(name: string, fallback: number, env: NodeJS.ProcessEnv): number {
   const raw = env[name]
@@ -41,7 +43,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     sqliteSynchronous: synchronous,
     authCacheTtlMs: integer('AUTH_CACHE_TTL_MS', 5000, env),
     defaultRateLimitPerMinute: integer('DEFAULT_RATE_LIMIT_PER_MINUTE', 100, env),
-    bodyLimitBytes: integer('BODY_LIMIT_BYTES', 1024 * 1024, env),
+    bodyLimitBytes: MAX_BODY_BYTES,
     pgPoolSize: integer('PG_POOL_SIZE', 10, env),
   }
 }

@@ -92,8 +92,8 @@ export function PageQuery(defaultLimit: number) {
 
 export const SUCCESS = 'Success'
 
-export function Envelope<T extends TSchema>(data: T) {
-  return Type.Object({ data, message: Type.String({ examples: [SUCCESS] }) })
+export function Envelope<T extends TSchema>(data: T, description: string) {
+  return Type.Object({ data, message: Type.String({ examples: [SUCCESS] }) }, { description })
 }
 
 export const ErrorBody = Type.Object(

@@ -62,7 +62,22 @@ const optionalFields = {
 
 export const CreateCustomerBody = Type.Object(
   { name: Name, latitude: Latitude, longitude: Longitude, ...optionalFields },
-  { additionalProperties: false },
+  {
+    additionalProperties: false,
+    examples: [
+      {
+        name: 'Northern Quarter Bakery',
+        address: '41 Oldham Street, Manchester M1 1JG',
+        latitude: 53.4839,
+        longitude: -2.2346,
+        serviceDuration: 1800,
+        priority: 'NORMAL',
+        timeWindowType: 'SOFT',
+        operationalStart: '07:00',
+        operationalEnd: '17:30',
+      },
+    ],
+  },
 )
 export type CreateCustomerBody = Static<typeof CreateCustomerBody>
 
@@ -73,11 +88,15 @@ export const UpdateCustomerBody = Type.Object(
     longitude: Type.Optional(Longitude),
     ...optionalFields,
   },
-  { additionalProperties: false },
+  {
+    additionalProperties: false,
+    examples: [{ address: '43 Oldham Street, Manchester M1 1JG', operationalEnd: '18:00' }],
+  },
 )
 export type UpdateCustomerBody = Static<typeof UpdateCustomerBody>
 
 export const CustomerListResponse = Envelope(
   Type.Object({ customers: Type.Array(Customer), pagination: Pagination }),
+  'A page of customers',
 )
-export const CustomerResponse = Envelope(Type.Object({ customer: Customer }))
+export const CustomerResponse = Envelope(Type.Object({ customer: Customer }), 'The customer')

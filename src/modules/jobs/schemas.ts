@@ -126,15 +126,37 @@ const writableFields = {
   ),
 }
 
-export const CreateJobBody = Type.Object({ title: Title, ...writableFields }, { additionalProperties: false })
+export const CreateJobBody = Type.Object(
+  { title: Title, ...writableFields },
+  {
+    additionalProperties: false,
+    examples: [
+      {
+        title: 'Replace boiler pressure valve',
+        description: 'Customer reports pressure dropping overnight',
+        priority: 'HIGH',
+        serviceDuration: 3600,
+        timeWindowType: 'HARD',
+        earliestStart: '2026-11-23T09:00:00Z',
+        latestEnd: '2026-11-23T17:00:00Z',
+      },
+    ],
+  },
+)
 export type CreateJobBody = Static<typeof CreateJobBody>
 
 export const UpdateJobBody = Type.Object(
   { title: Type.Optional(Title), ...writableFields },
-  { additionalProperties: false },
+  { additionalProperties: false, examples: [{ priority: 'LOW', latestEnd: '2026-11-24T17:00:00Z' }] },
 )
 export type UpdateJobBody = Static<typeof UpdateJobBody>
 
-export const JobListResponse = Envelope(Type.Object({ jobs: Type.Array(JobListed), pagination: Pagination }))
-export const JobResponse = Envelope(Type.Object({ job: JobDetail }))
-export const DeletedJobResponse = Envelope(Type.Object({ job: Type.Object({ id: Id, deletedAt: DateTime }) }))
+export const JobListResponse = Envelope(
+  Type.Object({ jobs: Type.Array(JobListed), pagination: Pagination }),
+  'A page of jobs',
+)
+export const JobResponse = Envelope(Type.Object({ job: JobDetail }), 'The job')
+export const DeletedJobResponse = Envelope(
+  Type.Object({ job: Type.Object({ id: Id, deletedAt: DateTime }) }),
+  'The job was deleted',
+)

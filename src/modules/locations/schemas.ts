@@ -31,5 +31,6 @@ export type LocationListQuery = Static<typeof LocationListQuery>
 
 export const LocationListResponse = Envelope(
   Type.Object({ locations: Type.Array(Location), pagination: Pagination }),
+  'A page of locations',
 )
-export const LocationResponse = Envelope(Type.Object({ location: Location }))
+export const LocationResponse = Envelope(Type.Object({ location: Location }), 'The location')

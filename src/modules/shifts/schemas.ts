@@ -42,5 +42,8 @@ export const ShiftListQuery = Type.Object(
 )
 export type ShiftListQuery = Static<typeof ShiftListQuery>
 
-export const ShiftListResponse = Envelope(Type.Object({ shifts: Type.Array(Shift), pagination: Pagination }))
-export const ShiftResponse = Envelope(Type.Object({ shift: Shift }))
+export const ShiftListResponse = Envelope(
+  Type.Object({ shifts: Type.Array(Shift), pagination: Pagination }),
+  'A page of shifts',
+)
+export const ShiftResponse = Envelope(Type.Object({ shift: Shift }), 'The shift')

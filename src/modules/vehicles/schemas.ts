@@ -53,5 +53,6 @@ export type VehicleListQuery = Static<typeof VehicleListQuery>
 
 export const VehicleListResponse = Envelope(
   Type.Object({ vehicles: Type.Array(Vehicle), pagination: Pagination }),
+  'A page of vehicles',
 )
-export const VehicleResponse = Envelope(Type.Object({ vehicle: Vehicle }))
+export const VehicleResponse = Envelope(Type.Object({ vehicle: Vehicle }), 'The vehicle')
