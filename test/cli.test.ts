@@ -24,14 +24,23 @@ describe('fieldservice CLI', () => {
   const cli = async (...args: string[]) => {
     let stdout = ''
     let stderr = ''
-    const program = buildCli(loadConfig(env), { write: (text) => void (stdout += text) })
+    const program = buildCli(loadConfig(env), {
+      write: (text) => {
+        stdout += text
+      },
+    })
+    const writeErr = (text: string) => {
+      stderr += text
+    }
     for (const command of [program, ...program.commands, ...program.commands.flatMap((c) => c.commands)]) {
-      command.exitOverride().configureOutput({ writeErr: (text) => void (stderr += text), writeOut: () => {} })
+      command.exitOverride().configureOutput({ writeErr, writeOut: () => {} })
     }
     try {
       await program.parseAsync(['node', 'fieldservice', ...args])
     } catch (error) {
-      throw Object.assign(new Error(stderr || (error as Error).message), { stderr: stderr || (error as Error).message })
+      throw Object.assign(new Error(stderr || (error as Error).message), {
+        stderr: stderr || (error as Error).message,
+      })
     }
     return stdout
   }
@@ -56,7 +65,14 @@ describe('fieldservice CLI', () => {
     expect(listed).toHaveLength(4)
 
     // Keys can be prepared for an organisation before it upgrades.
-    const starterKey = await cliJson('keys', 'create', '--org', orgs.STARTER?.id as string, '--scopes', 'read')
+    const starterKey = await cliJson(
+      'keys',
+      'create',
+      '--org',
+      orgs.STARTER?.id as string,
+      '--scopes',
+      'read',
+    )
     expect(starterKey.key).toMatch(/^svc_live_[0-9A-Za-z]{40}$/)
 
     const key = await cliJson(

@@ -9,7 +9,13 @@ import { seedDemoOrganisation } from './demo-seed.js'
 
 export async function runDemo(config: Config, options: { serve: boolean; json: boolean }): Promise<void> {
   const database = createDatabase(config.databaseUrl, { sqliteSynchronous: config.sqliteSynchronous })
-  let output: { organisationId: string; created: boolean; readWriteKey: string; adminKey: string }
+  let output: {
+    organisationId: string
+    created: boolean
+    counts: Record<string, number>
+    readWriteKey: string
+    adminKey: string
+  }
   try {
     await migrateToLatest(database.db, database.dialect)
     const seeded = await seedDemoOrganisation(database.db)
@@ -28,6 +34,7 @@ export async function runDemo(config: Config, options: { serve: boolean; json: b
     output = {
       organisationId: seeded.organisationId,
       created: seeded.created,
+      counts: seeded.counts,
       readWriteKey: readWrite.key,
       adminKey: admin.key,
     }
@@ -43,14 +50,17 @@ export async function runDemo(config: Config, options: { serve: boolean; json: b
       [
         '',
         `Demo organisation ${output.created ? 'created' : 'already present'}: ${output.organisationId}`,
+        `  ${Object.entries(output.counts)
+          .map(([table, count]) => `${count} ${table}`)
+          .join(', ')}`,
         '',
         `  read+write key: ${output.readWriteKey}`,
         `  admin key:      ${output.adminKey}`,
         '',
         'Try it:',
-        `  curl -s ${base}/jobs?limit=5 -H "Authorization: Bearer ${output.readWriteKey}"`,
-        `  curl -s ${base}/customers?search=street -H "Authorization: Bearer ${output.readWriteKey}"`,
-        `  curl -s -X POST ${base}/jobs -H "Authorization: Bearer ${output.readWriteKey}" \\`,
+        `  curl -s '${base}/jobs?limit=5' -H 'Authorization: Bearer ${output.readWriteKey}'`,
+        `  curl -s '${base}/customers?search=street' -H 'Authorization: Bearer ${output.readWriteKey}'`,
+        `  curl -s -X POST '${base}/jobs' -H 'Authorization: Bearer ${output.readWriteKey}' \\`,
         `       -H "Content-Type: application/json" -d '{"title":"Replace boiler valve","priority":"HIGH"}'`,
         '',
         `Playground: ${base}/docs  (Authorize → paste a key)`,
