@@ -7,7 +7,7 @@ import type { Kysely } from 'kysely'
 import type { Config } from './config.js'
 import type { Dialect } from './db/database.js'
 import type { Database } from './db/types.js'
-import { ApiKeyResolver, appendScopeCheck, installAuthentication } from './http/auth.js'
+import { ApiKeyResolver, appendAccessCheck, installAuthentication } from './http/auth.js'
 import { installErrorHandling } from './http/error-handler.js'
 import { AppError } from './http/errors.js'
 import { installJsonParser } from './http/json-body.js'
@@ -34,7 +34,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     logger: deps.logger ?? false,
     bodyLimit: deps.config.bodyLimitBytes,
     // Long enough for any id we issue; a longer one is simply not found.
-    routerOptions: { maxParamLength: 200 },
+    routerOptions: { maxParamLength: 200, ignoreTrailingSlash: true },
     requestIdHeader: 'x-request-id',
     genReqId: () => randomUUID(),
     return503OnClosing: true,
@@ -58,9 +58,8 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   // 3. OpenAPI collection must be registered before the routes it describes.
   await installOpenApi(app)
 
-  // 4. The public API: authentication → per-key rate limit → scope check → routes.
+  // 4. The public API: authentication → per-key rate limit → plan and scope checks → routes.
   const resolver = new ApiKeyResolver(deps.db, deps.config.authCacheTtlMs)
-  app.decorate('apiKeys', resolver)
   await app.register(
     async (api) => {
       installAuthentication(api, resolver)
@@ -76,7 +75,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
             `Rate limit of ${context.max} requests per minute exceeded; retry in ${context.after}`,
           ),
       })
-      appendScopeCheck(api)
+      appendAccessCheck(api)
       const options = { db: deps.db }
       await api.register(jobRoutes, options)
       await api.register(customerRoutes, options)
@@ -90,10 +89,4 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   // 5. Documentation: the generated document and the interactive playground (no key needed).
   await installDocsRoutes(app)
   return app
-}
-
-declare module 'fastify' {
-  interface FastifyInstance {
-    apiKeys: ApiKeyResolver
-  }
 }

@@ -20,6 +20,7 @@ import { AppError } from './errors.js'
 export interface AuthContext {
   keyId: string
   organisationId: string
+  plan: PlanTier
   scopes: ReadonlySet<Scope>
   rateLimitPerMinute: number
 }
@@ -32,7 +33,6 @@ declare module 'fastify' {
 
 interface CachedKey {
   context: AuthContext
-  plan: PlanTier
   expiresAt: number | null
   revoked: boolean
 }
@@ -54,7 +54,7 @@ export class ApiKeyResolver {
     private readonly ttlMs: number,
   ) {}
 
-  /** Returns the caller's context or throws the 401/403 the request deserves. */
+  /** Returns the caller's context or throws the 401 the request deserves. */
   async authenticate(header: string | undefined): Promise<AuthContext> {
     if (!header)
       throw new AppError(
@@ -74,19 +74,8 @@ export class ApiKeyResolver {
     const now = Date.now()
     if (key.expiresAt !== null && key.expiresAt <= now)
       throw new AppError('UNAUTHORIZED', 'API key has expired')
-    if (!API_PLANS.has(key.plan)) {
-      throw new AppError(
-        'PLAN_UPGRADE_REQUIRED',
-        `API access requires the Pro or Enterprise plan; this organisation is on ${key.plan}`,
-      )
-    }
     this.recordUse(key.context.keyId, now)
     return key.context
-  }
-
-  /** Forgets every cached key (after a revocation or plan change made by this process). */
-  invalidate(): void {
-    this.cache.clear()
   }
 
   private async lookup(hash: string): Promise<CachedKey | null> {
@@ -99,10 +88,10 @@ export class ApiKeyResolver {
           context: {
             keyId: row.id,
             organisationId: row.organisation_id,
+            plan: row.plan,
             scopes: new Set(parseScopes(row.scopes)),
             rateLimitPerMinute: row.rate_limit_per_minute,
           },
-          plan: row.plan,
           expiresAt: row.expires_at ? Date.parse(row.expires_at) : null,
           revoked: row.revoked_at !== null,
         }
@@ -128,9 +117,16 @@ export function requiredScope(method: string): Scope {
   return method === 'GET' || method === 'HEAD' ? 'read' : 'write'
 }
 
-function assertScope(request: FastifyRequest): void {
+/** Plan and scope: checked after the rate limiter, so refused requests still count and get headers. */
+function assertAccess(request: FastifyRequest): void {
+  const { plan, scopes } = request.auth
+  if (!API_PLANS.has(plan)) {
+    throw new AppError(
+      'PLAN_UPGRADE_REQUIRED',
+      `API access requires the Pro or Enterprise plan; this organisation is on ${plan}`,
+    )
+  }
   const needed = requiredScope(request.method)
-  const { scopes } = request.auth
   if (!scopes.has(needed) && !scopes.has('admin')) {
     throw new AppError(
       'FORBIDDEN',
@@ -141,8 +137,8 @@ function assertScope(request: FastifyRequest): void {
 
 /**
  * Installs, for every route of the calling plugin: authentication on `onRequest` (before the rate
- * limiter, which counts per key), and the scope check after the rate limiter. Register this before
- * @fastify/rate-limit and call `appendScopeCheck` after it.
+ * limiter, which counts per key), and the plan and scope checks after the rate limiter. Register
+ * this before @fastify/rate-limit and call `appendAccessCheck` after it.
  */
 export function installAuthentication(scope: FastifyInstance, resolver: ApiKeyResolver): void {
   scope.decorateRequest('auth', null as unknown as AuthContext)
@@ -151,9 +147,9 @@ export function installAuthentication(scope: FastifyInstance, resolver: ApiKeyRe
   })
 }
 
-export function appendScopeCheck(scope: FastifyInstance): void {
+export function appendAccessCheck(scope: FastifyInstance): void {
   scope.addHook('onRoute', (route: RouteOptions) => {
-    const check = async (request: FastifyRequest, _reply: FastifyReply) => assertScope(request)
+    const check = async (request: FastifyRequest, _reply: FastifyReply) => assertAccess(request)
     const existing = route.onRequest
     route.onRequest = existing ? [...(Array.isArray(existing) ? existing : [existing]), check] : [check]
   })

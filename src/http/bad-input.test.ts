@@ -39,6 +39,7 @@ for (const dialect of DIALECTS) {
       ['null', 'null'],
       ['an empty body', ''],
       ['whitespace', '   '],
+      ['an empty object', '{}'],
       ['a __proto__ key', '{"title":"x","__proto__":{"admin":true}}'],
       ['a constructor.prototype key', '{"title":"x","constructor":{"prototype":{"a":1}}}'],
       ['a NUL character', '{"title":"bad\\u0000title"}'],
@@ -61,6 +62,20 @@ for (const dialect of DIALECTS) {
         expect(response.statusCode).toBe(415)
         expect(response.json().code).toBe('UNSUPPORTED_MEDIA_TYPE')
       }
+    })
+
+    it('treats an empty JSON body on DELETE as no body', async () => {
+      const created = await client(t, tenant.headers).post('/jobs', { title: 'Delete with a content type' })
+      const response = await t.app.inject({
+        method: 'DELETE',
+        url: `/v1/public/jobs/${created.body.data.job.id}`,
+        headers: { ...tenant.headers, 'content-type': 'application/json' },
+      })
+      expect(response.statusCode).toBe(200)
+    })
+
+    it('ignores a trailing slash', async () => {
+      expect((await client(t, tenant.headers).get('/jobs/')).status).toBe(200)
     })
 
     it('accepts a charset parameter on the JSON content type', async () => {

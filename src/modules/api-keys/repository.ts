@@ -22,19 +22,6 @@ export async function findApiKeyByHash(db: Executor, keyHash: string): Promise<A
     .executeTakeFirst()
 }
 
-export async function findApiKey(
-  db: Executor,
-  organisationId: string,
-  id: string,
-): Promise<ApiKeyRow | undefined> {
-  return db
-    .selectFrom('api_keys')
-    .selectAll()
-    .where('organisation_id', '=', organisationId)
-    .where('id', '=', id)
-    .executeTakeFirst()
-}
-
 /** Operator look-up by id or display prefix, across organisations (CLI only). */
 export async function findApiKeysByIdOrPrefix(db: Executor, idOrPrefix: string): Promise<ApiKeyRow[]> {
   return db

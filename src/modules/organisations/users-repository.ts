@@ -12,16 +12,3 @@ export async function insertUser(db: Executor, row: UserRow): Promise<void> {
     .values({ ...row, is_active: sqlBool(Boolean(row.is_active)) })
     .execute()
 }
-
-export async function findUser(
-  db: Executor,
-  organisationId: string,
-  id: string,
-): Promise<UserRow | undefined> {
-  return db
-    .selectFrom('users')
-    .selectAll()
-    .where('organisation_id', '=', organisationId)
-    .where('id', '=', id)
-    .executeTakeFirst()
-}
