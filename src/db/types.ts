@@ -5,7 +5,7 @@
 // (TEXT on SQLite, timestamptz parsed to ISO on PostgreSQL), coordinates are canonical decimal
 // strings (TEXT / numeric), booleans are 0/1 on SQLite and true/false on PostgreSQL and are written
 // as 0/1 on both (see `sqlBool`).
-import type { ColumnType, Insertable, Selectable, Updateable } from 'kysely'
+import type { ColumnType, Insertable, Kysely, Selectable, Transaction, Updateable } from 'kysely'
 
 export type Bool = ColumnType<boolean | number, number, number>
 /** Timestamp column: ISO string in, ISO string out. */
@@ -228,3 +228,6 @@ export type ShiftRow = Selectable<ShiftsTable>
 export type ShiftBreakRow = Selectable<ShiftBreaksTable>
 export type ApiKeyRow = Selectable<ApiKeysTable>
 export type OrganisationRow = Selectable<OrganisationsTable>
+
+/** What repository functions take first: the database, or the transaction a service opened. */
+export type Executor = Kysely<Database> | Transaction<Database>

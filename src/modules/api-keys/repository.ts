@@ -1,7 +1,4 @@
-import type { Kysely, Transaction } from 'kysely'
-import type { ApiKeyRow, Database, PlanTier } from '../../db/types.js'
-
-type Executor = Kysely<Database> | Transaction<Database>
+import type { ApiKeyRow, Executor, PlanTier } from '../../db/types.js'
 
 export interface ApiKeyWithPlan extends ApiKeyRow {
   plan: PlanTier

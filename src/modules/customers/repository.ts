@@ -1,7 +1,5 @@
-import { type ExpressionBuilder, type Kysely, sql, type Transaction } from 'kysely'
-import type { CustomerRow, CustomerUpdate, Database, NewCustomer } from '../../db/types.js'
-
-type Executor = Kysely<Database> | Transaction<Database>
+import { type ExpressionBuilder, sql } from 'kysely'
+import type { CustomerRow, CustomerUpdate, Database, Executor, NewCustomer } from '../../db/types.js'
 
 /** `%term%` for LIKE, with LIKE's own wildcards in the term matched literally. */
 function containsPattern(term: string): string {

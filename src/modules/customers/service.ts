@@ -1,6 +1,6 @@
-import type { Kysely, Transaction } from 'kysely'
+import type { Kysely } from 'kysely'
 import { newId, nowIso } from '../../db/ids.js'
-import type { CustomerUpdate, Database, NewCustomer } from '../../db/types.js'
+import type { CustomerUpdate, Database, Executor, NewCustomer } from '../../db/types.js'
 import { toDecimalString } from '../../db/values.js'
 import { notFound } from '../../http/errors.js'
 import { offsetOf, paginationOf } from '../../http/pagination.js'
@@ -8,8 +8,6 @@ import type { Pagination } from '../../http/schemas.js'
 import * as repository from './repository.js'
 import type { CreateCustomerBody, Customer, CustomerListQuery, UpdateCustomerBody } from './schemas.js'
 import { serializeCustomer } from './serialize.js'
-
-type Executor = Kysely<Database> | Transaction<Database>
 
 export const CUSTOMER_DEFAULTS = {
   address: '',

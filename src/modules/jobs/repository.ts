@@ -1,9 +1,7 @@
 // SQL for jobs. Every query is scoped by organisation and ignores soft-deleted rows.
-import type { ExpressionBuilder, Kysely, Transaction } from 'kysely'
+import type { ExpressionBuilder, Transaction } from 'kysely'
 import { isPostgres } from '../../db/database.js'
-import type { Database, JobPriority, JobRow, JobStatus, JobUpdate, NewJob } from '../../db/types.js'
-
-type Executor = Kysely<Database> | Transaction<Database>
+import type { Database, Executor, JobPriority, JobRow, JobStatus, JobUpdate, NewJob } from '../../db/types.js'
 
 export interface JobFilters {
   status?: JobStatus

@@ -1,8 +1,8 @@
 // Business rules for jobs: references must belong to the caller's organisation, the time window must
 // be ordered, terminal jobs are read-only, and a job in progress cannot be deleted.
-import type { Kysely, Transaction } from 'kysely'
+import type { Kysely } from 'kysely'
 import { newId, nowIso } from '../../db/ids.js'
-import type { Database, JobRow, JobUpdate, NewJob } from '../../db/types.js'
+import type { Database, Executor, JobRow, JobUpdate, NewJob } from '../../db/types.js'
 import { toNullableDecimalString } from '../../db/values.js'
 import { AppError, notFound, validationError } from '../../http/errors.js'
 import { offsetOf, paginationOf } from '../../http/pagination.js'
@@ -12,8 +12,6 @@ import { locationExists } from '../locations/service.js'
 import * as repository from './repository.js'
 import type { CreateJobBody, JobDetail, JobListed, JobListQuery, UpdateJobBody } from './schemas.js'
 import { serializeJobDetail, serializeJobListed } from './serialize.js'
-
-type Executor = Kysely<Database> | Transaction<Database>
 
 export const DEFAULT_SERVICE_DURATION = 900
 const TERMINAL_STATUSES = new Set(['COMPLETED', 'CANCELLED'])

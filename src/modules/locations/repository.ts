@@ -1,8 +1,6 @@
-import type { ExpressionBuilder, Kysely, Transaction } from 'kysely'
+import type { ExpressionBuilder } from 'kysely'
 import { sqlBool } from '../../db/database.js'
-import type { Database, LocationRow } from '../../db/types.js'
-
-type Executor = Kysely<Database> | Transaction<Database>
+import type { Database, Executor, LocationRow } from '../../db/types.js'
 
 export interface LocationFilters {
   isActive?: boolean

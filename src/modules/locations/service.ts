@@ -1,13 +1,10 @@
-import type { Kysely, Transaction } from 'kysely'
-import type { Database } from '../../db/types.js'
+import type { Executor } from '../../db/types.js'
 import { notFound } from '../../http/errors.js'
 import { offsetOf, paginationOf } from '../../http/pagination.js'
 import type { Pagination } from '../../http/schemas.js'
 import * as repository from './repository.js'
 import type { Location, LocationListQuery } from './schemas.js'
 import { serializeLocation } from './serialize.js'
-
-type Executor = Kysely<Database> | Transaction<Database>
 
 export async function listLocations(
   db: Executor,

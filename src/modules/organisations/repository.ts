@@ -1,7 +1,4 @@
-import type { Kysely, Transaction } from 'kysely'
-import type { Database, OrganisationRow, PlanTier } from '../../db/types.js'
-
-type Executor = Kysely<Database> | Transaction<Database>
+import type { Executor, OrganisationRow, PlanTier } from '../../db/types.js'
 
 export async function insertOrganisation(db: Executor, row: OrganisationRow): Promise<void> {
   await db.insertInto('organisations').values(row).execute()

@@ -1,9 +1,8 @@
 // Team members (workers and dispatchers) of an organisation.
-import type { Kysely, Selectable, Transaction } from 'kysely'
+import type { Selectable } from 'kysely'
 import { sqlBool } from '../../db/database.js'
-import type { Database, UsersTable } from '../../db/types.js'
+import type { Executor, UsersTable } from '../../db/types.js'
 
-type Executor = Kysely<Database> | Transaction<Database>
 export type UserRow = Selectable<UsersTable>
 
 export async function insertUser(db: Executor, row: UserRow): Promise<void> {

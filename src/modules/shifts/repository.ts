@@ -1,10 +1,8 @@
 // SQL for shift templates. Every query is scoped by organisation; breaks are loaded for a whole page
 // of shifts in one query, never one query per shift.
-import type { ExpressionBuilder, Kysely, Transaction } from 'kysely'
+import type { ExpressionBuilder } from 'kysely'
 import { sqlBool } from '../../db/database.js'
-import type { Database, DayOfWeek, ShiftBreakRow, ShiftRow } from '../../db/types.js'
-
-type Executor = Kysely<Database> | Transaction<Database>
+import type { Database, DayOfWeek, Executor, ShiftBreakRow, ShiftRow } from '../../db/types.js'
 
 export interface ShiftFilters {
   locationId?: string

@@ -1,13 +1,10 @@
-import type { Kysely, Transaction } from 'kysely'
-import type { Database, ShiftBreakRow } from '../../db/types.js'
+import type { Executor, ShiftBreakRow } from '../../db/types.js'
 import { notFound } from '../../http/errors.js'
 import { offsetOf, paginationOf } from '../../http/pagination.js'
 import type { Pagination } from '../../http/schemas.js'
 import * as repository from './repository.js'
 import type { Shift, ShiftListQuery } from './schemas.js'
 import { serializeShift } from './serialize.js'
-
-type Executor = Kysely<Database> | Transaction<Database>
 
 /** Breaks of every given shift: one query however many shifts there are. */
 async function serializeShifts(

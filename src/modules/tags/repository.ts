@@ -1,7 +1,6 @@
-import type { Kysely, Selectable, Transaction } from 'kysely'
-import type { Database, TagsTable } from '../../db/types.js'
+import type { Selectable } from 'kysely'
+import type { Executor, TagsTable } from '../../db/types.js'
 
-type Executor = Kysely<Database> | Transaction<Database>
 export type TagRow = Selectable<TagsTable>
 
 export async function insertTag(db: Executor, row: TagRow): Promise<void> {

@@ -1,10 +1,8 @@
 // SQL for vehicles. Every query is scoped by organisation; tags and capacities are loaded for a whole
 // page of vehicles in one query each, never one query per vehicle.
-import type { ExpressionBuilder, Kysely, Transaction } from 'kysely'
+import type { ExpressionBuilder } from 'kysely'
 import { sqlBool } from '../../db/database.js'
-import type { Database, VehicleRow } from '../../db/types.js'
-
-type Executor = Kysely<Database> | Transaction<Database>
+import type { Database, Executor, VehicleRow } from '../../db/types.js'
 
 export interface VehicleFilters {
   locationId?: string
