@@ -1,12 +1,15 @@
 // Writes the OpenAPI document generated from the route schemas to openapi/; with --check, fails
 // when the committed document differs from what the code generates (CI runs this).
 import { readFile, writeFile } from 'node:fs/promises'
-import { buildApp } from '../src/app.js'
+import { type App, buildApp } from '../src/app.js'
 import { createDatabase } from '../src/db/database.js'
 
-const TARGET = new URL('../openapi/public-v1.json', import.meta.url)
+const DOCUMENTS = {
+  'openapi/public-v1.json': (app: App) => app.swagger(),
+  'openapi/admin-v1.json': (app: App) => app.adminSwagger(),
+}
 
-async function generate(): Promise<string> {
+async function generate(): Promise<Record<string, string>> {
   const database = createDatabase(':memory:')
   const app = await buildApp({
     db: database.db,
@@ -14,23 +17,32 @@ async function generate(): Promise<string> {
     config: { authCacheTtlMs: 0, defaultRateLimitPerMinute: 100, bodyLimitBytes: 1024 * 1024 },
   })
   await app.ready()
-  const document = `${JSON.stringify(app.swagger(), null, 2)}\n`
+  const documents = Object.fromEntries(
+    Object.entries(DOCUMENTS).map(([path, build]) => [path, `${JSON.stringify(build(app), null, 2)}\n`]),
+  )
   await app.close()
   await database.destroy()
-  return document
+  return documents
 }
 
 const generated = await generate()
+const root = new URL('../', import.meta.url)
 if (process.argv.includes('--check')) {
-  const committed = await readFile(TARGET, 'utf8').catch(() => '')
-  if (committed !== generated) {
+  const stale: string[] = []
+  for (const [path, document] of Object.entries(generated)) {
+    const committed = await readFile(new URL(path, root), 'utf8').catch(() => '')
+    if (committed !== document) stale.push(path)
+  }
+  if (stale.length > 0) {
     process.stderr.write(
-      'openapi/public-v1.json is out of date with the route schemas. Run `npm run openapi` and commit the result.\n',
+      `${stale.join(', ')} out of date with the route schemas. Run \`npm run openapi\` and commit the result.\n`,
     )
     process.exit(1)
   }
-  process.stdout.write('openapi/public-v1.json matches the code\n')
+  process.stdout.write(`${Object.keys(generated).join(', ')} match the code\n`)
 } else {
-  await writeFile(TARGET, generated)
-  process.stdout.write(`wrote ${TARGET.pathname}\n`)
+  for (const [path, document] of Object.entries(generated)) {
+    await writeFile(new URL(path, root), document)
+    process.stdout.write(`wrote ${path}\n`)
+  }
 }

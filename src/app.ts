@@ -7,17 +7,34 @@ import type { Kysely } from 'kysely'
 import type { Config } from './config.js'
 import type { Dialect } from './db/database.js'
 import type { Database } from './db/types.js'
-import { ApiKeyResolver, appendAccessCheck, installAuthentication } from './http/auth.js'
+import {
+  ApiKeyResolver,
+  adminScope,
+  appendAccessCheck,
+  installAuthentication,
+  publicScope,
+} from './http/auth.js'
 import { installErrorHandling } from './http/error-handler.js'
 import { AppError } from './http/errors.js'
 import { installJsonParser } from './http/json-body.js'
-import { installDocsRoutes, installOpenApi, PUBLIC_PREFIX } from './http/openapi.js'
+import { ADMIN_PREFIX, installDocsRoutes, installOpenApi, PUBLIC_PREFIX } from './http/openapi.js'
+import type { RouteOptions } from './http/route-options.js'
 import { ErrorBody } from './http/schemas.js'
 import { installValidators } from './http/validation.js'
+import { apiKeyAdminRoutes } from './modules/api-keys/admin-routes.js'
+import type { Scope } from './modules/api-keys/service.js'
+import { capacityDimensionAdminRoutes } from './modules/capacity-dimensions/admin-routes.js'
 import { customerRoutes } from './modules/customers/routes.js'
+import { jobAdminRoutes } from './modules/jobs/admin-routes.js'
 import { jobRoutes } from './modules/jobs/routes.js'
+import { locationAdminRoutes } from './modules/locations/admin-routes.js'
 import { locationRoutes } from './modules/locations/routes.js'
+import { organisationAdminRoutes } from './modules/organisations/admin-routes.js'
+import { teamAdminRoutes } from './modules/organisations/team-admin-routes.js'
+import { shiftAdminRoutes } from './modules/shifts/admin-routes.js'
 import { shiftRoutes } from './modules/shifts/routes.js'
+import { tagAdminRoutes } from './modules/tags/admin-routes.js'
+import { vehicleAdminRoutes } from './modules/vehicles/admin-routes.js'
 import { vehicleRoutes } from './modules/vehicles/routes.js'
 
 export interface AppDeps {
@@ -58,11 +75,43 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   // 3. OpenAPI collection must be registered before the routes it describes.
   await installOpenApi(app)
 
-  // 4. The public API: authentication → per-key rate limit → plan and scope checks → routes.
-  const resolver = new ApiKeyResolver(deps.db, deps.config.authCacheTtlMs)
+  // 4. The two APIs: authentication → per-key rate limit → plan and scope checks → routes.
+  const apiKeys = new ApiKeyResolver(deps.db, deps.config.authCacheTtlMs)
+  const options: RouteOptions = { db: deps.db, apiKeys }
+  await registerApi(app, apiKeys, PUBLIC_PREFIX, publicScope, async (api) => {
+    await api.register(jobRoutes, options)
+    await api.register(customerRoutes, options)
+    await api.register(vehicleRoutes, options)
+    await api.register(locationRoutes, options)
+    await api.register(shiftRoutes, options)
+  })
+  await registerApi(app, apiKeys, ADMIN_PREFIX, adminScope, async (api) => {
+    await api.register(organisationAdminRoutes, options)
+    await api.register(teamAdminRoutes, options)
+    await api.register(tagAdminRoutes, options)
+    await api.register(capacityDimensionAdminRoutes, options)
+    await api.register(locationAdminRoutes, options)
+    await api.register(vehicleAdminRoutes, options)
+    await api.register(shiftAdminRoutes, options)
+    await api.register(jobAdminRoutes, options)
+    await api.register(apiKeyAdminRoutes, options)
+  })
+
+  // 5. Documentation: the generated document and the interactive playground (no key needed).
+  await installDocsRoutes(app)
+  return app
+}
+
+async function registerApi(
+  app: FastifyInstance,
+  apiKeys: ApiKeyResolver,
+  prefix: string,
+  requiredScope: (method: string) => Scope,
+  routes: (api: FastifyInstance) => Promise<void>,
+): Promise<void> {
   await app.register(
     async (api) => {
-      installAuthentication(api, resolver)
+      installAuthentication(api, apiKeys)
       await api.register(rateLimit, {
         global: true,
         hook: 'onRequest',
@@ -75,18 +124,9 @@ export async function buildApp(deps: AppDeps): Promise<App> {
             `Rate limit of ${context.max} requests per minute exceeded; retry in ${context.after}`,
           ),
       })
-      appendAccessCheck(api)
-      const options = { db: deps.db }
-      await api.register(jobRoutes, options)
-      await api.register(customerRoutes, options)
-      await api.register(vehicleRoutes, options)
-      await api.register(locationRoutes, options)
-      await api.register(shiftRoutes, options)
+      appendAccessCheck(api, requiredScope)
+      await routes(api)
     },
-    { prefix: PUBLIC_PREFIX },
+    { prefix },
   )
-
-  // 5. Documentation: the generated document and the interactive playground (no key needed).
-  await installDocsRoutes(app)
-  return app
 }

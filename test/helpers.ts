@@ -130,12 +130,16 @@ export interface ApiResponse {
   headers: Record<string, string | string[] | number | undefined>
 }
 
-/** Shorthand for requests through app.inject() with one tenant's key. */
-export function client(t: TestContext, headers: Record<string, string>) {
-  const send = async (method: 'GET' | 'POST' | 'PATCH' | 'DELETE', url: string, payload?: unknown) => {
+/** Shorthand for requests through app.inject() with one tenant's key (public API by default). */
+export function client(t: TestContext, headers: Record<string, string>, prefix = '/v1/public') {
+  const send = async (
+    method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE',
+    url: string,
+    payload?: unknown,
+  ) => {
     const response = await t.app.inject({
       method,
-      url: `/v1/public${url}`,
+      url: `${prefix}${url}`,
       headers,
       ...(payload === undefined ? {} : { payload: payload as object }),
     })
@@ -149,8 +153,14 @@ export function client(t: TestContext, headers: Record<string, string>) {
   }
   return {
     get: (url: string) => send('GET', url),
-    post: (url: string, payload: unknown) => send('POST', url, payload),
+    post: (url: string, payload?: unknown) => send('POST', url, payload),
+    put: (url: string, payload: unknown) => send('PUT', url, payload),
     patch: (url: string, payload: unknown) => send('PATCH', url, payload),
     delete: (url: string) => send('DELETE', url),
   }
+}
+
+/** The same shorthand for the admin API (`/v1/admin`). */
+export function adminClient(t: TestContext, headers: Record<string, string>) {
+  return client(t, headers, '/v1/admin')
 }

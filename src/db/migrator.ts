@@ -1,10 +1,12 @@
 import { type Kysely, type Migration, type MigrationResultSet, Migrator } from 'kysely'
 import type { Dialect } from './database.js'
 import * as m0001 from './migrations/0001-initial.js'
+import * as m0002 from './migrations/0002-admin.js'
 
 // Migrations are listed here, in order, so they run the same from source and from dist/.
 const MIGRATIONS: Record<string, { up(db: Kysely<any>, dialect: Dialect): Promise<void> }> = {
   '0001-initial': m0001,
+  '0002-admin': m0002,
 }
 
 export function createMigrator(db: Kysely<any>, dialect: Dialect): Migrator {

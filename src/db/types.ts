@@ -198,6 +198,16 @@ export interface ApiKeysTable {
   created_at: Timestamp
 }
 
+export interface OutboxEventsTable {
+  id: string
+  organisation_id: string
+  event: string
+  /** JSON text: the `data` of the webhook payload. */
+  data: string
+  occurred_at: Timestamp
+  dispatched_at: Timestamp | null
+}
+
 export interface Database {
   organisations: OrganisationsTable
   users: UsersTable
@@ -214,6 +224,7 @@ export interface Database {
   job_tags: JobTagsTable
   job_demands: JobDemandsTable
   api_keys: ApiKeysTable
+  outbox_events: OutboxEventsTable
 }
 
 export type JobRow = Selectable<JobsTable>

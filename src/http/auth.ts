@@ -78,6 +78,11 @@ export class ApiKeyResolver {
     return key.context
   }
 
+  /** Forgets every cached key, so a revocation or plan change made here applies to the next request. */
+  invalidate(): void {
+    this.cache.clear()
+  }
+
   private async lookup(hash: string): Promise<CachedKey | null> {
     const now = Date.now()
     const cached = this.cache.get(hash)
@@ -113,12 +118,18 @@ export class ApiKeyResolver {
   }
 }
 
-export function requiredScope(method: string): Scope {
+/** Public API: GET needs `read`, writes need `write`; `admin` permits everything. */
+export function publicScope(method: string): Scope {
   return method === 'GET' || method === 'HEAD' ? 'read' : 'write'
 }
 
+/** Admin API: every request needs `admin` (spec §5: "full access including team and settings"). */
+export function adminScope(): Scope {
+  return 'admin'
+}
+
 /** Plan and scope: checked after the rate limiter, so refused requests still count and get headers. */
-function assertAccess(request: FastifyRequest): void {
+function assertAccess(request: FastifyRequest, requiredScope: (method: string) => Scope): void {
   const { plan, scopes } = request.auth
   if (!API_PLANS.has(plan)) {
     throw new AppError(
@@ -147,9 +158,10 @@ export function installAuthentication(scope: FastifyInstance, resolver: ApiKeyRe
   })
 }
 
-export function appendAccessCheck(scope: FastifyInstance): void {
+export function appendAccessCheck(scope: FastifyInstance, requiredScope: (method: string) => Scope): void {
   scope.addHook('onRoute', (route: RouteOptions) => {
-    const check = async (request: FastifyRequest, _reply: FastifyReply) => assertAccess(request)
+    const check = async (request: FastifyRequest, _reply: FastifyReply) =>
+      assertAccess(request, requiredScope)
     const existing = route.onRequest
     route.onRequest = existing ? [...(Array.isArray(existing) ? existing : [existing]), check] : [check]
   })

@@ -5,6 +5,7 @@ import swaggerUi from '@fastify/swagger-ui'
 import type { FastifyInstance } from 'fastify'
 
 export const PUBLIC_PREFIX = '/v1/public'
+export const ADMIN_PREFIX = '/v1/admin'
 
 const DESCRIPTION = `Manage jobs and customers, and read depots, vehicles and worker shifts, from your ERP, CRM or
 dispatch platform.
@@ -44,19 +45,30 @@ function withOptionalDefaults<T extends { querystring?: unknown }>(schema: T): T
   return { ...schema, querystring: { ...query, required } }
 }
 
-export async function installOpenApi(app: FastifyInstance): Promise<void> {
+const ADMIN_DESCRIPTION = `Everything the dashboard does: the organisation and its plan, the team, depots, fleet,
+shifts, tags and capacity dimensions, job tags and demands, the dispatch lifecycle (assign, unassign,
+start, complete, cancel) and API keys.
+
+**Authentication.** Send \`Authorization: Bearer svc_live_…\` with a key that has the \`admin\` scope;
+other keys get 403 \`FORBIDDEN\`. Envelope, errors, validation, pagination and rate limits are those of
+the public API (\`/v1/public/docs\`).`
+
+interface DocumentOptions {
+  decorator: 'swagger' | 'adminSwagger'
+  prefix: string
+  title: string
+  description: string
+  tags: { name: string; description: string }[]
+}
+
+async function registerDocument(app: FastifyInstance, options: DocumentOptions): Promise<void> {
   await app.register(swagger, {
+    decorator: options.decorator,
     openapi: {
       openapi: '3.1.0',
-      info: { title: 'fieldservice public API', version: '1.0.0', description: DESCRIPTION },
-      servers: [{ url: PUBLIC_PREFIX }],
-      tags: [
-        { name: 'Jobs', description: 'Work to be done at a customer or depot' },
-        { name: 'Customers', description: 'Service locations with coordinates and opening hours' },
-        { name: 'Vehicles', description: 'Fleet, with depot, costs, tags and capacities (read-only)' },
-        { name: 'Locations', description: 'Depots and hubs (read-only)' },
-        { name: 'Shifts', description: 'Weekly shift templates with breaks (read-only)' },
-      ],
+      info: { title: options.title, version: '1.0.0', description: options.description },
+      servers: [{ url: options.prefix }],
+      tags: options.tags,
       components: {
         securitySchemes: {
           bearerAuth: { type: 'http', scheme: 'bearer', description: 'An API key: svc_live_…' },
@@ -68,17 +80,69 @@ export async function installOpenApi(app: FastifyInstance): Promise<void> {
       buildLocalReference: (json, _baseUri, _fragment, i) => (json.$id as string | undefined) ?? `def-${i}`,
     },
     transform: ({ schema, url }) => ({
-      // Only the public API belongs in this document.
-      schema: url.startsWith(PUBLIC_PREFIX) ? withOptionalDefaults(schema) : { ...schema, hide: true },
+      // Each document holds the routes under its own prefix only.
+      schema: url.startsWith(`${options.prefix}/`) ? withOptionalDefaults(schema) : { ...schema, hide: true },
       url,
     }),
   })
 }
 
+/** Both documents collect routes as they are added: register them before any route. */
+export async function installOpenApi(app: FastifyInstance): Promise<void> {
+  await registerDocument(app, {
+    decorator: 'swagger',
+    prefix: PUBLIC_PREFIX,
+    title: 'fieldservice public API',
+    description: DESCRIPTION,
+    tags: [
+      { name: 'Jobs', description: 'Work to be done at a customer or depot' },
+      { name: 'Customers', description: 'Service locations with coordinates and opening hours' },
+      { name: 'Vehicles', description: 'Fleet, with depot, costs, tags and capacities (read-only)' },
+      { name: 'Locations', description: 'Depots and hubs (read-only)' },
+      { name: 'Shifts', description: 'Weekly shift templates with breaks (read-only)' },
+    ],
+  })
+  await registerDocument(app, {
+    decorator: 'adminSwagger',
+    prefix: ADMIN_PREFIX,
+    title: 'fieldservice admin API',
+    description: ADMIN_DESCRIPTION,
+    tags: [
+      { name: 'Organisation', description: 'Your organisation and its plan' },
+      { name: 'Team', description: 'Workers and dispatchers' },
+      { name: 'Tags', description: 'Labels for vehicles and jobs' },
+      { name: 'Capacity dimensions', description: 'What vehicles carry and jobs need' },
+      { name: 'Locations', description: 'Depots and hubs' },
+      { name: 'Vehicles', description: 'Fleet' },
+      { name: 'Shifts', description: 'Weekly shift templates with breaks' },
+      { name: 'Dispatch', description: 'Job tags, demands and the job lifecycle' },
+      { name: 'API keys', description: 'Keys for integrations' },
+    ],
+  })
+}
+
+const UI_CONFIG = { persistAuthorization: true, displayRequestDuration: true, tryItOutEnabled: true }
+
+/** The generated documents and their interactive playgrounds; no key needed to read them. */
 export async function installDocsRoutes(app: FastifyInstance): Promise<void> {
   app.get(`${PUBLIC_PREFIX}/openapi.json`, { schema: { hide: true } }, async () => app.swagger())
-  await app.register(swaggerUi, {
-    routePrefix: `${PUBLIC_PREFIX}/docs`,
-    uiConfig: { persistAuthorization: true, displayRequestDuration: true, tryItOutEnabled: true },
+  app.get(`${ADMIN_PREFIX}/openapi.json`, { schema: { hide: true } }, async () => app.adminSwagger())
+  // swagger-ui decorates its instance: each playground lives in a context of its own, and the admin
+  // one serves the admin document in place of the default.
+  await app.register(async (docs) => {
+    await docs.register(swaggerUi, { routePrefix: `${PUBLIC_PREFIX}/docs`, uiConfig: UI_CONFIG })
   })
+  await app.register(async (docs) => {
+    await docs.register(swaggerUi, {
+      routePrefix: `${ADMIN_PREFIX}/docs`,
+      uiConfig: UI_CONFIG,
+      transformSpecification: () => app.adminSwagger(),
+    })
+  })
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    adminSwagger: FastifyInstance['swagger']
+  }
 }

@@ -1,4 +1,4 @@
-import type { Executor, OrganisationRow, PlanTier } from '../../db/types.js'
+import type { Executor, OrganisationRow } from '../../db/types.js'
 
 export async function insertOrganisation(db: Executor, row: OrganisationRow): Promise<void> {
   await db.insertInto('organisations').values(row).execute()
@@ -24,16 +24,11 @@ export async function listOrganisations(db: Executor): Promise<OrganisationRow[]
   return db.selectFrom('organisations').selectAll().orderBy('created_at').orderBy('id').execute()
 }
 
-export async function updateOrganisationPlan(
+export async function updateOrganisation(
   db: Executor,
   id: string,
-  plan: PlanTier,
-  now: string,
+  changes: Partial<Pick<OrganisationRow, 'name' | 'plan'>> & { updated_at: string },
 ): Promise<number> {
-  const result = await db
-    .updateTable('organisations')
-    .set({ plan, updated_at: now })
-    .where('id', '=', id)
-    .executeTakeFirst()
+  const result = await db.updateTable('organisations').set(changes).where('id', '=', id).executeTakeFirst()
   return Number(result.numUpdatedRows)
 }

@@ -1,7 +1,10 @@
 import type { Kysely } from 'kysely'
 import { newId, nowIso } from '../../db/ids.js'
-import type { Database, OrganisationRow, PlanTier } from '../../db/types.js'
+import type { Database, Executor, OrganisationRow, PlanTier } from '../../db/types.js'
+import { notFound } from '../../http/errors.js'
 import * as repository from './repository.js'
+import type { Organisation, UpdateOrganisationBody } from './schemas.js'
+import { serializeOrganisation } from './serialize.js'
 
 export const PLAN_TIERS: readonly PlanTier[] = ['FREE', 'STARTER', 'PRO', 'ENTERPRISE']
 /** Spec §1: API access requires a paid plan tier. */
@@ -28,5 +31,29 @@ export const findOrganisationByName = repository.findOrganisationByName
 export const listOrganisations = repository.listOrganisations
 
 export async function changePlan(db: Kysely<Database>, id: string, plan: PlanTier): Promise<boolean> {
-  return (await repository.updateOrganisationPlan(db, id, plan, nowIso())) > 0
+  return (await repository.updateOrganisation(db, id, { plan, updated_at: nowIso() })) > 0
+}
+
+export async function getOrganisation(db: Executor, id: string): Promise<Organisation> {
+  const row = await repository.findOrganisation(db, id)
+  if (!row) throw notFound('Organisation')
+  return serializeOrganisation(row)
+}
+
+/** Renames or re-plans the caller's organisation; a plan change applies from the next request. */
+export async function updateOrganisation(
+  db: Kysely<Database>,
+  id: string,
+  input: UpdateOrganisationBody,
+): Promise<{ organisation: Organisation; planChanged: boolean }> {
+  return db.transaction().execute(async (trx) => {
+    const current = await repository.findOrganisation(trx, id)
+    if (!current) throw notFound('Organisation')
+    const changes: Partial<Pick<OrganisationRow, 'name' | 'plan'>> = {}
+    if (input.name !== undefined && input.name !== current.name) changes.name = input.name
+    if (input.plan !== undefined && input.plan !== current.plan) changes.plan = input.plan
+    if (Object.keys(changes).length > 0)
+      await repository.updateOrganisation(trx, id, { ...changes, updated_at: nowIso() })
+    return { organisation: await getOrganisation(trx, id), planChanged: changes.plan !== undefined }
+  })
 }

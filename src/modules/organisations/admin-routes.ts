@@ -1,0 +1,49 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import type { RouteOptions } from '../../http/route-options.js'
+import { BODY_ERRORS, COMMON_ERRORS, SUCCESS } from '../../http/schemas.js'
+import { OrganisationResponse, UpdateOrganisationBody } from './schemas.js'
+import { getOrganisation, updateOrganisation } from './service.js'
+
+export const organisationAdminRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (
+  app,
+  { db, apiKeys },
+) => {
+  app.get(
+    '/organisation',
+    {
+      schema: {
+        tags: ['Organisation'],
+        summary: "Get the caller's organisation",
+        response: { 200: OrganisationResponse, ...COMMON_ERRORS },
+      },
+    },
+    async (request) => ({
+      data: { organisation: await getOrganisation(db, request.auth.organisationId) },
+      message: SUCCESS,
+    }),
+  )
+
+  app.patch(
+    '/organisation',
+    {
+      schema: {
+        tags: ['Organisation'],
+        summary: 'Rename the organisation or change its plan',
+        description:
+          'A plan change applies from the next request: moving to FREE or STARTER ends API access for ' +
+          'every key of the organisation, this one included (an operator restores it with the CLI).',
+        body: UpdateOrganisationBody,
+        response: { 200: OrganisationResponse, ...COMMON_ERRORS, ...BODY_ERRORS },
+      },
+    },
+    async (request) => {
+      const { organisation, planChanged } = await updateOrganisation(
+        db,
+        request.auth.organisationId,
+        request.body,
+      )
+      if (planChanged) apiKeys.invalidate()
+      return { data: { organisation }, message: SUCCESS }
+    },
+  )
+}
