@@ -77,7 +77,11 @@ export async function buildApp(deps: AppDeps): Promise<App> {
 
   // 4. The two APIs: authentication → per-key rate limit → plan and scope checks → routes.
   const apiKeys = new ApiKeyResolver(deps.db, deps.config.authCacheTtlMs)
-  const options: RouteOptions = { db: deps.db, apiKeys }
+  const options: RouteOptions = {
+    db: deps.db,
+    apiKeys,
+    defaultRateLimitPerMinute: deps.config.defaultRateLimitPerMinute,
+  }
   await registerApi(app, apiKeys, PUBLIC_PREFIX, publicScope, async (api) => {
     await api.register(jobRoutes, options)
     await api.register(customerRoutes, options)

@@ -246,3 +246,39 @@ export async function markShiftGenerated(db: Db, organisationId: string, shiftId
     .where('id', '=', shiftId)
     .execute()
 }
+
+/** Deactivates (or reactivates) a team member directly, as the team routes would. */
+export async function setUserActive(db: Db, organisationId: string, userId: string, isActive: boolean) {
+  await db
+    .updateTable('users')
+    .set({ is_active: isActive ? 1 : 0 })
+    .where('organisation_id', '=', organisationId)
+    .where('id', '=', userId)
+    .execute()
+}
+
+/** Deactivates (or reactivates) a vehicle directly, as the fleet routes would. */
+export async function setVehicleActive(db: Db, organisationId: string, vehicleId: string, isActive: boolean) {
+  await db
+    .updateTable('vehicles')
+    .set({ is_active: isActive ? 1 : 0 })
+    .where('organisation_id', '=', organisationId)
+    .where('id', '=', vehicleId)
+    .execute()
+}
+
+/** The organisation's outbox rows, oldest first, with `data` parsed. */
+export async function outboxEvents(db: Db, organisationId: string) {
+  const rows = await db
+    .selectFrom('outbox_events')
+    .selectAll()
+    .where('organisation_id', '=', organisationId)
+    .orderBy('occurred_at')
+    .orderBy('id')
+    .execute()
+  return rows.map((row) => ({
+    event: row.event,
+    occurredAt: row.occurred_at,
+    data: JSON.parse(row.data) as Record<string, unknown>,
+  }))
+}

@@ -1,6 +1,9 @@
 // Per-test-file app and database. SQLite: a fresh in-memory database, migrated. PostgreSQL: a clone
 // of the migrated template made by global-setup.ts, dropped when the file's tests end.
 import { randomBytes } from 'node:crypto'
+import { mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import pg from 'pg'
 import { inject } from 'vitest'
 import { type App, buildApp } from '../src/app.js'
@@ -24,26 +27,47 @@ export async function createTestDatabase(dialect: Dialect): Promise<TestDatabase
     return { ...handle, cleanup: () => handle.destroy() }
   }
   const name = `fs_test_${process.pid}_${randomBytes(4).toString('hex')}`
-  const admin = new pg.Client({ connectionString: adminPostgresUrl() })
-  await admin.connect()
-  try {
-    await admin.query(`CREATE DATABASE ${name} TEMPLATE ${inject('pgTemplate')}`)
-  } finally {
-    await admin.end()
-  }
+  await adminQuery(`CREATE DATABASE ${name} TEMPLATE ${inject('pgTemplate')}`)
   const handle = createDatabase(postgresUrlFor(name), { pgPoolSize: 5 })
   return {
     ...handle,
     async cleanup() {
       await handle.destroy()
-      const dropper = new pg.Client({ connectionString: adminPostgresUrl() })
-      await dropper.connect()
-      try {
-        await dropper.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)
-      } finally {
-        await dropper.end()
-      }
+      await adminQuery(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)
     },
+  }
+}
+
+/**
+ * A migrated database reachable by URL, for tests that run the real server or CLI: a SQLite file in
+ * a temporary folder, or a PostgreSQL clone of the template.
+ */
+export async function createTestDatabaseUrl(
+  dialect: Dialect,
+): Promise<{ url: string; cleanup(): Promise<void> }> {
+  if (dialect === 'sqlite') {
+    const dir = await mkdtemp(join(tmpdir(), 'fieldservice-test-'))
+    const url = join(dir, 'test.db')
+    const handle = createDatabase(url)
+    await migrateToLatest(handle.db, 'sqlite')
+    await handle.destroy()
+    return { url, cleanup: () => rm(dir, { recursive: true, force: true }) }
+  }
+  const name = `fs_test_${process.pid}_${randomBytes(4).toString('hex')}`
+  await adminQuery(`CREATE DATABASE ${name} TEMPLATE ${inject('pgTemplate')}`)
+  return {
+    url: postgresUrlFor(name),
+    cleanup: () => adminQuery(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`),
+  }
+}
+
+async function adminQuery(sql: string): Promise<void> {
+  const admin = new pg.Client({ connectionString: adminPostgresUrl() })
+  await admin.connect()
+  try {
+    await admin.query(sql)
+  } finally {
+    await admin.end()
   }
 }
 

@@ -42,7 +42,9 @@ export async function runDemo(config: Config, options: { serve: boolean; json: b
     await database.destroy()
   }
 
-  const base = `http://${config.host === '0.0.0.0' ? '127.0.0.1' : config.host}:${config.port}/v1/public`
+  const origin = `http://${config.host === '0.0.0.0' ? '127.0.0.1' : config.host}:${config.port}`
+  const base = `${origin}/v1/public`
+  const adminBase = `${origin}/v1/admin`
   if (options.json) {
     process.stdout.write(`${JSON.stringify({ ...output, baseUrl: base }, null, 2)}\n`)
   } else {
@@ -63,7 +65,10 @@ export async function runDemo(config: Config, options: { serve: boolean; json: b
         `  curl -s -X POST '${base}/jobs' -H 'Authorization: Bearer ${output.readWriteKey}' \\`,
         `       -H "Content-Type: application/json" -d '{"title":"Replace boiler valve","priority":"HIGH"}'`,
         '',
-        `Playground: ${base}/docs  (Authorize → paste a key)`,
+        `  curl -s '${adminBase}/organisation' -H 'Authorization: Bearer ${output.adminKey}'`,
+        '',
+        `Playgrounds: ${base}/docs (public API) and ${adminBase}/docs (admin API)`,
+        '             Authorize → paste a key → Try it out',
         '',
       ].join('\n'),
     )

@@ -85,4 +85,43 @@ describe('OpenAPI document and playground', () => {
     const redirect = await t.app.inject({ method: 'GET', url: '/v1/public/docs' })
     expect([200, 302]).toContain(redirect.statusCode)
   })
+
+  describe('admin document', () => {
+    // biome-ignore lint/suspicious/noExplicitAny: the document is inspected structurally
+    let admin: any
+
+    beforeAll(async () => {
+      const response = await t.app.inject({ method: 'GET', url: '/v1/admin/openapi.json' })
+      expect(response.statusCode).toBe(200)
+      admin = response.json()
+    })
+
+    it('is a separate OpenAPI 3.1 document for /v1/admin', () => {
+      expect(admin.openapi).toBe('3.1.0')
+      expect(admin.info.title).toBe('fieldservice admin API')
+      expect(admin.servers).toEqual([{ url: '/v1/admin' }])
+      expect(admin.security).toEqual([{ bearerAuth: [] }])
+      expect(Object.keys(admin.paths)).toContain('/organisation')
+      // Neither document leaks the other's routes.
+      expect(Object.keys(admin.paths)).not.toContain('/customers')
+      expect(Object.keys(document.paths)).not.toContain('/organisation')
+    })
+
+    it('matches the committed openapi/admin-v1.json', async () => {
+      const committed = JSON.parse(
+        await readFile(new URL('../../openapi/admin-v1.json', import.meta.url), 'utf8'),
+      )
+      expect(admin).toEqual(committed)
+    })
+
+    it('has a playground of its own that loads the admin document', async () => {
+      const page = await t.app.inject({ method: 'GET', url: '/v1/admin/docs/' })
+      expect(page.statusCode).toBe(200)
+      expect(page.headers['content-type']).toMatch(/text\/html/)
+      const json = await t.app.inject({ method: 'GET', url: '/v1/admin/docs/json' })
+      expect(json.json().info.title).toBe('fieldservice admin API')
+      const publicJson = await t.app.inject({ method: 'GET', url: '/v1/public/docs/json' })
+      expect(publicJson.json().info.title).toBe('fieldservice public API')
+    })
+  })
 })

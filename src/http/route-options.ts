@@ -7,4 +7,6 @@ export interface RouteOptions {
   db: Kysely<Database>
   /** The key cache, for routes whose changes must take effect on the next request. */
   apiKeys: ApiKeyResolver
+  /** DEFAULT_RATE_LIMIT_PER_MINUTE: the limit of a key created without one. */
+  defaultRateLimitPerMinute?: number
 }

@@ -17,6 +17,8 @@ function createAjv(coerceTypes: boolean) {
     removeAdditional: false,
     allErrors: true,
     allowUnionTypes: true,
+    // Puts the failing schema on each error, so messages can use its description.
+    verbose: true,
     strict: false,
   })
   addFormats(ajv)
@@ -63,10 +65,16 @@ export function describeValidationErrors(
         format === 'date-time'
           ? 'must be an ISO 8601 datetime with an offset, e.g. 2026-11-23T09:00:00Z'
           : message
-    } else if (e.keyword === 'pattern' && e.schemaPath.endsWith('pattern')) {
-      message = (e.parentSchema as { description?: string } | undefined)?.description
-        ? `must match ${(e.parentSchema as { description: string }).description}`
-        : message
+    } else if (e.keyword === 'pattern') {
+      // A pattern is explained by its schema's description where there is one ("HH:MM (00:00–23:59)").
+      const description = (e.parentSchema as { description?: string } | undefined)?.description
+      if (description) {
+        // "At least one…" reads "must be at least one…"; "HH:MM…" keeps its capitals.
+        const lower = /^[A-Z][a-z]/.test(description)
+          ? description[0]?.toLowerCase() + description.slice(1)
+          : description
+        message = `must be ${lower}`
+      }
     }
     return { path, message }
   })

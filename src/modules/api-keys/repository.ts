@@ -1,4 +1,6 @@
-import type { ApiKeyRow, Executor, PlanTier } from '../../db/types.js'
+import type { ExpressionBuilder, Transaction, Updateable } from 'kysely'
+import { isPostgres } from '../../db/database.js'
+import type { ApiKeyRow, ApiKeysTable, Database, Executor, PlanTier } from '../../db/types.js'
 
 export interface ApiKeyWithPlan extends ApiKeyRow {
   plan: PlanTier
@@ -35,6 +37,92 @@ export async function listApiKeys(db: Executor, organisationId: string): Promise
     .where('organisation_id', '=', organisationId)
     .orderBy('created_at', 'desc')
     .orderBy('id', 'desc')
+    .execute()
+}
+
+export interface ApiKeyFilters {
+  includeRevoked: boolean
+}
+
+function listConditions(
+  eb: ExpressionBuilder<Database, 'api_keys'>,
+  organisationId: string,
+  filters: ApiKeyFilters,
+) {
+  const conditions = [eb('organisation_id', '=', organisationId)]
+  if (!filters.includeRevoked) conditions.push(eb('revoked_at', 'is', null))
+  return eb.and(conditions)
+}
+
+export async function listApiKeyPage(
+  db: Executor,
+  organisationId: string,
+  filters: ApiKeyFilters,
+  page: { limit: number; offset: number },
+): Promise<ApiKeyRow[]> {
+  return db
+    .selectFrom('api_keys')
+    .selectAll()
+    .where((eb) => listConditions(eb, organisationId, filters))
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(page.limit)
+    .offset(page.offset)
+    .execute()
+}
+
+export async function countApiKeys(
+  db: Executor,
+  organisationId: string,
+  filters: ApiKeyFilters,
+): Promise<number> {
+  const row = await db
+    .selectFrom('api_keys')
+    .select((eb) => eb.fn.countAll<number>().as('total'))
+    .where((eb) => listConditions(eb, organisationId, filters))
+    .executeTakeFirstOrThrow()
+  return Number(row.total)
+}
+
+export async function findApiKey(
+  db: Executor,
+  organisationId: string,
+  id: string,
+): Promise<ApiKeyRow | undefined> {
+  return db
+    .selectFrom('api_keys')
+    .selectAll()
+    .where('organisation_id', '=', organisationId)
+    .where('id', '=', id)
+    .executeTakeFirst()
+}
+
+export async function findApiKeyForUpdate(
+  trx: Transaction<Database>,
+  organisationId: string,
+  id: string,
+): Promise<ApiKeyRow | undefined> {
+  let query = trx
+    .selectFrom('api_keys')
+    .selectAll()
+    .where('organisation_id', '=', organisationId)
+    .where('id', '=', id)
+  // SQLite has one writer at a time: a write transaction is already exclusive.
+  if (isPostgres(trx)) query = query.forUpdate()
+  return query.executeTakeFirst()
+}
+
+export async function updateApiKey(
+  db: Executor,
+  organisationId: string,
+  id: string,
+  changes: Pick<Updateable<ApiKeysTable>, 'expires_at' | 'revoked_at'>,
+): Promise<void> {
+  await db
+    .updateTable('api_keys')
+    .set(changes)
+    .where('organisation_id', '=', organisationId)
+    .where('id', '=', id)
     .execute()
 }
 

@@ -3,8 +3,13 @@
 import { createHash, randomInt } from 'node:crypto'
 import type { Kysely } from 'kysely'
 import { newId, nowIso } from '../../db/ids.js'
-import type { ApiKeyRow, Database } from '../../db/types.js'
+import type { ApiKeyRow, Database, Executor } from '../../db/types.js'
+import { AppError, notFound, validationError } from '../../http/errors.js'
+import { offsetOf, paginationOf } from '../../http/pagination.js'
+import type { Pagination } from '../../http/schemas.js'
 import * as repository from './repository.js'
+import type { ApiKey, ApiKeyListQuery, CreateApiKeyBody, RotateApiKeyBody } from './schemas.js'
+import { serializeApiKey } from './serialize.js'
 
 export const KEY_PREFIX = 'svc_live_'
 const SECRET_LENGTH = 40
@@ -45,7 +50,7 @@ export interface CreatedApiKey {
   record: ApiKeyRow
 }
 
-export async function createApiKey(db: Kysely<Database>, input: CreateApiKeyInput): Promise<CreatedApiKey> {
+export async function createApiKey(db: Executor, input: CreateApiKeyInput): Promise<CreatedApiKey> {
   if (input.scopes.length === 0) throw new Error('An API key needs at least one scope')
   if (!Number.isInteger(input.rateLimitPerMinute) || input.rateLimitPerMinute < 1) {
     throw new Error('The rate limit must be a positive whole number of requests per minute')
@@ -86,4 +91,128 @@ export async function revokeApiKey(
   id: string,
 ): Promise<boolean> {
   return (await repository.revokeApiKey(db, organisationId, id, nowIso())) > 0
+}
+
+// The admin API. The caller is the authenticated key: what it may grant is bounded by its own scopes.
+
+export interface ApiKeyCaller {
+  organisationId: string
+  scopes: ReadonlySet<Scope>
+}
+
+export interface IssuedApiKey {
+  apiKey: ApiKey
+  /** The full key: shown once, never stored. */
+  key: string
+}
+
+/** A key can never hand out more than it holds; `admin` holds every scope. */
+export function assertScopesGrantable(callerScopes: ReadonlySet<Scope>, requested: readonly Scope[]): void {
+  if (callerScopes.has('admin')) return
+  const missing = requested.filter((scope) => !callerScopes.has(scope))
+  if (missing.length > 0) {
+    throw new AppError(
+      'FORBIDDEN',
+      `This API key cannot grant scopes it does not hold itself: ${missing.join(', ')}`,
+    )
+  }
+}
+
+function isExpired(row: ApiKeyRow, now: number): boolean {
+  return row.expires_at !== null && Date.parse(row.expires_at) <= now
+}
+
+export async function listApiKeyPage(
+  db: Executor,
+  organisationId: string,
+  query: ApiKeyListQuery,
+): Promise<{ apiKeys: ApiKey[]; pagination: Pagination }> {
+  const filters = { includeRevoked: query.includeRevoked ?? true }
+  const [rows, total] = await Promise.all([
+    repository.listApiKeyPage(db, organisationId, filters, { limit: query.limit, offset: offsetOf(query) }),
+    repository.countApiKeys(db, organisationId, filters),
+  ])
+  return { apiKeys: rows.map(serializeApiKey), pagination: paginationOf(query, total) }
+}
+
+export async function getApiKey(db: Executor, organisationId: string, id: string): Promise<ApiKey> {
+  const row = await repository.findApiKey(db, organisationId, id)
+  if (!row) throw notFound('API key')
+  return serializeApiKey(row)
+}
+
+export async function issueApiKey(
+  db: Executor,
+  caller: ApiKeyCaller,
+  input: CreateApiKeyBody,
+  defaultRateLimitPerMinute: number,
+): Promise<IssuedApiKey> {
+  assertScopesGrantable(caller.scopes, input.scopes)
+  let expiresAt: string | null = null
+  if (input.expiresAt !== undefined) {
+    const time = Date.parse(input.expiresAt)
+    if (Number.isNaN(time)) throw validationError('/body/expiresAt', 'is not a valid datetime')
+    if (time <= Date.now()) throw validationError('/body/expiresAt', 'must be in the future')
+    expiresAt = new Date(time).toISOString()
+  }
+  const { key, record } = await createApiKey(db, {
+    organisationId: caller.organisationId,
+    name: input.name,
+    scopes: input.scopes,
+    rateLimitPerMinute: input.rateLimitPerMinute ?? defaultRateLimitPerMinute,
+    expiresAt,
+  })
+  return { apiKey: serializeApiKey(record), key }
+}
+
+/**
+ * Idempotent: a revoked key is returned unchanged. An expired key is revoked too, so that lists
+ * show the operator's decision rather than only the lapse.
+ */
+export async function revokeApiKeyById(db: Executor, organisationId: string, id: string): Promise<ApiKey> {
+  await repository.revokeApiKey(db, organisationId, id, nowIso())
+  return getApiKey(db, organisationId, id)
+}
+
+/**
+ * A new key with the old one's name, scopes, limit and expiry. The old key is revoked at once, or
+ * keeps working for the grace period (never past its own expiry) so clients can switch over.
+ */
+export async function rotateApiKey(
+  db: Kysely<Database>,
+  caller: ApiKeyCaller,
+  id: string,
+  input: RotateApiKeyBody,
+): Promise<IssuedApiKey & { previous: ApiKey }> {
+  const graceMs = (input.gracePeriodSeconds ?? 0) * 1000
+  return db.transaction().execute(async (trx) => {
+    const current = await repository.findApiKeyForUpdate(trx, caller.organisationId, id)
+    if (!current) throw notFound('API key')
+    const now = Date.now()
+    if (current.revoked_at !== null) throw new AppError('CONFLICT', 'API key is revoked')
+    if (isExpired(current, now)) throw new AppError('CONFLICT', 'API key has expired')
+    const scopes = parseScopes(current.scopes)
+    assertScopesGrantable(caller.scopes, scopes)
+    const { key, record } = await createApiKey(trx, {
+      organisationId: caller.organisationId,
+      name: current.name,
+      scopes,
+      rateLimitPerMinute: current.rate_limit_per_minute,
+      expiresAt: current.expires_at,
+    })
+    if (graceMs === 0) {
+      await repository.updateApiKey(trx, caller.organisationId, id, {
+        revoked_at: new Date(now).toISOString(),
+      })
+    } else {
+      const graceEnd = now + graceMs
+      const expiresAt =
+        current.expires_at === null ? graceEnd : Math.min(Date.parse(current.expires_at), graceEnd)
+      await repository.updateApiKey(trx, caller.organisationId, id, {
+        expires_at: new Date(expiresAt).toISOString(),
+      })
+    }
+    const previous = await getApiKey(trx, caller.organisationId, id)
+    return { apiKey: serializeApiKey(record), key, previous }
+  })
 }

@@ -1,5 +1,119 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { RouteOptions } from '../../http/route-options.js'
+import { BODY_ERRORS, COMMON_ERRORS, IdParams, NOT_FOUND_ERROR, SUCCESS } from '../../http/schemas.js'
+import {
+  CreateLocationBody,
+  DeletedLocationResponse,
+  LOCATION_IN_USE_ERROR,
+  UpdateLocationBody,
+} from './admin-schemas.js'
+import { LocationListQuery, LocationListResponse, LocationResponse } from './schemas.js'
+import * as locations from './service.js'
 
-// PLACEHOLDER: being written; replace this whole file.
-export const locationAdminRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async () => {}
+export const locationAdminRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app, { db }) => {
+  app.get(
+    '/locations',
+    {
+      schema: {
+        tags: ['Locations'],
+        summary: 'List depots and hubs',
+        description: 'Newest first; inactive locations are included unless isActive=true.',
+        querystring: LocationListQuery,
+        response: { 200: LocationListResponse, ...COMMON_ERRORS },
+      },
+    },
+    async (request) => ({
+      data: await locations.listLocations(db, request.auth.organisationId, request.query),
+      message: SUCCESS,
+    }),
+  )
+
+  app.get(
+    '/locations/:id',
+    {
+      schema: {
+        tags: ['Locations'],
+        summary: 'Get a depot or hub',
+        params: IdParams,
+        response: { 200: LocationResponse, ...COMMON_ERRORS, ...NOT_FOUND_ERROR },
+      },
+    },
+    async (request) => ({
+      data: { location: await locations.getLocation(db, request.auth.organisationId, request.params.id) },
+      message: SUCCESS,
+    }),
+  )
+
+  app.post(
+    '/locations',
+    {
+      schema: {
+        tags: ['Locations'],
+        summary: 'Create a depot or hub',
+        description:
+          'Coordinates are stored exactly and returned as decimal strings. With isPrimary true the new ' +
+          "location becomes the organisation's only primary location.",
+        body: CreateLocationBody,
+        response: { 201: LocationResponse, ...COMMON_ERRORS, ...BODY_ERRORS },
+      },
+    },
+    async (request, reply) => {
+      const location = await locations.createLocation(db, request.auth.organisationId, request.body)
+      return reply.status(201).send({ data: { location }, message: SUCCESS })
+    },
+  )
+
+  app.patch(
+    '/locations/:id',
+    {
+      schema: {
+        tags: ['Locations'],
+        summary: 'Update, deactivate or make primary a depot or hub',
+        description:
+          'Only supplied fields change, and updatedAt moves only when a value really changes. ' +
+          'isActive false deactivates the location; isPrimary true makes the previous primary ' +
+          'location non-primary in the same change.',
+        params: IdParams,
+        body: UpdateLocationBody,
+        response: { 200: LocationResponse, ...COMMON_ERRORS, ...NOT_FOUND_ERROR, ...BODY_ERRORS },
+      },
+    },
+    async (request) => ({
+      data: {
+        location: await locations.updateLocation(
+          db,
+          request.auth.organisationId,
+          request.params.id,
+          request.body,
+        ),
+      },
+      message: SUCCESS,
+    }),
+  )
+
+  app.delete(
+    '/locations/:id',
+    {
+      schema: {
+        tags: ['Locations'],
+        summary: 'Delete a depot or hub',
+        description:
+          'Permanent. Refused with 409 IN_USE while vehicles, shifts or jobs use the location; ' +
+          'deactivate it instead (PATCH isActive false) to keep its history.',
+        params: IdParams,
+        response: {
+          200: DeletedLocationResponse,
+          ...COMMON_ERRORS,
+          ...NOT_FOUND_ERROR,
+          ...LOCATION_IN_USE_ERROR,
+        },
+      },
+    },
+    async (request) => ({
+      data: {
+        location: await locations.deleteLocation(db, request.auth.organisationId, request.params.id),
+      },
+      message: SUCCESS,
+    }),
+  )
+}

@@ -1,6 +1,8 @@
-import type { ExpressionBuilder } from 'kysely'
-import { sqlBool } from '../../db/database.js'
-import type { Database, Executor, LocationRow } from '../../db/types.js'
+import { type ExpressionBuilder, sql, type Transaction, type Updateable } from 'kysely'
+import { isPostgres, sqlBool } from '../../db/database.js'
+import type { Database, Executor, LocationRow, LocationsTable } from '../../db/types.js'
+
+export type LocationUpdate = Updateable<LocationsTable>
 
 export interface LocationFilters {
   isActive?: boolean
@@ -67,5 +69,123 @@ export async function insertLocation(db: Executor, row: LocationRow): Promise<vo
       is_primary: sqlBool(Boolean(row.is_primary)),
       is_active: sqlBool(Boolean(row.is_active)),
     })
+    .execute()
+}
+
+/** The location row, locked against concurrent writers until the transaction ends (PostgreSQL). */
+export async function findLocationForUpdate(
+  trx: Transaction<Database>,
+  organisationId: string,
+  id: string,
+): Promise<LocationRow | undefined> {
+  let query = trx
+    .selectFrom('locations')
+    .selectAll()
+    .where('organisation_id', '=', organisationId)
+    .where('id', '=', id)
+  // SQLite has one writer at a time: a write transaction is already exclusive.
+  if (isPostgres(trx)) query = query.forUpdate()
+  return query.executeTakeFirst()
+}
+
+/**
+ * Whether the location exists; on PostgreSQL it is also share-locked until the transaction ends, so a
+ * concurrent delete waits for the row about to reference it instead of failing on the foreign key.
+ */
+export async function findLocationIdForReference(
+  db: Executor,
+  organisationId: string,
+  id: string,
+): Promise<boolean> {
+  let query = db
+    .selectFrom('locations')
+    .select('id')
+    .where('organisation_id', '=', organisationId)
+    .where('id', '=', id)
+  if (isPostgres(db)) query = query.forKeyShare()
+  return (await query.executeTakeFirst()) !== undefined
+}
+
+/**
+ * Serialises changes of an organisation's primary location (PostgreSQL). Row locks cannot: a location
+ * made primary by a concurrent transaction is invisible until it commits, and the second writer would
+ * then hit the one-primary unique index. SQLite has one writer at a time already.
+ */
+export async function lockPrimaryLocation(trx: Transaction<Database>, organisationId: string): Promise<void> {
+  if (!isPostgres(trx)) return
+  await sql`select pg_advisory_xact_lock(hashtext(${`primary-location:${organisationId}`}))`.execute(trx)
+}
+
+/** Makes the organisation's primary location (other than `exceptId`) non-primary. */
+export async function clearPrimaryLocation(
+  db: Executor,
+  organisationId: string,
+  exceptId: string,
+  now: string,
+): Promise<void> {
+  await db
+    .updateTable('locations')
+    .set({ is_primary: sqlBool(false), updated_at: now })
+    .where('organisation_id', '=', organisationId)
+    .where('is_primary', '=', sqlBool(true))
+    .where('id', '!=', exceptId)
+    .execute()
+}
+
+export async function updateLocation(
+  db: Executor,
+  organisationId: string,
+  id: string,
+  changes: LocationUpdate,
+): Promise<void> {
+  await db
+    .updateTable('locations')
+    .set(changes)
+    .where('organisation_id', '=', organisationId)
+    .where('id', '=', id)
+    .execute()
+}
+
+export interface LocationReferences {
+  vehicles: number
+  shifts: number
+  jobs: number
+}
+
+/** Rows that would keep the location from being deleted (soft-deleted jobs do not count). */
+export async function countLocationReferences(
+  db: Executor,
+  organisationId: string,
+  id: string,
+): Promise<LocationReferences> {
+  const count = (table: 'vehicles' | 'shifts' | 'jobs') => {
+    let query = db
+      .selectFrom(table as 'jobs')
+      .select((eb) => eb.fn.countAll<number>().as('total'))
+      .where('organisation_id', '=', organisationId)
+      .where('location_id', '=', id)
+    if (table === 'jobs') query = query.where('deleted_at', 'is', null)
+    return query.executeTakeFirstOrThrow().then((row) => Number(row.total))
+  }
+  const [vehicles, shifts, jobs] = await Promise.all([count('vehicles'), count('shifts'), count('jobs')])
+  return { vehicles, shifts, jobs }
+}
+
+/** Soft-deleted jobs keep their row but lose the reference, so their depot can be deleted. */
+export async function detachDeletedJobs(db: Executor, organisationId: string, id: string): Promise<void> {
+  await db
+    .updateTable('jobs')
+    .set({ location_id: null })
+    .where('organisation_id', '=', organisationId)
+    .where('location_id', '=', id)
+    .where('deleted_at', 'is not', null)
+    .execute()
+}
+
+export async function deleteLocation(db: Executor, organisationId: string, id: string): Promise<void> {
+  await db
+    .deleteFrom('locations')
+    .where('organisation_id', '=', organisationId)
+    .where('id', '=', id)
     .execute()
 }

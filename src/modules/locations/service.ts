@@ -1,7 +1,13 @@
-import type { Executor } from '../../db/types.js'
-import { notFound } from '../../http/errors.js'
+import type { Kysely, Transaction } from 'kysely'
+import { sqlBool } from '../../db/database.js'
+import { newId, nowIso } from '../../db/ids.js'
+import type { Database, Executor, LocationRow } from '../../db/types.js'
+import { toDecimalString } from '../../db/values.js'
+import { AppError, notFound, validationError } from '../../http/errors.js'
 import { offsetOf, paginationOf } from '../../http/pagination.js'
 import type { Pagination } from '../../http/schemas.js'
+import type { CreateLocationBody, UpdateLocationBody } from './admin-schemas.js'
+import type { LocationUpdate } from './repository.js'
 import * as repository from './repository.js'
 import type { Location, LocationListQuery } from './schemas.js'
 import { serializeLocation } from './serialize.js'
@@ -27,4 +33,146 @@ export async function getLocation(db: Executor, organisationId: string, id: stri
 
 export async function locationExists(db: Executor, organisationId: string, id: string): Promise<boolean> {
   return (await repository.findLocation(db, organisationId, id)) !== undefined
+}
+
+/**
+ * Whether the location exists in the organisation, for a row about to reference it: on PostgreSQL the
+ * location stays locked against deletion until the caller's transaction ends.
+ */
+export async function referenceLocation(
+  trx: Transaction<Database>,
+  organisationId: string,
+  id: string,
+): Promise<boolean> {
+  return repository.findLocationIdForReference(trx, organisationId, id)
+}
+
+const TIME_ZONES = new Set([...Intl.supportedValuesOf('timeZone'), 'UTC', 'Etc/UTC'])
+// ICU lists one canonical name per zone, and its canonical names lag behind IANA's (it lists
+// Asia/Calcutta, not Asia/Kolkata): other names are accepted when ICU knows them and they are
+// spelled the IANA way (Area/Location, capitalised), so "europe/london" is still refused.
+const IANA_NAME = /^[A-Z][A-Za-z_-]*(\/[A-Z][A-Za-z0-9_+-]*){1,2}$/
+
+export function isTimeZone(name: string): boolean {
+  if (TIME_ZONES.has(name)) return true
+  if (!IANA_NAME.test(name)) return false
+  try {
+    new Intl.DateTimeFormat('en', { timeZone: name })
+    return true
+  } catch {
+    return false
+  }
+}
+
+function assertTimeZone(name: string | undefined): void {
+  if (name !== undefined && !isTimeZone(name)) {
+    throw validationError('/body/timezone', `"${name}" is not an IANA time zone name, e.g. Europe/London`)
+  }
+}
+
+export async function createLocation(
+  db: Kysely<Database>,
+  organisationId: string,
+  input: CreateLocationBody,
+): Promise<Location> {
+  assertTimeZone(input.timezone)
+  return db.transaction().execute(async (trx) => {
+    const now = nowIso()
+    const row: LocationRow = {
+      id: newId(),
+      organisation_id: organisationId,
+      name: input.name,
+      code: input.code,
+      description: input.description ?? '',
+      address: input.address ?? '',
+      latitude: toDecimalString(input.latitude),
+      longitude: toDecimalString(input.longitude),
+      timezone: input.timezone,
+      is_primary: input.isPrimary ?? false,
+      is_active: input.isActive ?? true,
+      created_at: now,
+      updated_at: now,
+    }
+    // The old primary is cleared first: the unique index never sees two primaries, even mid-transaction.
+    if (row.is_primary) {
+      await repository.lockPrimaryLocation(trx, organisationId)
+      await repository.clearPrimaryLocation(trx, organisationId, row.id, now)
+    }
+    await repository.insertLocation(trx, row)
+    return getLocation(trx, organisationId, row.id)
+  })
+}
+
+function changesOf(current: LocationRow, input: UpdateLocationBody): LocationUpdate {
+  const requested: LocationUpdate = {}
+  if (input.name !== undefined) requested.name = input.name
+  if (input.code !== undefined) requested.code = input.code
+  if (input.description !== undefined) requested.description = input.description
+  if (input.address !== undefined) requested.address = input.address
+  if (input.latitude !== undefined) requested.latitude = toDecimalString(input.latitude)
+  if (input.longitude !== undefined) requested.longitude = toDecimalString(input.longitude)
+  if (input.timezone !== undefined) requested.timezone = input.timezone
+  if (input.isPrimary !== undefined && input.isPrimary !== Boolean(current.is_primary)) {
+    requested.is_primary = sqlBool(input.isPrimary)
+  }
+  if (input.isActive !== undefined && input.isActive !== Boolean(current.is_active)) {
+    requested.is_active = sqlBool(input.isActive)
+  }
+  const changes: LocationUpdate = {}
+  for (const [column, value] of Object.entries(requested) as [keyof LocationRow, unknown][]) {
+    if (current[column] !== value) (changes as Record<string, unknown>)[column] = value
+  }
+  return changes
+}
+
+export async function updateLocation(
+  db: Kysely<Database>,
+  organisationId: string,
+  id: string,
+  input: UpdateLocationBody,
+): Promise<Location> {
+  assertTimeZone(input.timezone)
+  return db.transaction().execute(async (trx) => {
+    const current = await repository.findLocationForUpdate(trx, organisationId, id)
+    if (!current) throw notFound('Location')
+    const changes = changesOf(current, input)
+    if (Object.keys(changes).length === 0) return serializeLocation(current)
+    changes.updated_at = nowIso()
+    if (changes.is_primary) {
+      await repository.lockPrimaryLocation(trx, organisationId)
+      await repository.clearPrimaryLocation(trx, organisationId, id, changes.updated_at)
+    }
+    await repository.updateLocation(trx, organisationId, id, changes)
+    return getLocation(trx, organisationId, id)
+  })
+}
+
+function describeReferences({ vehicles, shifts, jobs }: repository.LocationReferences): string {
+  const parts: string[] = []
+  const count = (n: number, noun: string) => `${n} ${noun}${n === 1 ? '' : 's'}`
+  if (vehicles > 0) parts.push(count(vehicles, 'vehicle'))
+  if (shifts > 0) parts.push(count(shifts, 'shift'))
+  if (jobs > 0) parts.push(count(jobs, 'job'))
+  return parts.length > 1 ? `${parts.slice(0, -1).join(', ')} and ${parts.at(-1)}` : (parts[0] ?? '')
+}
+
+export async function deleteLocation(
+  db: Kysely<Database>,
+  organisationId: string,
+  id: string,
+): Promise<{ id: string; deletedAt: string }> {
+  return db.transaction().execute(async (trx) => {
+    if (!(await repository.findLocationForUpdate(trx, organisationId, id))) throw notFound('Location')
+    const references = await repository.countLocationReferences(trx, organisationId, id)
+    if (references.vehicles + references.shifts + references.jobs > 0) {
+      throw new AppError(
+        'IN_USE',
+        `Location is used by ${describeReferences(references)}; move or delete them first, ` +
+          'or deactivate the location instead (PATCH isActive false)',
+      )
+    }
+    await repository.detachDeletedJobs(trx, organisationId, id)
+    await repository.deleteLocation(trx, organisationId, id)
+    return { id, deletedAt: nowIso() }
+  })
 }

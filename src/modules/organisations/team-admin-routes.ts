@@ -1,5 +1,131 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { RouteOptions } from '../../http/route-options.js'
+import { BODY_ERRORS, COMMON_ERRORS, IdParams, NOT_FOUND_ERROR, SUCCESS } from '../../http/schemas.js'
+import {
+  CreateUserBody,
+  EMAIL_CONFLICT_ERROR,
+  UpdateUserBody,
+  UserListQuery,
+  UserListResponse,
+  UserResponse,
+} from './users-schemas.js'
+import * as users from './users-service.js'
 
-// PLACEHOLDER: being written; replace this whole file.
-export const teamAdminRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async () => {}
+const TAGS = ['Team']
+
+export const teamAdminRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app, { db }) => {
+  app.get(
+    '/team/users',
+    {
+      schema: {
+        tags: TAGS,
+        summary: 'List team members',
+        description: 'Active and inactive users alike unless filtered with isActive.',
+        querystring: UserListQuery,
+        response: { 200: UserListResponse, ...COMMON_ERRORS },
+      },
+    },
+    async (request) => ({
+      data: await users.listUsers(db, request.auth.organisationId, request.query),
+      message: SUCCESS,
+    }),
+  )
+
+  app.post(
+    '/team/users',
+    {
+      schema: {
+        tags: TAGS,
+        summary: 'Add a team member',
+        description: 'New users are active. The email is trimmed and lower-cased before it is stored.',
+        body: CreateUserBody,
+        response: { 201: UserResponse, ...COMMON_ERRORS, ...BODY_ERRORS, ...EMAIL_CONFLICT_ERROR },
+      },
+    },
+    async (request, reply) => {
+      const user = await users.createUser(db, request.auth.organisationId, request.body)
+      return reply.status(201).send({ data: { user }, message: SUCCESS })
+    },
+  )
+
+  app.get(
+    '/team/users/:id',
+    {
+      schema: {
+        tags: TAGS,
+        summary: 'Get a team member',
+        params: IdParams,
+        response: { 200: UserResponse, ...COMMON_ERRORS, ...NOT_FOUND_ERROR },
+      },
+    },
+    async (request) => ({
+      data: { user: await users.getUser(db, request.auth.organisationId, request.params.id) },
+      message: SUCCESS,
+    }),
+  )
+
+  app.patch(
+    '/team/users/:id',
+    {
+      schema: {
+        tags: TAGS,
+        summary: 'Update a team member',
+        description:
+          'Changes name, email or role; updatedAt moves only when a value really changes. The public ' +
+          'API shows the new name and email on the shifts and jobs of this user.',
+        params: IdParams,
+        body: UpdateUserBody,
+        response: {
+          200: UserResponse,
+          ...COMMON_ERRORS,
+          ...NOT_FOUND_ERROR,
+          ...BODY_ERRORS,
+          ...EMAIL_CONFLICT_ERROR,
+        },
+      },
+    },
+    async (request) => ({
+      data: {
+        user: await users.updateUser(db, request.auth.organisationId, request.params.id, request.body),
+      },
+      message: SUCCESS,
+    }),
+  )
+
+  app.post(
+    '/team/users/:id/deactivate',
+    {
+      schema: {
+        tags: TAGS,
+        summary: 'Deactivate a team member',
+        description:
+          'Users are never deleted: an inactive user stays readable, keeps existing shifts and jobs ' +
+          '(the public API still shows them as shift user and job assignee), but cannot be assigned ' +
+          'new work. Deactivating an inactive user changes nothing.',
+        params: IdParams,
+        response: { 200: UserResponse, ...COMMON_ERRORS, ...NOT_FOUND_ERROR },
+      },
+    },
+    async (request) => ({
+      data: { user: await users.setUserActive(db, request.auth.organisationId, request.params.id, false) },
+      message: SUCCESS,
+    }),
+  )
+
+  app.post(
+    '/team/users/:id/activate',
+    {
+      schema: {
+        tags: TAGS,
+        summary: 'Reactivate a team member',
+        description: 'Undoes a deactivation. Activating an active user changes nothing.',
+        params: IdParams,
+        response: { 200: UserResponse, ...COMMON_ERRORS, ...NOT_FOUND_ERROR },
+      },
+    },
+    async (request) => ({
+      data: { user: await users.setUserActive(db, request.auth.organisationId, request.params.id, true) },
+      message: SUCCESS,
+    }),
+  )
+}

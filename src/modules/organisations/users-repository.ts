@@ -1,13 +1,132 @@
 // Team members (workers and dispatchers) of an organisation.
-import type { Selectable } from 'kysely'
+import { type ExpressionBuilder, type Selectable, sql, type Updateable } from 'kysely'
 import { sqlBool } from '../../db/database.js'
-import type { Executor, UsersTable } from '../../db/types.js'
+import type { Database, Executor, UserRole, UsersTable } from '../../db/types.js'
 
 export type UserRow = Selectable<UsersTable>
+export type UserUpdate = Updateable<UsersTable>
+
+export interface UserFilters {
+  role?: UserRole
+  isActive?: boolean
+  search?: string
+}
+
+/** `%term%` for LIKE, with LIKE's own wildcards in the term matched literally. */
+function containsPattern(term: string): string {
+  return `%${term.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`
+}
+
+function listConditions(
+  eb: ExpressionBuilder<Database, 'users'>,
+  organisationId: string,
+  filters: UserFilters,
+) {
+  const conditions = [eb('organisation_id', '=', organisationId)]
+  if (filters.role !== undefined) conditions.push(eb('role', '=', filters.role))
+  if (filters.isActive !== undefined) conditions.push(eb('is_active', '=', sqlBool(filters.isActive)))
+  if (filters.search) {
+    const pattern = containsPattern(filters.search)
+    // lower() is Unicode-aware on both engines (SQLite's is replaced at connection time).
+    conditions.push(
+      eb.or([
+        sql<boolean>`lower(${eb.ref('name')}) like ${pattern} escape '\\'`,
+        sql<boolean>`lower(${eb.ref('email')}) like ${pattern} escape '\\'`,
+      ]),
+    )
+  }
+  return eb.and(conditions)
+}
+
+export async function listUsers(
+  db: Executor,
+  organisationId: string,
+  filters: UserFilters,
+  page: { limit: number; offset: number },
+): Promise<UserRow[]> {
+  return db
+    .selectFrom('users')
+    .selectAll()
+    .where((eb) => listConditions(eb, organisationId, filters))
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(page.limit)
+    .offset(page.offset)
+    .execute()
+}
+
+export async function countUsers(
+  db: Executor,
+  organisationId: string,
+  filters: UserFilters,
+): Promise<number> {
+  const row = await db
+    .selectFrom('users')
+    .select((eb) => eb.fn.countAll<number>().as('total'))
+    .where((eb) => listConditions(eb, organisationId, filters))
+    .executeTakeFirstOrThrow()
+  return Number(row.total)
+}
+
+export async function findUser(
+  db: Executor,
+  organisationId: string,
+  id: string,
+): Promise<UserRow | undefined> {
+  return db
+    .selectFrom('users')
+    .selectAll()
+    .where('organisation_id', '=', organisationId)
+    .where('id', '=', id)
+    .executeTakeFirst()
+}
+
+export async function findActiveUser(
+  db: Executor,
+  organisationId: string,
+  id: string,
+): Promise<UserRow | undefined> {
+  return db
+    .selectFrom('users')
+    .selectAll()
+    .where('organisation_id', '=', organisationId)
+    .where('id', '=', id)
+    .where('is_active', '=', sqlBool(true))
+    .executeTakeFirst()
+}
+
+/** The user holding an email address (stored normalised, so an exact match). */
+export async function findUserByEmail(
+  db: Executor,
+  organisationId: string,
+  email: string,
+): Promise<UserRow | undefined> {
+  return db
+    .selectFrom('users')
+    .selectAll()
+    .where('organisation_id', '=', organisationId)
+    .where('email', '=', email)
+    .executeTakeFirst()
+}
 
 export async function insertUser(db: Executor, row: UserRow): Promise<void> {
   await db
     .insertInto('users')
     .values({ ...row, is_active: sqlBool(Boolean(row.is_active)) })
     .execute()
+}
+
+export async function updateUser(
+  db: Executor,
+  organisationId: string,
+  id: string,
+  changes: UserUpdate,
+): Promise<number> {
+  const result = await db
+    .updateTable('users')
+    .set(changes)
+    .where('organisation_id', '=', organisationId)
+    .where('id', '=', id)
+    .executeTakeFirst()
+  return Number(result.numUpdatedRows)
 }

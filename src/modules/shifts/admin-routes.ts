@@ -1,5 +1,112 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { RouteOptions } from '../../http/route-options.js'
+import { BODY_ERRORS, COMMON_ERRORS, IdParams, NOT_FOUND_ERROR, SUCCESS } from '../../http/schemas.js'
+import {
+  CreateShiftBody,
+  DeletedShiftResponse,
+  SHIFT_IN_USE_ERROR,
+  UpdateShiftBody,
+} from './admin-schemas.js'
+import { ShiftListQuery, ShiftListResponse, ShiftResponse } from './schemas.js'
+import * as shifts from './service.js'
 
-// PLACEHOLDER: being written; replace this whole file.
-export const shiftAdminRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async () => {}
+export const shiftAdminRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app, { db }) => {
+  app.get(
+    '/shifts',
+    {
+      schema: {
+        tags: ['Shifts'],
+        summary: 'List shift templates',
+        description: 'Newest first, each with its worker, depot, vehicle and breaks; filters combine.',
+        querystring: ShiftListQuery,
+        response: { 200: ShiftListResponse, ...COMMON_ERRORS },
+      },
+    },
+    async (request) => ({
+      data: await shifts.listShifts(db, request.auth.organisationId, request.query),
+      message: SUCCESS,
+    }),
+  )
+
+  app.get(
+    '/shifts/:id',
+    {
+      schema: {
+        tags: ['Shifts'],
+        summary: 'Get a shift template',
+        params: IdParams,
+        response: { 200: ShiftResponse, ...COMMON_ERRORS, ...NOT_FOUND_ERROR },
+      },
+    },
+    async (request) => ({
+      data: { shift: await shifts.getShift(db, request.auth.organisationId, request.params.id) },
+      message: SUCCESS,
+    }),
+  )
+
+  app.post(
+    '/shifts',
+    {
+      schema: {
+        tags: ['Shifts'],
+        summary: 'Create a shift template',
+        description:
+          'A weekly shift of one worker, from a depot, in a vehicle. userId, locationId and vehicleId must ' +
+          'exist in your organisation (400 naming the field otherwise); endTime is after startTime on the ' +
+          'same day; breaks lie within the shift and do not overlap (400 at /body/breaks/N).',
+        body: CreateShiftBody,
+        response: { 201: ShiftResponse, ...COMMON_ERRORS, ...BODY_ERRORS },
+      },
+    },
+    async (request, reply) => {
+      const shift = await shifts.createShift(db, request.auth.organisationId, request.body)
+      return reply.status(201).send({ data: { shift }, message: SUCCESS })
+    },
+  )
+
+  app.patch(
+    '/shifts/:id',
+    {
+      schema: {
+        tags: ['Shifts'],
+        summary: 'Update a shift template',
+        description:
+          'Only supplied fields change; breaks, when sent, replace the whole set. The rules of creation ' +
+          'apply to the merged shift. updatedAt moves only when something really changes.',
+        params: IdParams,
+        body: UpdateShiftBody,
+        response: { 200: ShiftResponse, ...COMMON_ERRORS, ...NOT_FOUND_ERROR, ...BODY_ERRORS },
+      },
+    },
+    async (request) => ({
+      data: {
+        shift: await shifts.updateShift(db, request.auth.organisationId, request.params.id, request.body),
+      },
+      message: SUCCESS,
+    }),
+  )
+
+  app.delete(
+    '/shifts/:id',
+    {
+      schema: {
+        tags: ['Shifts'],
+        summary: 'Delete a shift template',
+        description:
+          'Permanent, breaks included. Refused with 409 IN_USE while a job that is not deleted (whatever ' +
+          'its status) is planned on the shift: unassign or delete those jobs first.',
+        params: IdParams,
+        response: {
+          200: DeletedShiftResponse,
+          ...COMMON_ERRORS,
+          ...NOT_FOUND_ERROR,
+          ...SHIFT_IN_USE_ERROR,
+        },
+      },
+    },
+    async (request) => ({
+      data: { shift: await shifts.deleteShift(db, request.auth.organisationId, request.params.id) },
+      message: SUCCESS,
+    }),
+  )
+}

@@ -1,8 +1,10 @@
 // SQL for shift templates. Every query is scoped by organisation; breaks are loaded for a whole page
 // of shifts in one query, never one query per shift.
-import type { ExpressionBuilder } from 'kysely'
-import { sqlBool } from '../../db/database.js'
-import type { Database, DayOfWeek, Executor, ShiftBreakRow, ShiftRow } from '../../db/types.js'
+import type { ExpressionBuilder, Transaction, Updateable } from 'kysely'
+import { isPostgres, sqlBool } from '../../db/database.js'
+import type { Database, DayOfWeek, Executor, ShiftBreakRow, ShiftRow, ShiftsTable } from '../../db/types.js'
+
+export type ShiftUpdate = Updateable<ShiftsTable>
 
 export interface ShiftFilters {
   locationId?: string
@@ -124,4 +126,108 @@ export async function insertShiftBreak(db: Executor, row: ShiftBreakRow): Promis
     .insertInto('shift_breaks')
     .values({ ...row, is_paid: sqlBool(Boolean(row.is_paid)) })
     .execute()
+}
+
+/** The shift row alone, locked against concurrent writers and deleters until the transaction ends. */
+export async function findShiftRowForUpdate(
+  trx: Transaction<Database>,
+  organisationId: string,
+  id: string,
+): Promise<ShiftRow | undefined> {
+  let query = trx
+    .selectFrom('shifts')
+    .selectAll()
+    .where('organisation_id', '=', organisationId)
+    .where('id', '=', id)
+  // SQLite has one writer at a time: a write transaction is already exclusive.
+  if (isPostgres(trx)) query = query.forUpdate()
+  return query.executeTakeFirst()
+}
+
+// Existence checks for a shift's references. Kept here rather than borrowed from the users,
+// locations and vehicles modules so a shift's rules depend on nothing but the tables themselves. On
+// PostgreSQL the row is key-share locked until the shift is written: a concurrent delete of the
+// referenced row waits, then sees the shift, instead of failing on the foreign key.
+async function referenceExists(
+  trx: Transaction<Database>,
+  table: 'users' | 'locations' | 'vehicles',
+  organisationId: string,
+  id: string,
+): Promise<boolean> {
+  let query = trx
+    .selectFrom(table as 'users')
+    .select('id')
+    .where('organisation_id', '=', organisationId)
+    .where('id', '=', id)
+  if (isPostgres(trx)) query = query.forKeyShare()
+  return (await query.executeTakeFirst()) !== undefined
+}
+
+export const userExists = (trx: Transaction<Database>, organisationId: string, id: string) =>
+  referenceExists(trx, 'users', organisationId, id)
+export const locationExists = (trx: Transaction<Database>, organisationId: string, id: string) =>
+  referenceExists(trx, 'locations', organisationId, id)
+export const vehicleExists = (trx: Transaction<Database>, organisationId: string, id: string) =>
+  referenceExists(trx, 'vehicles', organisationId, id)
+
+export async function updateShift(
+  db: Executor,
+  organisationId: string,
+  id: string,
+  changes: ShiftUpdate,
+): Promise<void> {
+  await db
+    .updateTable('shifts')
+    .set(changes)
+    .where('organisation_id', '=', organisationId)
+    .where('id', '=', id)
+    .execute()
+}
+
+export async function deleteBreaksOfShift(
+  db: Executor,
+  organisationId: string,
+  shiftId: string,
+): Promise<void> {
+  await db
+    .deleteFrom('shift_breaks')
+    .where('organisation_id', '=', organisationId)
+    .where('shift_id', '=', shiftId)
+    .execute()
+}
+
+/** Live (not soft-deleted) jobs planned on the shift, whatever their status. */
+export async function countLiveJobsOnShift(
+  db: Executor,
+  organisationId: string,
+  shiftId: string,
+): Promise<number> {
+  const row = await db
+    .selectFrom('jobs')
+    .select((eb) => eb.fn.countAll<number>().as('total'))
+    .where('organisation_id', '=', organisationId)
+    .where('shift_id', '=', shiftId)
+    .where('deleted_at', 'is', null)
+    .executeTakeFirstOrThrow()
+  return Number(row.total)
+}
+
+/** Soft-deleted jobs keep their row, so their foreign key to the shift must go before the shift does. */
+export async function detachDeletedJobsFromShift(
+  db: Executor,
+  organisationId: string,
+  shiftId: string,
+): Promise<void> {
+  await db
+    .updateTable('jobs')
+    .set({ shift_id: null })
+    .where('organisation_id', '=', organisationId)
+    .where('shift_id', '=', shiftId)
+    .where('deleted_at', 'is not', null)
+    .execute()
+}
+
+/** Hard delete; its breaks go with it (ON DELETE CASCADE). */
+export async function deleteShift(db: Executor, organisationId: string, id: string): Promise<void> {
+  await db.deleteFrom('shifts').where('organisation_id', '=', organisationId).where('id', '=', id).execute()
 }

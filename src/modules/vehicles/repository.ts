@@ -1,8 +1,10 @@
 // SQL for vehicles. Every query is scoped by organisation; tags and capacities are loaded for a whole
 // page of vehicles in one query each, never one query per vehicle.
-import type { ExpressionBuilder } from 'kysely'
-import { sqlBool } from '../../db/database.js'
-import type { Database, Executor, VehicleRow } from '../../db/types.js'
+import type { ExpressionBuilder, Transaction, Updateable } from 'kysely'
+import { isPostgres, sqlBool } from '../../db/database.js'
+import type { Database, Executor, VehicleRow, VehiclesTable } from '../../db/types.js'
+
+export type VehicleUpdate = Updateable<VehiclesTable>
 
 export interface VehicleFilters {
   locationId?: string
@@ -175,4 +177,134 @@ export async function insertVehicleCapacity(
       max_value: maxValue,
     })
     .execute()
+}
+
+/** The vehicle row, locked against concurrent writers until the transaction ends (PostgreSQL). */
+export async function findVehicleForUpdate(
+  trx: Transaction<Database>,
+  organisationId: string,
+  id: string,
+): Promise<VehicleRow | undefined> {
+  let query = trx
+    .selectFrom('vehicles')
+    .selectAll()
+    .where('organisation_id', '=', organisationId)
+    .where('id', '=', id)
+  // SQLite has one writer at a time: a write transaction is already exclusive.
+  if (isPostgres(trx)) query = query.forUpdate()
+  return query.executeTakeFirst()
+}
+
+// The two lookups below read the tags and capacity_dimensions tables directly: a vehicle write only
+// needs to know which ids exist. On PostgreSQL the rows found stay share-locked until the transaction
+// ends, so a concurrent delete of a tag waits instead of breaking the foreign key of our insert.
+
+/** Which of the given tag ids exist in the organisation. */
+export async function findExistingTagIds(
+  db: Executor,
+  organisationId: string,
+  ids: readonly string[],
+): Promise<Set<string>> {
+  if (ids.length === 0) return new Set()
+  let query = db
+    .selectFrom('tags')
+    .select('id')
+    .where('organisation_id', '=', organisationId)
+    .where('id', 'in', ids)
+  if (isPostgres(db)) query = query.forKeyShare()
+  return new Set((await query.execute()).map((row) => row.id))
+}
+
+/** Which of the given capacity dimension ids exist in the organisation. */
+export async function findExistingCapacityDimensionIds(
+  db: Executor,
+  organisationId: string,
+  ids: readonly string[],
+): Promise<Set<string>> {
+  if (ids.length === 0) return new Set()
+  let query = db
+    .selectFrom('capacity_dimensions')
+    .select('id')
+    .where('organisation_id', '=', organisationId)
+    .where('id', 'in', ids)
+  if (isPostgres(db)) query = query.forKeyShare()
+  return new Set((await query.execute()).map((row) => row.id))
+}
+
+export async function updateVehicle(
+  db: Executor,
+  organisationId: string,
+  id: string,
+  changes: VehicleUpdate,
+): Promise<void> {
+  await db
+    .updateTable('vehicles')
+    .set(changes)
+    .where('organisation_id', '=', organisationId)
+    .where('id', '=', id)
+    .execute()
+}
+
+export async function replaceVehicleTags(
+  db: Executor,
+  organisationId: string,
+  vehicleId: string,
+  tagIds: readonly string[],
+): Promise<void> {
+  await db
+    .deleteFrom('vehicle_tags')
+    .where('organisation_id', '=', organisationId)
+    .where('vehicle_id', '=', vehicleId)
+    .execute()
+  if (tagIds.length === 0) return
+  await db
+    .insertInto('vehicle_tags')
+    .values(
+      tagIds.map((tagId) => ({ organisation_id: organisationId, vehicle_id: vehicleId, tag_id: tagId })),
+    )
+    .execute()
+}
+
+export async function replaceVehicleCapacities(
+  db: Executor,
+  organisationId: string,
+  vehicleId: string,
+  capacities: readonly { capacityDimensionId: string; maxValue: number }[],
+): Promise<void> {
+  await db
+    .deleteFrom('vehicle_capacities')
+    .where('organisation_id', '=', organisationId)
+    .where('vehicle_id', '=', vehicleId)
+    .execute()
+  if (capacities.length === 0) return
+  await db
+    .insertInto('vehicle_capacities')
+    .values(
+      capacities.map((capacity) => ({
+        organisation_id: organisationId,
+        vehicle_id: vehicleId,
+        capacity_dimension_id: capacity.capacityDimensionId,
+        max_value: capacity.maxValue,
+      })),
+    )
+    .execute()
+}
+
+export async function countShiftsOfVehicle(
+  db: Executor,
+  organisationId: string,
+  id: string,
+): Promise<number> {
+  const row = await db
+    .selectFrom('shifts')
+    .select((eb) => eb.fn.countAll<number>().as('total'))
+    .where('organisation_id', '=', organisationId)
+    .where('vehicle_id', '=', id)
+    .executeTakeFirstOrThrow()
+  return Number(row.total)
+}
+
+/** Deletes the vehicle; its tags and capacities go with it (ON DELETE CASCADE). */
+export async function deleteVehicle(db: Executor, organisationId: string, id: string): Promise<void> {
+  await db.deleteFrom('vehicles').where('organisation_id', '=', organisationId).where('id', '=', id).execute()
 }

@@ -1,0 +1,99 @@
+// Request bodies of the admin job routes. Every route answers with the public single-job shape
+// (JobResponse from ./schemas.ts).
+import { type Static, Type } from '@sinclair/typebox'
+import { DateTimeInput, Nullable } from '../../http/schemas.js'
+
+const ReferenceId = (description: string) => Type.String({ minLength: 1, maxLength: 200, description })
+
+export const AssignJobBody = Type.Object(
+  {
+    userId: ReferenceId('The worker: an active user of your organisation'),
+    shiftId: Type.Optional(
+      Nullable(
+        ReferenceId(
+          'A shift of that worker whose vehicle is active; omitted or null: the job is on no shift',
+        ),
+      ),
+    ),
+    scheduledStart: DateTimeInput,
+    scheduledEnd: Type.String({
+      ...DateTimeInput,
+      description: `${DateTimeInput.description}; after scheduledStart`,
+    }),
+  },
+  {
+    additionalProperties: false,
+    examples: [
+      {
+        userId: '0190f5c2-8d4e-7b1a-9c3d-2e4f6a8b0c1d',
+        shiftId: '0190f5c2-8d4e-7b1a-9c3d-2e4f6a8b0c1e',
+        scheduledStart: '2026-11-23T10:00:00Z',
+        scheduledEnd: '2026-11-23T11:00:00Z',
+      },
+    ],
+  },
+)
+export type AssignJobBody = Static<typeof AssignJobBody>
+
+/** start and complete take no input; an empty object (or no body at all) is accepted. */
+export const NoInputBody = Type.Object(
+  {},
+  { additionalProperties: false, description: 'No input: send {} or no body at all' },
+)
+
+export const CancelJobBody = Type.Object(
+  {
+    reason: Type.Optional(
+      Type.String({
+        maxLength: 500,
+        description: 'Why; recorded in the JOB_CANCELLED event, not on the job',
+      }),
+    ),
+  },
+  {
+    additionalProperties: false,
+    description: 'Optional: {}, { reason } or no body at all',
+    examples: [{ reason: 'Customer cancelled by phone' }],
+  },
+)
+export type CancelJobBody = Static<typeof CancelJobBody>
+
+const MAX_SET_SIZE = 50
+
+export const JobTagsBody = Type.Object(
+  {
+    tagIds: Type.Array(Type.String({ minLength: 1, maxLength: 200 }), {
+      uniqueItems: true,
+      maxItems: MAX_SET_SIZE,
+      description: 'Every tag of the job (replaces the current set); each must exist in your organisation',
+    }),
+  },
+  { additionalProperties: false, examples: [{ tagIds: ['0190f5c2-8d4e-7b1a-9c3d-2e4f6a8b0c1d'] }] },
+)
+export type JobTagsBody = Static<typeof JobTagsBody>
+
+export const JobDemandsBody = Type.Object(
+  {
+    demands: Type.Array(
+      Type.Object(
+        {
+          capacityDimensionId: Type.String({
+            minLength: 1,
+            maxLength: 200,
+            description: 'Must exist in your organisation; at most once per request',
+          }),
+          requiredValue: Type.Number({ minimum: 0, description: 'Amount of that capacity the job uses' }),
+        },
+        { additionalProperties: false },
+      ),
+      { maxItems: MAX_SET_SIZE, description: 'Every demand of the job (replaces the current set)' },
+    ),
+  },
+  {
+    additionalProperties: false,
+    examples: [
+      { demands: [{ capacityDimensionId: '0190f5c2-8d4e-7b1a-9c3d-2e4f6a8b0c1d', requiredValue: 2 }] },
+    ],
+  },
+)
+export type JobDemandsBody = Static<typeof JobDemandsBody>

@@ -1,0 +1,131 @@
+// The job state machine (DESIGN.md "Job lifecycle") and the domain events each transition emits.
+//
+//   CREATED ──assign──▶ ASSIGNED ──start──▶ IN_PROGRESS ──complete──▶ COMPLETED
+//      ▲                 │  ▲ └─assign (re-assign or re-schedule)
+//      └────unassign─────┘
+//   CREATED, ASSIGNED, IN_PROGRESS ──cancel──▶ CANCELLED
+//
+// Event `data` (spec §6 fixes only JOB_COMPLETED; the rest is ours). Every job event carries
+// `jobId`, `title` and `status` (the status after the transition), plus:
+//   STATUS_CHANGED  previousStatus, changedAt
+//   JOB_ASSIGNED    customerId, assignedUserId, shiftId, scheduledStart, scheduledEnd
+//   JOB_UNASSIGNED  previousAssignedUserId
+//   JOB_COMPLETED   customerId, assignedUserId, completedAt            (exactly these: spec §6)
+//   JOB_CANCELLED   customerId, assignedUserId, previousStatus, cancelledAt, reason (null when none given)
+// A transition that changes the status emits its own event and STATUS_CHANGED; re-assigning an
+// ASSIGNED job emits JOB_ASSIGNED alone.
+import type { JobRow, JobStatus } from '../../db/types.js'
+import { AppError } from '../../http/errors.js'
+import type { EventType } from '../events/service.js'
+
+export type LifecycleAction = 'assign' | 'unassign' | 'start' | 'complete' | 'cancel'
+
+/** For each action: the statuses it may start from and the status it leads to. */
+export const TRANSITIONS: Readonly<Record<LifecycleAction, { from: readonly JobStatus[]; to: JobStatus }>> = {
+  assign: { from: ['CREATED', 'ASSIGNED'], to: 'ASSIGNED' },
+  unassign: { from: ['ASSIGNED'], to: 'CREATED' },
+  start: { from: ['ASSIGNED'], to: 'IN_PROGRESS' },
+  complete: { from: ['IN_PROGRESS'], to: 'COMPLETED' },
+  cancel: { from: ['CREATED', 'ASSIGNED', 'IN_PROGRESS'], to: 'CANCELLED' },
+}
+
+/** The status `action` leads to from `status`, or 422 INVALID_TRANSITION. */
+export function assertTransition(status: JobStatus, action: LifecycleAction): JobStatus {
+  const { from, to } = TRANSITIONS[action]
+  if (!from.includes(status)) {
+    throw new AppError(
+      'INVALID_TRANSITION',
+      `Cannot ${action} a job that is ${status}; ${action} is allowed only from ${from.join(' or ')}`,
+    )
+  }
+  return to
+}
+
+export interface JobEvent {
+  event: EventType
+  data: Record<string, unknown>
+}
+
+/** What a transition did: the row before and after, when, and the cancellation reason if any. */
+export interface TransitionRecord {
+  action: LifecycleAction
+  before: JobRow
+  after: JobRow
+  at: string
+  reason?: string | null
+}
+
+const subject = (job: JobRow) => ({ jobId: job.id, title: job.title, status: job.status })
+
+export function statusChangedEvent(after: JobRow, previousStatus: JobStatus, changedAt: string): JobEvent {
+  return { event: 'STATUS_CHANGED', data: { ...subject(after), previousStatus, changedAt } }
+}
+
+export function jobAssignedEvent(after: JobRow): JobEvent {
+  return {
+    event: 'JOB_ASSIGNED',
+    data: {
+      ...subject(after),
+      customerId: after.customer_id,
+      assignedUserId: after.assigned_user_id,
+      shiftId: after.shift_id,
+      scheduledStart: after.scheduled_start,
+      scheduledEnd: after.scheduled_end,
+    },
+  }
+}
+
+export function jobUnassignedEvent(after: JobRow, previousAssignedUserId: string | null): JobEvent {
+  return { event: 'JOB_UNASSIGNED', data: { ...subject(after), previousAssignedUserId } }
+}
+
+/** Spec §6 lists these fields and no others. */
+export function jobCompletedEvent(after: JobRow): JobEvent {
+  return {
+    event: 'JOB_COMPLETED',
+    data: {
+      jobId: after.id,
+      title: after.title,
+      status: 'COMPLETED',
+      customerId: after.customer_id,
+      assignedUserId: after.assigned_user_id,
+      completedAt: after.completed_at,
+    },
+  }
+}
+
+export function jobCancelledEvent(
+  after: JobRow,
+  previousStatus: JobStatus,
+  cancelledAt: string,
+  reason: string | null,
+): JobEvent {
+  return {
+    event: 'JOB_CANCELLED',
+    data: {
+      ...subject(after),
+      customerId: after.customer_id,
+      assignedUserId: after.assigned_user_id,
+      previousStatus,
+      cancelledAt,
+      reason,
+    },
+  }
+}
+
+/** Every event a transition emits: its own first, then STATUS_CHANGED when the status moved. */
+export function eventsOf({ action, before, after, at, reason }: TransitionRecord): JobEvent[] {
+  const events: JobEvent[] = []
+  if (action === 'assign') events.push(jobAssignedEvent(after))
+  if (action === 'unassign') events.push(jobUnassignedEvent(after, before.assigned_user_id))
+  if (action === 'complete') events.push(jobCompletedEvent(after))
+  if (action === 'cancel') events.push(jobCancelledEvent(after, before.status, at, reason ?? null))
+  if (after.status !== before.status) events.push(statusChangedEvent(after, before.status, at))
+  return events
+}
+
+/** Whole seconds from start to completion; never negative, even if clocks disagree. */
+export function actualDurationOf(startedAt: string | null, completedAt: string): number | null {
+  if (startedAt === null) return null
+  return Math.max(0, Math.floor((Date.parse(completedAt) - Date.parse(startedAt)) / 1000))
+}

@@ -1,0 +1,155 @@
+// Business rules for the team: one email per user within an organisation (compared after trimming and
+// lower-casing), and deactivation instead of deletion, so shifts and jobs keep their worker.
+import type { Kysely } from 'kysely'
+import { sqlBool } from '../../db/database.js'
+import { isUniqueViolation } from '../../db/errors.js'
+import { newId, nowIso } from '../../db/ids.js'
+import type { Database, Executor } from '../../db/types.js'
+import { AppError, notFound } from '../../http/errors.js'
+import { offsetOf, paginationOf } from '../../http/pagination.js'
+import type { Pagination } from '../../http/schemas.js'
+import * as repository from './users-repository.js'
+import type { CreateUserBody, UpdateUserBody, User, UserListQuery } from './users-schemas.js'
+
+export type { UserRow } from './users-repository.js'
+
+export function serializeUser(row: repository.UserRow): User {
+  return {
+    id: row.id,
+    name: row.name,
+    email: row.email,
+    role: row.role,
+    isActive: Boolean(row.is_active),
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+  }
+}
+
+export function normaliseEmail(email: string): string {
+  return email.trim().toLowerCase()
+}
+
+const emailTaken = (email: string) =>
+  new AppError('CONFLICT', `Another user of your organisation already has the email ${email}`, [
+    { path: '/body/email', message: 'is already taken' },
+  ])
+
+/** Runs a write, turning a unique-index refusal (a concurrent insert of the same email) into 409. */
+async function guardEmailRace<T>(email: string | undefined, write: () => Promise<T>): Promise<T> {
+  try {
+    return await write()
+  } catch (error) {
+    if (email !== undefined && isUniqueViolation(error)) throw emailTaken(email)
+    throw error
+  }
+}
+
+async function assertEmailFree(
+  db: Executor,
+  organisationId: string,
+  email: string,
+  exceptUserId?: string,
+): Promise<void> {
+  const holder = await repository.findUserByEmail(db, organisationId, email)
+  if (holder && holder.id !== exceptUserId) throw emailTaken(email)
+}
+
+/** The user if it exists in the organisation and is active: who may be given shifts and jobs. */
+export async function findActiveUser(
+  db: Executor,
+  organisationId: string,
+  id: string,
+): Promise<repository.UserRow | undefined> {
+  return repository.findActiveUser(db, organisationId, id)
+}
+
+export async function listUsers(
+  db: Executor,
+  organisationId: string,
+  query: UserListQuery,
+): Promise<{ users: User[]; pagination: Pagination }> {
+  const filters = { role: query.role, isActive: query.isActive, search: query.search?.trim() || undefined }
+  const [rows, total] = await Promise.all([
+    repository.listUsers(db, organisationId, filters, { limit: query.limit, offset: offsetOf(query) }),
+    repository.countUsers(db, organisationId, filters),
+  ])
+  return { users: rows.map(serializeUser), pagination: paginationOf(query, total) }
+}
+
+export async function getUser(db: Executor, organisationId: string, id: string): Promise<User> {
+  const row = await repository.findUser(db, organisationId, id)
+  if (!row) throw notFound('User')
+  return serializeUser(row)
+}
+
+export async function createUser(
+  db: Kysely<Database>,
+  organisationId: string,
+  input: CreateUserBody,
+): Promise<User> {
+  const email = normaliseEmail(input.email)
+  return guardEmailRace(email, () =>
+    db.transaction().execute(async (trx) => {
+      await assertEmailFree(trx, organisationId, email)
+      const now = nowIso()
+      const row: repository.UserRow = {
+        id: newId(),
+        organisation_id: organisationId,
+        name: input.name,
+        email,
+        role: input.role ?? 'WORKER',
+        is_active: true,
+        created_at: now,
+        updated_at: now,
+      }
+      await repository.insertUser(trx, row)
+      return serializeUser(row)
+    }),
+  )
+}
+
+export async function updateUser(
+  db: Kysely<Database>,
+  organisationId: string,
+  id: string,
+  input: UpdateUserBody,
+): Promise<User> {
+  const email = input.email === undefined ? undefined : normaliseEmail(input.email)
+  return guardEmailRace(email, () =>
+    db.transaction().execute(async (trx) => {
+      const current = await repository.findUser(trx, organisationId, id)
+      if (!current) throw notFound('User')
+      const changes: repository.UserUpdate = {}
+      if (input.name !== undefined && input.name !== current.name) changes.name = input.name
+      if (input.role !== undefined && input.role !== current.role) changes.role = input.role
+      if (email !== undefined && email !== current.email) {
+        await assertEmailFree(trx, organisationId, email, id)
+        changes.email = email
+      }
+      if (Object.keys(changes).length > 0) {
+        await repository.updateUser(trx, organisationId, id, { ...changes, updated_at: nowIso() })
+      }
+      return getUser(trx, organisationId, id)
+    }),
+  )
+}
+
+/** Activates or deactivates a user; asking for the state it already has changes nothing. */
+export async function setUserActive(
+  db: Kysely<Database>,
+  organisationId: string,
+  id: string,
+  isActive: boolean,
+): Promise<User> {
+  return db.transaction().execute(async (trx) => {
+    const current = await repository.findUser(trx, organisationId, id)
+    if (!current) throw notFound('User')
+    if (Boolean(current.is_active) !== isActive) {
+      await repository.updateUser(trx, organisationId, id, {
+        is_active: sqlBool(isActive),
+        updated_at: nowIso(),
+      })
+    }
+    return getUser(trx, organisationId, id)
+  })
+}
