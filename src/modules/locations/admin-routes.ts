@@ -7,42 +7,13 @@ import {
   LOCATION_IN_USE_ERROR,
   UpdateLocationBody,
 } from './admin-schemas.js'
-import { LocationListQuery, LocationListResponse, LocationResponse } from './schemas.js'
+import { locationRoutes } from './routes.js'
+import { LocationResponse } from './schemas.js'
 import * as locations from './service.js'
 
 export const locationAdminRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app, { db }) => {
-  app.get(
-    '/locations',
-    {
-      schema: {
-        tags: ['Locations'],
-        summary: 'List depots and hubs',
-        description: 'Newest first; inactive locations are included unless isActive=true.',
-        querystring: LocationListQuery,
-        response: { 200: LocationListResponse, ...COMMON_ERRORS },
-      },
-    },
-    async (request) => ({
-      data: await locations.listLocations(db, request.auth.organisationId, request.query),
-      message: SUCCESS,
-    }),
-  )
-
-  app.get(
-    '/locations/:id',
-    {
-      schema: {
-        tags: ['Locations'],
-        summary: 'Get a depot or hub',
-        params: IdParams,
-        response: { 200: LocationResponse, ...COMMON_ERRORS, ...NOT_FOUND_ERROR },
-      },
-    },
-    async (request) => ({
-      data: { location: await locations.getLocation(db, request.auth.organisationId, request.params.id) },
-      message: SUCCESS,
-    }),
-  )
+  // Reads are the public API's own routes, registered here too so the admin document is complete.
+  await app.register(locationRoutes, { db })
 
   app.post(
     '/locations',

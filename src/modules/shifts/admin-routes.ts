@@ -7,42 +7,13 @@ import {
   SHIFT_IN_USE_ERROR,
   UpdateShiftBody,
 } from './admin-schemas.js'
-import { ShiftListQuery, ShiftListResponse, ShiftResponse } from './schemas.js'
+import { shiftRoutes } from './routes.js'
+import { ShiftResponse } from './schemas.js'
 import * as shifts from './service.js'
 
 export const shiftAdminRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app, { db }) => {
-  app.get(
-    '/shifts',
-    {
-      schema: {
-        tags: ['Shifts'],
-        summary: 'List shift templates',
-        description: 'Newest first, each with its worker, depot, vehicle and breaks; filters combine.',
-        querystring: ShiftListQuery,
-        response: { 200: ShiftListResponse, ...COMMON_ERRORS },
-      },
-    },
-    async (request) => ({
-      data: await shifts.listShifts(db, request.auth.organisationId, request.query),
-      message: SUCCESS,
-    }),
-  )
-
-  app.get(
-    '/shifts/:id',
-    {
-      schema: {
-        tags: ['Shifts'],
-        summary: 'Get a shift template',
-        params: IdParams,
-        response: { 200: ShiftResponse, ...COMMON_ERRORS, ...NOT_FOUND_ERROR },
-      },
-    },
-    async (request) => ({
-      data: { shift: await shifts.getShift(db, request.auth.organisationId, request.params.id) },
-      message: SUCCESS,
-    }),
-  )
+  // Reads are the public API's own routes, registered here too so the admin document is complete.
+  await app.register(shiftRoutes, { db })
 
   app.post(
     '/shifts',

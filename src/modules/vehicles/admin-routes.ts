@@ -7,7 +7,8 @@ import {
   UpdateVehicleBody,
   VEHICLE_IN_USE_ERROR,
 } from './admin-schemas.js'
-import { VehicleListQuery, VehicleListResponse, VehicleResponse } from './schemas.js'
+import { vehicleRoutes } from './routes.js'
+import { VehicleResponse } from './schemas.js'
 import * as vehicles from './service.js'
 
 const REFERENCES =
@@ -16,39 +17,8 @@ const REFERENCES =
   'set together, or both null (routes then start at the depot).'
 
 export const vehicleAdminRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app, { db }) => {
-  app.get(
-    '/vehicles',
-    {
-      schema: {
-        tags: ['Vehicles'],
-        summary: 'List vehicles',
-        description: 'Newest first, each with its depot, tags and capacities.',
-        querystring: VehicleListQuery,
-        response: { 200: VehicleListResponse, ...COMMON_ERRORS },
-      },
-    },
-    async (request) => ({
-      data: await vehicles.listVehicles(db, request.auth.organisationId, request.query),
-      message: SUCCESS,
-    }),
-  )
-
-  app.get(
-    '/vehicles/:id',
-    {
-      schema: {
-        tags: ['Vehicles'],
-        summary: 'Get a vehicle',
-        description: 'A vehicle with its depot, tags and capacities.',
-        params: IdParams,
-        response: { 200: VehicleResponse, ...COMMON_ERRORS, ...NOT_FOUND_ERROR },
-      },
-    },
-    async (request) => ({
-      data: { vehicle: await vehicles.getVehicle(db, request.auth.organisationId, request.params.id) },
-      message: SUCCESS,
-    }),
-  )
+  // Reads are the public API's own routes, registered here too so the admin document is complete.
+  await app.register(vehicleRoutes, { db })
 
   app.post(
     '/vehicles',
