@@ -18,6 +18,7 @@ import { installErrorHandling } from './http/error-handler.js'
 import { AppError } from './http/errors.js'
 import { installJsonParser } from './http/json-body.js'
 import { ADMIN_PREFIX, installDocsRoutes, installOpenApi, PUBLIC_PREFIX } from './http/openapi.js'
+import { installOptionalBodies } from './http/optional-body.js'
 import type { RouteOptions } from './http/route-options.js'
 import { ErrorBody } from './http/schemas.js'
 import { installValidators } from './http/validation.js'
@@ -60,6 +61,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   // 1. Input: strict body validation, coerced query strings, our JSON parser.
   installValidators(app)
   installJsonParser(app, deps.config.bodyLimitBytes)
+  installOptionalBodies(app)
   // 2. Output: one error handler and one not-found handler for every route.
   installErrorHandling(app)
   app.addSchema(ErrorBody)

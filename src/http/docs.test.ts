@@ -107,6 +107,13 @@ describe('OpenAPI document and playground', () => {
       expect(Object.keys(document.paths)).not.toContain('/organisation')
     })
 
+    it('marks bodies optional exactly where a route takes none', () => {
+      expect(admin.paths['/jobs/{id}/start'].post.requestBody.required).toBe(false)
+      expect(admin.paths['/api-keys/{id}/rotate'].post.requestBody.required).toBe(false)
+      expect(admin.paths['/jobs/{id}/assign'].post.requestBody.required).toBe(true)
+      expect(document.paths['/jobs'].post.requestBody.required).toBe(true)
+    })
+
     it('matches the committed openapi/admin-v1.json', async () => {
       const committed = JSON.parse(
         await readFile(new URL('../../openapi/admin-v1.json', import.meta.url), 'utf8'),

@@ -61,7 +61,15 @@ interface DocumentOptions {
   tags: { name: string; description: string }[]
 }
 
+interface OpenApiOperation {
+  requestBody?: { required?: boolean }
+}
+
+const operationKey = (method: string | string[], path: string) =>
+  `${String(method).toLowerCase()} ${path.replace(/:(\w+)/g, '{$1}')}`
+
 async function registerDocument(app: FastifyInstance, options: DocumentOptions): Promise<void> {
+  const optionalBodies = new Set<string>()
   await app.register(swagger, {
     decorator: options.decorator,
     openapi: {
@@ -79,11 +87,26 @@ async function registerDocument(app: FastifyInstance, options: DocumentOptions):
     refResolver: {
       buildLocalReference: (json, _baseUri, _fragment, i) => (json.$id as string | undefined) ?? `def-${i}`,
     },
-    transform: ({ schema, url }) => ({
+    transform: ({ schema, url, route }) => {
       // Each document holds the routes under its own prefix only.
-      schema: url.startsWith(`${options.prefix}/`) ? withOptionalDefaults(schema) : { ...schema, hide: true },
-      url,
-    }),
+      if (!url.startsWith(`${options.prefix}/`)) return { schema: { ...schema, hide: true }, url }
+      if (route.config?.optionalBody)
+        optionalBodies.add(operationKey(route.method, url.slice(options.prefix.length)))
+      return { schema: withOptionalDefaults(schema), url }
+    },
+    // @fastify/swagger marks every request body as required; some routes take none.
+    transformObject: (document) => {
+      if (!('openapiObject' in document)) return document.swaggerObject
+      const { openapiObject } = document
+      for (const [path, operations] of Object.entries(openapiObject.paths ?? {})) {
+        for (const [method, operation] of Object.entries(operations as Record<string, OpenApiOperation>)) {
+          if (operation.requestBody && optionalBodies.has(operationKey(method, path))) {
+            operation.requestBody.required = false
+          }
+        }
+      }
+      return openapiObject
+    },
   })
 }
 

@@ -115,10 +115,7 @@ export const apiKeyAdminRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async 
           ...BODY_ERRORS,
         },
       },
-      // No body means the defaults; validation then fills them in.
-      preValidation: async (request) => {
-        request.body ??= {}
-      },
+      config: { optionalBody: true },
     },
     async (request, reply) => {
       const rotated = await keys.rotateApiKey(db, request.auth, request.params.id, request.body)

@@ -1,5 +1,4 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
-import type { FastifyRequest } from 'fastify'
 import type { RouteOptions } from '../../http/route-options.js'
 import {
   BODY_ERRORS,
@@ -27,11 +26,6 @@ const EXTRAS_ERRORS = {
 }
 const EVENTS =
   'Events carry jobId, title and the new status; STATUS_CHANGED adds previousStatus and changedAt.'
-
-/** Actions without input may be sent with no body at all; they are validated as `{}`. */
-const bodyOptional = async (request: FastifyRequest) => {
-  request.body ??= {}
-}
 
 export const jobAdminRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app, { db }) => {
   app.put(
@@ -117,7 +111,7 @@ export const jobAdminRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (ap
         body: NoInputBody,
         response: { 200: JobResponse, ...TRANSITION_ERRORS },
       },
-      preValidation: bodyOptional,
+      config: { optionalBody: true },
     },
     async (request) => ({
       data: { job: await dispatch.unassignJob(db, request.auth.organisationId, request.params.id) },
@@ -136,7 +130,7 @@ export const jobAdminRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (ap
         body: NoInputBody,
         response: { 200: JobResponse, ...TRANSITION_ERRORS },
       },
-      preValidation: bodyOptional,
+      config: { optionalBody: true },
     },
     async (request) => ({
       data: { job: await dispatch.startJob(db, request.auth.organisationId, request.params.id) },
@@ -158,7 +152,7 @@ export const jobAdminRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (ap
         body: NoInputBody,
         response: { 200: JobResponse, ...TRANSITION_ERRORS },
       },
-      preValidation: bodyOptional,
+      config: { optionalBody: true },
     },
     async (request) => ({
       data: { job: await dispatch.completeJob(db, request.auth.organisationId, request.params.id) },
@@ -180,7 +174,7 @@ export const jobAdminRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (ap
         body: CancelJobBody,
         response: { 200: JobResponse, ...TRANSITION_ERRORS },
       },
-      preValidation: bodyOptional,
+      config: { optionalBody: true },
     },
     async (request) => ({
       data: {
