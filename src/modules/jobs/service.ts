@@ -1,6 +1,6 @@
 // Business rules for jobs: references must belong to the caller's organisation, the time window must
 // be ordered, terminal jobs are read-only, and a job in progress cannot be deleted.
-import type { Kysely } from 'kysely'
+import type { Kysely, Transaction } from 'kysely'
 import { newId, nowIso } from '../../db/ids.js'
 import type { Database, Executor, JobRow, JobUpdate, NewJob } from '../../db/types.js'
 import { toNullableDecimalString } from '../../db/values.js'
@@ -8,7 +8,7 @@ import { AppError, notFound, validationError } from '../../http/errors.js'
 import { offsetOf, paginationOf } from '../../http/pagination.js'
 import type { Pagination } from '../../http/schemas.js'
 import { findCustomerServiceDuration } from '../customers/service.js'
-import { locationExists } from '../locations/service.js'
+import { referenceLocation } from '../locations/service.js'
 import * as repository from './repository.js'
 import type { CreateJobBody, JobDetail, JobListed, JobListQuery, UpdateJobBody } from './schemas.js'
 import { serializeJobDetail, serializeJobListed } from './serialize.js'
@@ -77,8 +77,14 @@ function assertWindowOrdered(earliestStart: string | null, latestEnd: string | n
   }
 }
 
-async function assertLocationExists(db: Executor, organisationId: string, id: string): Promise<void> {
-  if (!(await locationExists(db, organisationId, id))) {
+/** The location must be this organisation's; it stays locked until the transaction ends, so a
+ * concurrent delete waits rather than breaking the reference. */
+async function assertLocationExists(
+  trx: Transaction<Database>,
+  organisationId: string,
+  id: string,
+): Promise<void> {
+  if (!(await referenceLocation(trx, organisationId, id))) {
     throw validationError('/body/locationId', `location ${id} does not exist in your organisation`)
   }
 }

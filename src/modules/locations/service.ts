@@ -31,10 +31,6 @@ export async function getLocation(db: Executor, organisationId: string, id: stri
   return serializeLocation(row)
 }
 
-export async function locationExists(db: Executor, organisationId: string, id: string): Promise<boolean> {
-  return (await repository.findLocation(db, organisationId, id)) !== undefined
-}
-
 /**
  * Whether the location exists in the organisation, for a row about to reference it: on PostgreSQL the
  * location stays locked against deletion until the caller's transaction ends.
