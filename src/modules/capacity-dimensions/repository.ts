@@ -83,14 +83,17 @@ export async function findCapacityDimensionsByIds(
 ): Promise<CapacityDimensionRow[]> {
   // `in ()` is not valid SQL.
   if (ids.length === 0) return []
-  return db
+  let query = db
     .selectFrom('capacity_dimensions')
     .selectAll()
     .where('organisation_id', '=', organisationId)
     .where('id', 'in', [...new Set(ids)])
     .orderBy('key')
     .orderBy('id')
-    .execute()
+  // Inside a writer's transaction on PostgreSQL the rows stay key-share locked until it ends, so a
+  // concurrent delete waits instead of breaking the writer's foreign keys.
+  if (isPostgres(db)) query = query.forKeyShare()
+  return query.execute()
 }
 
 export async function updateCapacityDimension(

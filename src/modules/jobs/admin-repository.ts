@@ -45,36 +45,6 @@ export async function findShiftForAssignment(
   return query.executeTakeFirst()
 }
 
-export async function findExistingTagIds(
-  trx: Transaction<Database>,
-  organisationId: string,
-  ids: readonly string[],
-): Promise<string[]> {
-  if (ids.length === 0) return []
-  let query = trx
-    .selectFrom('tags')
-    .select('id')
-    .where('organisation_id', '=', organisationId)
-    .where('id', 'in', ids)
-  if (isPostgres(trx)) query = query.forKeyShare()
-  return (await query.execute()).map((row) => row.id)
-}
-
-export async function findExistingCapacityDimensionIds(
-  trx: Transaction<Database>,
-  organisationId: string,
-  ids: readonly string[],
-): Promise<string[]> {
-  if (ids.length === 0) return []
-  let query = trx
-    .selectFrom('capacity_dimensions')
-    .select('id')
-    .where('organisation_id', '=', organisationId)
-    .where('id', 'in', ids)
-  if (isPostgres(trx)) query = query.forKeyShare()
-  return (await query.execute()).map((row) => row.id)
-}
-
 export async function findJobTagIds(db: Executor, organisationId: string, jobId: string): Promise<string[]> {
   const rows = await db
     .selectFrom('job_tags')

@@ -4,7 +4,9 @@ import type { Kysely, Transaction } from 'kysely'
 import { nowIso } from '../../db/ids.js'
 import type { Database, JobRow, JobUpdate } from '../../db/types.js'
 import { AppError, notFound, validationError } from '../../http/errors.js'
+import { findCapacityDimensionsByIds } from '../capacity-dimensions/service.js'
 import { recordEvent } from '../events/service.js'
+import { findTagsByIds } from '../tags/service.js'
 import * as admin from './admin-repository.js'
 import type { AssignJobBody, CancelJobBody, JobDemandsBody, JobTagsBody } from './admin-schemas.js'
 import { actualDurationOf, assertTransition, eventsOf, type LifecycleAction } from './lifecycle.js'
@@ -137,13 +139,14 @@ async function lockEditableJob(trx: Transaction<Database>, organisationId: strin
   return job
 }
 
+const idsOf = (rows: readonly { id: string }[]) => new Set(rows.map((row) => row.id))
 const sameSet = (a: readonly string[], b: readonly string[]) =>
   a.length === b.length && [...a].sort().join('\n') === [...b].sort().join('\n')
 
 export async function setJobTags(db: Db, organisationId: string, id: string, input: JobTagsBody) {
   return db.transaction().execute(async (trx) => {
     await lockEditableJob(trx, organisationId, id)
-    const existing = new Set(await admin.findExistingTagIds(trx, organisationId, input.tagIds))
+    const existing = idsOf(await findTagsByIds(trx, organisationId, input.tagIds))
     const missing = input.tagIds.findIndex((tagId) => !existing.has(tagId))
     if (missing >= 0) {
       throw validationError(
@@ -168,7 +171,7 @@ export async function setJobDemands(db: Db, organisationId: string, id: string, 
   }
   return db.transaction().execute(async (trx) => {
     await lockEditableJob(trx, organisationId, id)
-    const existing = new Set(await admin.findExistingCapacityDimensionIds(trx, organisationId, dimensionIds))
+    const existing = idsOf(await findCapacityDimensionsByIds(trx, organisationId, dimensionIds))
     const missing = dimensionIds.findIndex((dimensionId) => !existing.has(dimensionId))
     if (missing >= 0) {
       throw validationError(

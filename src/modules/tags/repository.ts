@@ -93,14 +93,17 @@ export async function findTagsByIds(
 ): Promise<TagRow[]> {
   // `in ()` is not valid SQL.
   if (ids.length === 0) return []
-  return db
+  let query = db
     .selectFrom('tags')
     .selectAll()
     .where('organisation_id', '=', organisationId)
     .where('id', 'in', [...new Set(ids)])
     .orderBy('name')
     .orderBy('id')
-    .execute()
+  // Inside a writer's transaction on PostgreSQL the rows stay key-share locked until it ends, so a
+  // concurrent delete waits instead of breaking the writer's foreign keys.
+  if (isPostgres(db)) query = query.forKeyShare()
+  return query.execute()
 }
 
 export async function updateTag(

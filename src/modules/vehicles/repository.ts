@@ -195,42 +195,6 @@ export async function findVehicleForUpdate(
   return query.executeTakeFirst()
 }
 
-// The two lookups below read the tags and capacity_dimensions tables directly: a vehicle write only
-// needs to know which ids exist. On PostgreSQL the rows found stay share-locked until the transaction
-// ends, so a concurrent delete of a tag waits instead of breaking the foreign key of our insert.
-
-/** Which of the given tag ids exist in the organisation. */
-export async function findExistingTagIds(
-  db: Executor,
-  organisationId: string,
-  ids: readonly string[],
-): Promise<Set<string>> {
-  if (ids.length === 0) return new Set()
-  let query = db
-    .selectFrom('tags')
-    .select('id')
-    .where('organisation_id', '=', organisationId)
-    .where('id', 'in', ids)
-  if (isPostgres(db)) query = query.forKeyShare()
-  return new Set((await query.execute()).map((row) => row.id))
-}
-
-/** Which of the given capacity dimension ids exist in the organisation. */
-export async function findExistingCapacityDimensionIds(
-  db: Executor,
-  organisationId: string,
-  ids: readonly string[],
-): Promise<Set<string>> {
-  if (ids.length === 0) return new Set()
-  let query = db
-    .selectFrom('capacity_dimensions')
-    .select('id')
-    .where('organisation_id', '=', organisationId)
-    .where('id', 'in', ids)
-  if (isPostgres(db)) query = query.forKeyShare()
-  return new Set((await query.execute()).map((row) => row.id))
-}
-
 export async function updateVehicle(
   db: Executor,
   organisationId: string,

@@ -7,7 +7,9 @@ import { AppError, type ErrorDetail, notFound, validationError } from '../../htt
 import { offsetOf, paginationOf } from '../../http/pagination.js'
 import type { Pagination } from '../../http/schemas.js'
 import { summarise } from '../../http/validation.js'
+import { findCapacityDimensionsByIds } from '../capacity-dimensions/service.js'
 import { referenceLocation } from '../locations/service.js'
+import { findTagsByIds } from '../tags/service.js'
 import type { CreateVehicleBody, UpdateVehicleBody } from './admin-schemas.js'
 import type { VehicleUpdate } from './repository.js'
 import * as repository from './repository.js'
@@ -44,6 +46,8 @@ async function serializeVehicles(
     }),
   )
 }
+
+const idsOf = (rows: readonly { id: string }[]) => new Set(rows.map((row) => row.id))
 
 export async function listVehicles(
   db: Executor,
@@ -97,8 +101,8 @@ async function assertReferences(
   const dimensionIds = refs.capacities?.map((capacity) => capacity.capacityDimensionId) ?? []
   const [locationFound, tags, dimensions] = await Promise.all([
     refs.locationId === undefined ? true : referenceLocation(trx, organisationId, refs.locationId),
-    repository.findExistingTagIds(trx, organisationId, refs.tagIds ?? []),
-    repository.findExistingCapacityDimensionIds(trx, organisationId, [...new Set(dimensionIds)]),
+    findTagsByIds(trx, organisationId, refs.tagIds ?? []).then(idsOf),
+    findCapacityDimensionsByIds(trx, organisationId, dimensionIds).then(idsOf),
   ])
   if (!locationFound) {
     details.push({
