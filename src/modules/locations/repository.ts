@@ -89,24 +89,6 @@ export async function findLocationForUpdate(
 }
 
 /**
- * Whether the location exists; on PostgreSQL it is also share-locked until the transaction ends, so a
- * concurrent delete waits for the row about to reference it instead of failing on the foreign key.
- */
-export async function findLocationIdForReference(
-  db: Executor,
-  organisationId: string,
-  id: string,
-): Promise<boolean> {
-  let query = db
-    .selectFrom('locations')
-    .select('id')
-    .where('organisation_id', '=', organisationId)
-    .where('id', '=', id)
-  if (isPostgres(db)) query = query.forKeyShare()
-  return (await query.executeTakeFirst()) !== undefined
-}
-
-/**
  * Serialises changes of an organisation's primary location (PostgreSQL). Row locks cannot: a location
  * made primary by a concurrent transaction is invisible until it commits, and the second writer would
  * then hit the one-primary unique index. SQLite has one writer at a time already.

@@ -1,6 +1,7 @@
 import type { Kysely, Transaction } from 'kysely'
 import { sqlBool } from '../../db/database.js'
 import { newId, nowIso } from '../../db/ids.js'
+import { referenceExists } from '../../db/references.js'
 import type { Database, Executor, LocationRow } from '../../db/types.js'
 import { toDecimalString } from '../../db/values.js'
 import { AppError, notFound, validationError } from '../../http/errors.js'
@@ -40,7 +41,7 @@ export async function referenceLocation(
   organisationId: string,
   id: string,
 ): Promise<boolean> {
-  return repository.findLocationIdForReference(trx, organisationId, id)
+  return referenceExists(trx, 'locations', organisationId, id)
 }
 
 const TIME_ZONES = new Set([...Intl.supportedValuesOf('timeZone'), 'UTC', 'Etc/UTC'])

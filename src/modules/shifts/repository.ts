@@ -2,6 +2,7 @@
 // of shifts in one query, never one query per shift.
 import type { ExpressionBuilder, Transaction, Updateable } from 'kysely'
 import { isPostgres, sqlBool } from '../../db/database.js'
+import { referenceExists } from '../../db/references.js'
 import type { Database, DayOfWeek, Executor, ShiftBreakRow, ShiftRow, ShiftsTable } from '../../db/types.js'
 
 export type ShiftUpdate = Updateable<ShiftsTable>
@@ -144,25 +145,7 @@ export async function findShiftRowForUpdate(
   return query.executeTakeFirst()
 }
 
-// Existence checks for a shift's references. Kept here rather than borrowed from the users,
-// locations and vehicles modules so a shift's rules depend on nothing but the tables themselves. On
-// PostgreSQL the row is key-share locked until the shift is written: a concurrent delete of the
-// referenced row waits, then sees the shift, instead of failing on the foreign key.
-async function referenceExists(
-  trx: Transaction<Database>,
-  table: 'users' | 'locations' | 'vehicles',
-  organisationId: string,
-  id: string,
-): Promise<boolean> {
-  let query = trx
-    .selectFrom(table as 'users')
-    .select('id')
-    .where('organisation_id', '=', organisationId)
-    .where('id', '=', id)
-  if (isPostgres(trx)) query = query.forKeyShare()
-  return (await query.executeTakeFirst()) !== undefined
-}
-
+// Existence checks for a shift's references, locking them until the shift is written.
 export const userExists = (trx: Transaction<Database>, organisationId: string, id: string) =>
   referenceExists(trx, 'users', organisationId, id)
 export const locationExists = (trx: Transaction<Database>, organisationId: string, id: string) =>
