@@ -45,3 +45,14 @@ export const notFound = (resource: string) => new AppError('NOT_FOUND', `${resou
 
 export const validationError = (path: string, message: string) =>
   new AppError('VALIDATION_ERROR', message, [{ path, message }])
+
+/**
+ * The non-zero counts of what still refers to a resource, for IN_USE messages:
+ * `{ vehicle: 2, shift: 0, job: 1 }` → "2 vehicles and 1 job".
+ */
+export function describeUsage(counts: Record<string, number>): string {
+  const parts = Object.entries(counts)
+    .filter(([, n]) => n > 0)
+    .map(([noun, n]) => `${n} ${noun}${n === 1 ? '' : 's'}`)
+  return parts.length > 1 ? `${parts.slice(0, -1).join(', ')} and ${parts.at(-1)}` : (parts[0] ?? '')
+}

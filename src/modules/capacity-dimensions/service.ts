@@ -4,7 +4,7 @@ import type { Kysely } from 'kysely'
 import { isForeignKeyViolation, isUniqueViolation } from '../../db/errors.js'
 import { newId, nowIso } from '../../db/ids.js'
 import type { Database, Executor } from '../../db/types.js'
-import { AppError, notFound } from '../../http/errors.js'
+import { AppError, describeUsage, notFound } from '../../http/errors.js'
 import { offsetOf, paginationOf } from '../../http/pagination.js'
 import type { Pagination } from '../../http/schemas.js'
 import * as repository from './repository.js'
@@ -119,10 +119,6 @@ export async function updateCapacityDimension(
   )
 }
 
-function count(n: number, noun: string): string {
-  return `${n} ${noun}${n === 1 ? '' : 's'}`
-}
-
 const dimensionInUse = (message: string) => new AppError('IN_USE', message)
 
 export async function deleteCapacityDimension(
@@ -136,12 +132,9 @@ export async function deleteCapacityDimension(
       if (!current) throw notFound('Capacity dimension')
       const usage = await repository.countCapacityDimensionUsage(trx, organisationId, id)
       if (usage.vehicles > 0 || usage.jobs > 0) {
-        const users = [
-          ...(usage.vehicles > 0 ? [count(usage.vehicles, 'vehicle')] : []),
-          ...(usage.jobs > 0 ? [count(usage.jobs, 'job')] : []),
-        ]
+        const users = describeUsage({ vehicle: usage.vehicles, job: usage.jobs })
         throw dimensionInUse(
-          `Capacity dimension "${current.key}" is used by ${users.join(' and ')}; ` +
+          `Capacity dimension "${current.key}" is used by ${users}; ` +
             'remove their capacities and demands in it first',
         )
       }

@@ -4,7 +4,7 @@ import { newId, nowIso } from '../../db/ids.js'
 import { referenceExists } from '../../db/references.js'
 import type { Database, Executor, LocationRow } from '../../db/types.js'
 import { toDecimalString } from '../../db/values.js'
-import { AppError, notFound, validationError } from '../../http/errors.js'
+import { AppError, describeUsage, notFound, validationError } from '../../http/errors.js'
 import { offsetOf, paginationOf } from '../../http/pagination.js'
 import type { Pagination } from '../../http/schemas.js'
 import type { CreateLocationBody, UpdateLocationBody } from './admin-schemas.js'
@@ -144,15 +144,6 @@ export async function updateLocation(
   })
 }
 
-function describeReferences({ vehicles, shifts, jobs }: repository.LocationReferences): string {
-  const parts: string[] = []
-  const count = (n: number, noun: string) => `${n} ${noun}${n === 1 ? '' : 's'}`
-  if (vehicles > 0) parts.push(count(vehicles, 'vehicle'))
-  if (shifts > 0) parts.push(count(shifts, 'shift'))
-  if (jobs > 0) parts.push(count(jobs, 'job'))
-  return parts.length > 1 ? `${parts.slice(0, -1).join(', ')} and ${parts.at(-1)}` : (parts[0] ?? '')
-}
-
 export async function deleteLocation(
   db: Kysely<Database>,
   organisationId: string,
@@ -161,10 +152,11 @@ export async function deleteLocation(
   return db.transaction().execute(async (trx) => {
     if (!(await repository.findLocationForUpdate(trx, organisationId, id))) throw notFound('Location')
     const references = await repository.countLocationReferences(trx, organisationId, id)
-    if (references.vehicles + references.shifts + references.jobs > 0) {
+    const { vehicles, shifts, jobs } = references
+    if (vehicles + shifts + jobs > 0) {
       throw new AppError(
         'IN_USE',
-        `Location is used by ${describeReferences(references)}; move or delete them first, ` +
+        `Location is used by ${describeUsage({ vehicle: vehicles, shift: shifts, job: jobs })}; move or delete them first, ` +
           'or deactivate the location instead (PATCH isActive false)',
       )
     }

@@ -2,7 +2,7 @@ import type { Kysely, Transaction } from 'kysely'
 import { sqlBool } from '../../db/database.js'
 import { newId, nowIso } from '../../db/ids.js'
 import type { Database, Executor, ShiftBreakRow, ShiftRow } from '../../db/types.js'
-import { AppError, notFound, validationError } from '../../http/errors.js'
+import { AppError, describeUsage, notFound, validationError } from '../../http/errors.js'
 import { offsetOf, paginationOf } from '../../http/pagination.js'
 import type { Pagination } from '../../http/schemas.js'
 import type { CreateShiftBody, UpdateShiftBody } from './admin-schemas.js'
@@ -219,7 +219,7 @@ export async function deleteShift(
     if (jobs > 0) {
       throw new AppError(
         'IN_USE',
-        `Shift is referenced by ${jobs} job${jobs === 1 ? '' : 's'}; unassign or delete ${jobs === 1 ? 'it' : 'them'} first`,
+        `Shift is referenced by ${describeUsage({ job: jobs })}; unassign or delete ${jobs === 1 ? 'it' : 'them'} first`,
       )
     }
     await repository.detachDeletedJobsFromShift(trx, organisationId, id)

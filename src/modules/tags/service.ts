@@ -4,7 +4,7 @@ import type { Kysely } from 'kysely'
 import { isForeignKeyViolation, isUniqueViolation } from '../../db/errors.js'
 import { newId, nowIso } from '../../db/ids.js'
 import type { Database, Executor } from '../../db/types.js'
-import { AppError, notFound } from '../../http/errors.js'
+import { AppError, describeUsage, notFound } from '../../http/errors.js'
 import { offsetOf, paginationOf } from '../../http/pagination.js'
 import type { Pagination } from '../../http/schemas.js'
 import * as repository from './repository.js'
@@ -98,10 +98,6 @@ export async function updateTag(
   )
 }
 
-function count(n: number, noun: string): string {
-  return `${n} ${noun}${n === 1 ? '' : 's'}`
-}
-
 const tagInUse = (message: string) => new AppError('IN_USE', message)
 
 export async function deleteTag(
@@ -115,11 +111,8 @@ export async function deleteTag(
       if (!current) throw notFound('Tag')
       const usage = await repository.countTagUsage(trx, organisationId, id)
       if (usage.vehicles > 0 || usage.jobs > 0) {
-        const users = [
-          ...(usage.vehicles > 0 ? [count(usage.vehicles, 'vehicle')] : []),
-          ...(usage.jobs > 0 ? [count(usage.jobs, 'job')] : []),
-        ]
-        throw tagInUse(`Tag "${current.name}" is used by ${users.join(' and ')}; remove it from them first`)
+        const users = describeUsage({ vehicle: usage.vehicles, job: usage.jobs })
+        throw tagInUse(`Tag "${current.name}" is used by ${users}; remove it from them first`)
       }
       await repository.deleteTag(trx, organisationId, id)
       return { id, deletedAt: nowIso() }

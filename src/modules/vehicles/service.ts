@@ -3,7 +3,7 @@ import { sqlBool } from '../../db/database.js'
 import { newId, nowIso } from '../../db/ids.js'
 import type { Database, Executor, VehicleRow } from '../../db/types.js'
 import { toNullableDecimalString } from '../../db/values.js'
-import { AppError, type ErrorDetail, notFound, validationError } from '../../http/errors.js'
+import { AppError, describeUsage, type ErrorDetail, notFound, validationError } from '../../http/errors.js'
 import { offsetOf, paginationOf } from '../../http/pagination.js'
 import type { Pagination } from '../../http/schemas.js'
 import { summarise } from '../../http/validation.js'
@@ -252,7 +252,7 @@ export async function deleteVehicle(
     if (shifts > 0) {
       throw new AppError(
         'IN_USE',
-        `Vehicle is used by ${shifts} shift${shifts === 1 ? '' : 's'}; move or delete them first, ` +
+        `Vehicle is used by ${describeUsage({ shift: shifts })}; move or delete them first, ` +
           'or deactivate the vehicle instead (PATCH isActive false)',
       )
     }
