@@ -4,7 +4,7 @@ import rateLimit from '@fastify/rate-limit'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify'
 import type { Kysely } from 'kysely'
-import type { Config } from './config.js'
+import { type Config, WEBHOOK_DEFAULTS } from './config.js'
 import type { Dialect } from './db/database.js'
 import type { Database } from './db/types.js'
 import {
@@ -24,8 +24,12 @@ import { ErrorBody } from './http/schemas.js'
 import { installValidators } from './http/validation.js'
 import { apiKeyAdminRoutes } from './modules/api-keys/admin-routes.js'
 import type { Scope } from './modules/api-keys/service.js'
+import { automationAdminRoutes } from './modules/automations/admin-routes.js'
+import { executionAdminRoutes } from './modules/automations/execution-routes.js'
+import { type WebhookConfig, Webhooks } from './modules/automations/webhooks.js'
 import { capacityDimensionAdminRoutes } from './modules/capacity-dimensions/admin-routes.js'
 import { customerRoutes } from './modules/customers/routes.js'
+import { formAdminRoutes } from './modules/forms/admin-routes.js'
 import { jobAdminRoutes } from './modules/jobs/admin-routes.js'
 import { jobRoutes } from './modules/jobs/routes.js'
 import { locationAdminRoutes } from './modules/locations/admin-routes.js'
@@ -41,8 +45,17 @@ import { vehicleRoutes } from './modules/vehicles/routes.js'
 export interface AppDeps {
   db: Kysely<Database>
   dialect: Dialect
-  config: Pick<Config, 'authCacheTtlMs' | 'defaultRateLimitPerMinute' | 'bodyLimitBytes'>
+  /** Webhook settings left out take WEBHOOK_DEFAULTS (dispatcher on, public targets only). */
+  config: Pick<Config, 'authCacheTtlMs' | 'defaultRateLimitPerMinute' | 'bodyLimitBytes'> &
+    Partial<WebhookConfig>
   logger?: FastifyServerOptions['logger']
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The webhook sender and dispatcher this app runs (started when the app is ready). */
+    webhooks: Webhooks
+  }
 }
 
 export type App = FastifyInstance
@@ -77,12 +90,23 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   // 3. OpenAPI collection must be registered before the routes it describes.
   await installOpenApi(app)
 
-  // 4. The two APIs: authentication → per-key rate limit → plan and scope checks → routes.
+  // 4. Webhooks: the dispatcher delivers committed outbox events from the moment the app is ready,
+  // is nudged after every successful write, and finishes its deliveries when the app closes.
+  const webhooks = new Webhooks(deps.db, { ...WEBHOOK_DEFAULTS, ...deps.config }, app.log)
+  app.decorate('webhooks', webhooks)
+  app.addHook('onReady', async () => webhooks.start())
+  app.addHook('onClose', async () => webhooks.close())
+  app.addHook('onResponse', async (request, reply) => {
+    if (request.method !== 'GET' && reply.statusCode < 400) webhooks.dispatcher.wake()
+  })
+
+  // 5. The two APIs: authentication → per-key rate limit → plan and scope checks → routes.
   const apiKeys = new ApiKeyResolver(deps.db, deps.config.authCacheTtlMs)
   const options: RouteOptions = {
     db: deps.db,
     apiKeys,
     defaultRateLimitPerMinute: deps.config.defaultRateLimitPerMinute,
+    webhooks,
   }
   await registerApi(app, apiKeys, PUBLIC_PREFIX, publicScope, async (api) => {
     await api.register(jobRoutes, options)
@@ -100,10 +124,13 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     await api.register(vehicleAdminRoutes, options)
     await api.register(shiftAdminRoutes, options)
     await api.register(jobAdminRoutes, options)
+    await api.register(formAdminRoutes, options)
     await api.register(apiKeyAdminRoutes, options)
+    await api.register(automationAdminRoutes, options)
+    await api.register(executionAdminRoutes, options)
   })
 
-  // 5. Documentation: the generated document and the interactive playground (no key needed).
+  // 6. Documentation: the generated document and the interactive playground (no key needed).
   await installDocsRoutes(app)
   return app
 }

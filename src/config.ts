@@ -15,10 +15,46 @@ export interface Config {
   /** Fixed at 1 MiB (DESIGN.md); larger bodies get 413 PAYLOAD_TOO_LARGE. */
   bodyLimitBytes: number
   pgPoolSize: number
+  /** Run the webhook dispatcher in this process (WEBHOOK_DISPATCHER=false turns it off). */
+  webhookDispatcher: boolean
+  /** Allow http:// and private, loopback and link-local webhook targets (development and tests). */
+  webhookAllowPrivate: boolean
+  /** One delivery attempt gets this long, connection to last byte read (spec: 10 s). */
+  webhookTimeoutMs: number
+  /** How often the dispatcher looks for events committed by other processes. */
+  webhookPollIntervalMs: number
+  /** Deliveries in flight at once, per process. */
+  webhookConcurrency: number
+  /** Execution logs (and dispatched outbox events) older than this are pruned. */
+  webhookRetentionDays: number
 }
 
 export const DEFAULT_SQLITE_PATH = './data/fieldservice.db'
+
+/** Webhook settings when their variables are unset (also what an app built without them uses). */
+export const WEBHOOK_DEFAULTS = {
+  webhookDispatcher: true,
+  webhookAllowPrivate: false,
+  webhookTimeoutMs: 10_000,
+  webhookPollIntervalMs: 1000,
+  webhookConcurrency: 16,
+  webhookRetentionDays: 30,
+} as const
 export const MAX_BODY_BYTES = 1024 * 1024
+
+function boolean(name: string, fallback: boolean, env: NodeJS.ProcessEnv): boolean {
+  const raw = env[name]?.trim().toLowerCase()
+  if (raw === undefined || raw === '') return fallback
+  if (['true', '1', 'yes', 'on'].includes(raw)) return true
+  if (['false', '0', 'no', 'off'].includes(raw)) return false
+  throw new Error(`${name} must be true or false, got "${env[name]}"`)
+}
+
+function positive(name: string, fallback: number, env: NodeJS.ProcessEnv): number {
+  const value = integer(name, fallback, env)
+  if (value === 0) throw new Error(`${name} must be at least 1`)
+  return value
+}
 
 function integer(name: string, fallback: number, env: NodeJS.ProcessEnv): number {
   const raw = env[name]
@@ -45,5 +81,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     defaultRateLimitPerMinute: integer('DEFAULT_RATE_LIMIT_PER_MINUTE', 100, env),
     bodyLimitBytes: MAX_BODY_BYTES,
     pgPoolSize: integer('PG_POOL_SIZE', 10, env),
+    webhookDispatcher: boolean('WEBHOOK_DISPATCHER', WEBHOOK_DEFAULTS.webhookDispatcher, env),
+    webhookAllowPrivate: boolean('WEBHOOK_ALLOW_PRIVATE', WEBHOOK_DEFAULTS.webhookAllowPrivate, env),
+    webhookTimeoutMs: positive('WEBHOOK_TIMEOUT_MS', WEBHOOK_DEFAULTS.webhookTimeoutMs, env),
+    webhookPollIntervalMs: positive('WEBHOOK_POLL_INTERVAL_MS', WEBHOOK_DEFAULTS.webhookPollIntervalMs, env),
+    webhookConcurrency: positive('WEBHOOK_CONCURRENCY', WEBHOOK_DEFAULTS.webhookConcurrency, env),
+    webhookRetentionDays: positive('WEBHOOK_RETENTION_DAYS', WEBHOOK_DEFAULTS.webhookRetentionDays, env),
   }
 }

@@ -11,6 +11,7 @@ import { createDatabase, type DatabaseHandle, type Dialect } from '../src/db/dat
 import { migrateToLatest } from '../src/db/migrator.js'
 import type { PlanTier } from '../src/db/types.js'
 import { createApiKey, type Scope } from '../src/modules/api-keys/service.js'
+import type { WebhookConfig } from '../src/modules/automations/webhooks.js'
 import { createOrganisation } from '../src/modules/organisations/service.js'
 import { adminPostgresUrl, postgresUrlFor, testDialects } from './dialects.js'
 
@@ -78,15 +79,28 @@ export interface TestContext {
   close(): Promise<void>
 }
 
-export async function createTestApp(
-  dialect: Dialect,
-  config: Partial<{ authCacheTtlMs: number; defaultRateLimitPerMinute: number; bodyLimitBytes: number }> = {},
-): Promise<TestContext> {
+export type TestAppConfig = Partial<
+  { authCacheTtlMs: number; defaultRateLimitPerMinute: number; bodyLimitBytes: number } & WebhookConfig
+>
+
+/**
+ * An app on a fresh database. Webhooks: no background dispatcher (tests call
+ * `app.webhooks.dispatcher.drain()`), loopback receivers allowed, a 2 s delivery timeout.
+ */
+export async function createTestApp(dialect: Dialect, config: TestAppConfig = {}): Promise<TestContext> {
   const database = await createTestDatabase(dialect)
   const app = await buildApp({
     db: database.db,
     dialect,
-    config: { authCacheTtlMs: 0, defaultRateLimitPerMinute: 100, bodyLimitBytes: 1024 * 1024, ...config },
+    config: {
+      authCacheTtlMs: 0,
+      defaultRateLimitPerMinute: 100,
+      bodyLimitBytes: 1024 * 1024,
+      webhookDispatcher: false,
+      webhookAllowPrivate: true,
+      webhookTimeoutMs: 2000,
+      ...config,
+    },
   })
   await app.ready()
   return {

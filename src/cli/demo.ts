@@ -69,6 +69,9 @@ export async function runDemo(config: Config, options: { serve: boolean; json: b
         '',
         `Playgrounds: ${base}/docs (public API) and ${adminBase}/docs (admin API)`,
         '             Authorize → paste a key → Try it out',
+        config.webhookAllowPrivate
+          ? 'Webhooks:    automations may target http://127.0.0.1 here (WEBHOOK_ALLOW_PRIVATE=true); see README → Webhooks'
+          : 'Webhooks:    https targets on the public internet only (WEBHOOK_ALLOW_PRIVATE=false)',
         '',
       ].join('\n'),
     )

@@ -223,7 +223,12 @@ export function buildCli(config: Config = loadConfig(), output: CliOutput = proc
     .option('--no-serve', 'seed and print keys, then exit')
     .option('--json', 'machine-readable output')
     .action(async (options: { serve: boolean; json?: boolean }) => {
-      await runDemo(config, { serve: options.serve, json: !!options.json })
+      // The demo is for a laptop: let automations target a local receiver unless told otherwise.
+      const allowPrivate = process.env.WEBHOOK_ALLOW_PRIVATE === undefined || config.webhookAllowPrivate
+      await runDemo(
+        { ...config, webhookAllowPrivate: allowPrivate },
+        { serve: options.serve, json: !!options.json },
+      )
     })
 
   return program

@@ -4,6 +4,7 @@ import { dirname } from 'node:path'
 import SQLite from 'better-sqlite3'
 import { Kysely, PostgresAdapter, PostgresDialect, SqliteDialect } from 'kysely'
 import pg from 'pg'
+import { registerPool, registerSqliteHandle } from './hot-query.js'
 import type { Database } from './types.js'
 
 export type Dialect = 'sqlite' | 'postgres'
@@ -47,6 +48,10 @@ function createSqlite(path: string, options: DatabaseOptions): DatabaseHandle {
   raw.pragma('foreign_keys = ON')
   raw.pragma('busy_timeout = 5000')
   raw.pragma(`synchronous = ${options.sqliteSynchronous ?? 'FULL'}`)
+  // Planner statistics, as SQLite advises for long-lived connections: a bounded ANALYZE of the
+  // tables that need it, so plans stay good as the data grows.
+  raw.pragma('analysis_limit = 400')
+  raw.pragma('optimize = 0x10002')
   // SQLite's lower() folds ASCII only; searches must be case-insensitive for every script.
   raw.function('lower', { deterministic: true }, (value: unknown) =>
     typeof value === 'string' ? value.toLowerCase() : value,
@@ -71,10 +76,14 @@ function createSqlite(path: string, options: DatabaseOptions): DatabaseHandle {
       statements.clear()
       raw.close()
     },
+    get inTransaction() {
+      return raw.inTransaction
+    },
   }
   const db = new Kysely<Database>({
     dialect: new SqliteDialect({ database: database as unknown as SQLite.Database }),
   })
+  registerSqliteHandle(db, database)
   return { db, dialect: 'sqlite', destroy: () => db.destroy() }
 }
 
@@ -98,5 +107,6 @@ function createPostgres(url: string, options: DatabaseOptions): DatabaseHandle {
   // An idle client that loses its connection must not crash the process; the pool replaces it.
   pool.on('error', () => {})
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) })
+  registerPool(db, pool)
   return { db, dialect: 'postgres', destroy: () => db.destroy() }
 }

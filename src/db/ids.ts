@@ -16,3 +16,6 @@ export function newId(now = Date.now()): string {
 export function nowIso(): string {
   return new Date().toISOString()
 }
+
+/** The ids of some rows, as a set: for checking which requested ids exist. */
+export const idsOf = (rows: readonly { id: string }[]): Set<string> => new Set(rows.map((row) => row.id))

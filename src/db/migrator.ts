@@ -2,11 +2,19 @@ import { type Kysely, type Migration, type MigrationResultSet, Migrator } from '
 import type { Dialect } from './database.js'
 import * as m0001 from './migrations/0001-initial.js'
 import * as m0002 from './migrations/0002-admin.js'
+import * as m0003 from './migrations/0003-webhooks.js'
+import * as m0004 from './migrations/0004-job-counts.js'
+import * as m0005 from './migrations/0005-job-days.js'
+import * as m0006 from './migrations/0006-customer-search.js'
 
 // Migrations are listed here, in order, so they run the same from source and from dist/.
 const MIGRATIONS: Record<string, { up(db: Kysely<any>, dialect: Dialect): Promise<void> }> = {
   '0001-initial': m0001,
   '0002-admin': m0002,
+  '0003-webhooks': m0003,
+  '0004-job-counts': m0004,
+  '0005-job-days': m0005,
+  '0006-customer-search': m0006,
 }
 
 export function createMigrator(db: Kysely<any>, dialect: Dialect): Migrator {

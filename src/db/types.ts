@@ -5,7 +5,7 @@
 // (TEXT on SQLite, timestamptz parsed to ISO on PostgreSQL), coordinates are canonical decimal
 // strings (TEXT / numeric), booleans are 0/1 on SQLite and true/false on PostgreSQL and are written
 // as 0/1 on both (see `sqlBool`).
-import type { ColumnType, Insertable, Kysely, Selectable, Transaction, Updateable } from 'kysely'
+import type { ColumnType, Generated, Insertable, Kysely, Selectable, Transaction, Updateable } from 'kysely'
 
 export type Bool = ColumnType<boolean | number, number, number>
 /** Timestamp column: ISO string in, ISO string out. */
@@ -139,6 +139,9 @@ export interface CustomersTable {
   operational_end: string
   created_at: Timestamp
   updated_at: Timestamp
+  /** lower(name) and lower(address), maintained by triggers (migration 0006), for `search=`. */
+  search_name: Generated<string>
+  search_address: Generated<string>
 }
 
 export interface JobsTable {
@@ -208,6 +211,97 @@ export interface OutboxEventsTable {
   dispatched_at: Timestamp | null
 }
 
+export type AutomationAction = 'SEND_WEBHOOK'
+export type ExecutionStatus = 'PENDING' | 'SUCCESS' | 'FAILED'
+
+export interface AutomationsTable {
+  id: string
+  organisation_id: string
+  name: string
+  event: string
+  action: AutomationAction
+  url: string
+  is_active: Bool
+  secret: string
+  previous_secret: string | null
+  previous_secret_expires_at: Timestamp | null
+  created_at: Timestamp
+  updated_at: Timestamp
+}
+
+export interface WebhookExecutionsTable {
+  id: string
+  organisation_id: string
+  automation_id: string
+  event_id: string
+  webhook_id: string
+  event: string
+  url: string
+  status: ExecutionStatus
+  http_status: number | null
+  error: string | null
+  duration_ms: number | null
+  /** The exact bytes sent (JSON text). */
+  request_body: string
+  response_body: string | null
+  redelivery_of: string | null
+  created_at: Timestamp
+  completed_at: Timestamp | null
+}
+
+export interface FormSubmissionsTable {
+  id: string
+  organisation_id: string
+  job_id: string
+  form: string
+  /** JSON text: the answers object. */
+  answers: string
+  submitted_by_user_id: string | null
+  created_at: Timestamp
+}
+
+/** Maintained by triggers (migration 0004): live jobs per (status, priority, location), '*' = any. */
+export interface JobCountsTable {
+  organisation_id: string
+  status: string
+  priority: string
+  /** A location id, '' for jobs without one, or '*'. */
+  location_id: string
+  count: number
+}
+
+/** Maintained by triggers (migration 0005): one row per UTC day a bounded (≤ 32-day) window overlaps. */
+export interface JobDaysTable {
+  organisation_id: string
+  /** YYYY-MM-DD */
+  day: string
+  job_id: string
+  status: string
+  created_at: Timestamp
+}
+
+/** Maintained by triggers (migration 0005): jobs with one open bound or a window over 32 days. */
+export interface JobLongWindowsTable {
+  organisation_id: string
+  job_id: string
+  status: string
+  created_at: Timestamp
+  earliest_start: Timestamp | null
+  latest_end: Timestamp | null
+}
+
+/** Maintained by triggers (migration 0005): job_days rows per (day, status | '*'). */
+export interface JobDayCountsTable {
+  organisation_id: string
+  day: string
+  status: string
+  count: number
+}
+
+export interface CalendarOffsetsTable {
+  n: number
+}
+
 export interface Database {
   organisations: OrganisationsTable
   users: UsersTable
@@ -225,6 +319,14 @@ export interface Database {
   job_demands: JobDemandsTable
   api_keys: ApiKeysTable
   outbox_events: OutboxEventsTable
+  automations: AutomationsTable
+  webhook_executions: WebhookExecutionsTable
+  form_submissions: FormSubmissionsTable
+  job_counts: JobCountsTable
+  job_days: JobDaysTable
+  job_long_windows: JobLongWindowsTable
+  job_day_counts: JobDayCountsTable
+  calendar_offsets: CalendarOffsetsTable
 }
 
 export type JobRow = Selectable<JobsTable>
@@ -239,6 +341,10 @@ export type ShiftRow = Selectable<ShiftsTable>
 export type ShiftBreakRow = Selectable<ShiftBreaksTable>
 export type ApiKeyRow = Selectable<ApiKeysTable>
 export type OrganisationRow = Selectable<OrganisationsTable>
+export type AutomationRow = Selectable<AutomationsTable>
+export type WebhookExecutionRow = Selectable<WebhookExecutionsTable>
+export type OutboxEventRow = Selectable<OutboxEventsTable>
+export type FormSubmissionRow = Selectable<FormSubmissionsTable>
 
 /** What repository functions take first: the database, or the transaction a service opened. */
 export type Executor = Kysely<Database> | Transaction<Database>

@@ -3,6 +3,7 @@
 import swagger from '@fastify/swagger'
 import swaggerUi from '@fastify/swagger-ui'
 import type { FastifyInstance } from 'fastify'
+import { EVENT_DESCRIPTIONS, EVENT_PAYLOADS, EVENT_TYPES } from '../modules/events/schemas.js'
 
 export const PUBLIC_PREFIX = '/v1/public'
 export const ADMIN_PREFIX = '/v1/admin'
@@ -26,7 +27,10 @@ Enterprise plan.
 
 **Formats.** Datetimes are ISO 8601 in UTC with milliseconds (any offset is accepted on input);
 coordinates are JSON numbers in requests and decimal strings in responses; durations are integer
-seconds; times of day are \`HH:MM\`.`
+seconds; times of day are \`HH:MM\`.
+
+**Webhooks.** Automations (set up in the dashboard or the admin API) send a signed POST for each
+event of their trigger type; the events and their bodies are listed under *Webhooks*.`
 
 interface ObjectSchema {
   properties?: Record<string, { default?: unknown }>
@@ -47,11 +51,62 @@ function withOptionalDefaults<T extends { querystring?: unknown }>(schema: T): T
 
 const ADMIN_DESCRIPTION = `Everything the dashboard does: the organisation and its plan, the team, depots, fleet,
 shifts, tags and capacity dimensions, job tags and demands, the dispatch lifecycle (assign, unassign,
-start, complete, cancel) and API keys.
+start, complete, cancel), form submissions on jobs, API keys, and webhook automations with their
+signing secrets, execution logs and redelivery.
 
 **Authentication.** Send \`Authorization: Bearer svc_live_…\` with a key that has the \`admin\` scope;
 other keys get 403 \`FORBIDDEN\`. Envelope, errors, validation, pagination and rate limits are those of
-the public API (\`/v1/public/docs\`).`
+the public API (\`/v1/public/docs\`).
+
+**Webhooks.** An automation sends one signed POST to its URL for each event of its trigger type; the
+events and their bodies are listed under *Webhooks*.`
+
+const WEBHOOK_DELIVERY = `Sent as one HTTP POST with a JSON body to the URL of every active automation whose
+trigger is this event, after the change has committed. A non-2xx answer, or no answer within 10 s, is
+recorded as a failure in the automation's execution log and is not retried; it can be redelivered from
+the execution log.
+
+**Signature** ([Standard Webhooks](https://www.standardwebhooks.com)): \`webhook-id\` identifies the
+delivery and is the same on every redelivery (use it to drop duplicates); \`webhook-timestamp\` is the
+sending time in Unix seconds (refuse stale ones); \`webhook-signature\` is \`v1,\` followed by the base64
+HMAC-SHA256 of \`<webhook-id>.<webhook-timestamp>.<body>\` (the raw body bytes), keyed with the
+base64-decoded part of the automation's \`whsec_…\` secret after the prefix. While a rotated secret is
+still valid, two signatures are sent, separated by a space: accept the request when either matches.`
+
+const SIGNATURE_HEADERS = [
+  ['webhook-id', 'Delivery id: the same on every redelivery of this delivery'],
+  ['webhook-timestamp', 'When this attempt was sent, in Unix seconds'],
+  ['webhook-signature', 'v1,<base64 HMAC-SHA256>; two, space-separated, during a secret rotation'],
+].map(([name, description]) => ({
+  name: name as string,
+  in: 'header',
+  required: true,
+  description,
+  schema: { type: 'string' as const },
+}))
+
+/** OpenAPI 3.1 `webhooks`: what receivers of each event get, from the schemas that type the events. */
+function webhooks() {
+  return Object.fromEntries(
+    EVENT_TYPES.map((event) => [
+      event,
+      {
+        post: {
+          summary: event,
+          description: `${EVENT_DESCRIPTIONS[event]}\n\n${WEBHOOK_DELIVERY}`,
+          operationId: `webhook${event}`,
+          parameters: SIGNATURE_HEADERS,
+          // A plain JSON copy: the document must not share (or expose) TypeBox's schema objects.
+          requestBody: {
+            required: true,
+            content: { 'application/json': { schema: JSON.parse(JSON.stringify(EVENT_PAYLOADS[event])) } },
+          },
+          responses: { '2XX': { description: 'Delivered' } },
+        },
+      },
+    ]),
+  )
+}
 
 interface DocumentOptions {
   decorator: 'swagger' | 'adminSwagger'
@@ -77,6 +132,7 @@ async function registerDocument(app: FastifyInstance, options: DocumentOptions):
       info: { title: options.title, version: '1.0.0', description: options.description },
       servers: [{ url: options.prefix }],
       tags: options.tags,
+      webhooks: webhooks(),
       components: {
         securitySchemes: {
           bearerAuth: { type: 'http', scheme: 'bearer', description: 'An API key: svc_live_…' },
@@ -139,7 +195,12 @@ export async function installOpenApi(app: FastifyInstance): Promise<void> {
       { name: 'Vehicles', description: 'Fleet' },
       { name: 'Shifts', description: 'Weekly shift templates with breaks' },
       { name: 'Dispatch', description: 'Job tags, demands and the job lifecycle' },
+      { name: 'Forms', description: 'Form submissions on jobs (each sends FORM_SUBMITTED)' },
       { name: 'API keys', description: 'Keys for integrations' },
+      {
+        name: 'Automations',
+        description: 'Webhook automations, their signing secrets, execution logs and redelivery',
+      },
     ],
   })
 }

@@ -70,6 +70,12 @@ export const IdParams = Type.Object(
   { additionalProperties: false },
 )
 
+/** The body of an action that takes no input (`config: { optionalBody: true }` routes). */
+export const NoInputBody = Type.Object(
+  {},
+  { additionalProperties: false, description: 'No input: send {} or no body at all' },
+)
+
 export const Pagination = Type.Object({
   page: Type.Integer(),
   limit: Type.Integer(),
@@ -77,6 +83,33 @@ export const Pagination = Type.Object({
   totalPages: Type.Integer(),
 })
 export type Pagination = Static<typeof Pagination>
+
+/** The pagination object of lists that can also be walked with a keyset cursor. */
+export const CursorPagination = Type.Object({
+  page: Nullable(Type.Integer({ description: 'The page returned; null when the request used `cursor`' })),
+  limit: Type.Integer(),
+  total: Type.Integer({ description: 'Every row matching the filters (exact)' }),
+  totalPages: Type.Integer(),
+  nextCursor: Nullable(
+    Type.String({
+      description:
+        'Pass as `cursor` to get the rows after this page, at the same cost at any depth; null on the last page',
+    }),
+  ),
+})
+export type CursorPagination = Static<typeof CursorPagination>
+
+export const CursorQuery = {
+  cursor: Type.Optional(
+    Type.String({
+      minLength: 1,
+      maxLength: 512,
+      description:
+        'Opaque: `nextCursor` of the previous response. Returns the rows after it (the filters still ' +
+        'apply); `page` must then be omitted. Use it to walk a whole list: its cost does not grow with depth.',
+    }),
+  ),
+}
 
 export function PageQuery(defaultLimit: number) {
   return {

@@ -14,11 +14,11 @@ function listConditions(
   const conditions = [eb('organisation_id', '=', organisationId)]
   if (search) {
     const pattern = containsPattern(search)
-    // lower() is Unicode-aware on both engines (SQLite's is replaced at connection time).
+    // search_name and search_address are lower(name) and lower(address), kept by triggers.
     conditions.push(
       eb.or([
-        sql<boolean>`lower(${eb.ref('name')}) like ${pattern} escape '\\'`,
-        sql<boolean>`lower(${eb.ref('address')}) like ${pattern} escape '\\'`,
+        sql<boolean>`${eb.ref('search_name')} like ${pattern} escape '\\'`,
+        sql<boolean>`${eb.ref('search_address')} like ${pattern} escape '\\'`,
       ]),
     )
   }

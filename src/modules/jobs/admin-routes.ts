@@ -36,7 +36,8 @@ export const jobAdminRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (ap
         summary: "Replace a job's tags",
         description:
           'Sets the complete list of tags (an empty list removes them all). Each tag must exist in your ' +
-          'organisation: 400 at /body/tagIds/N otherwise. updatedAt moves only when the set changes.',
+          'organisation: 400 at /body/tagIds/N otherwise. updatedAt moves, and JOB_UPDATED { changes.tags } ' +
+          'is emitted, only when the set changes.',
         params: IdParams,
         body: JobTagsBody,
         response: { 200: JobResponse, ...EXTRAS_ERRORS },
@@ -59,7 +60,7 @@ export const jobAdminRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (ap
         description:
           'Sets the complete list of demands (an empty list removes them all), one per capacity dimension; ' +
           'each dimension must exist in your organisation: 400 at /body/demands/N/capacityDimensionId ' +
-          'otherwise. updatedAt moves only when the set changes.',
+          'otherwise. updatedAt moves, and JOB_UPDATED { changes.demands } is emitted, only when the set changes.',
         params: IdParams,
         body: JobDemandsBody,
         response: { 200: JobResponse, ...EXTRAS_ERRORS },
@@ -84,7 +85,9 @@ export const jobAdminRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (ap
           'must be active (400 at /body/userId); a shift must belong to that user and its vehicle must be ' +
           'active (400 at /body/shiftId). Sets assignedUserId, shiftId, scheduledStart and scheduledEnd. ' +
           'Emits JOB_ASSIGNED { customerId, assignedUserId, shiftId, scheduledStart, scheduledEnd }, and ' +
-          `STATUS_CHANGED when the status moves; sending the current assignment again changes nothing. ${EVENTS}`,
+          'STATUS_CHANGED when the status moves; re-assigning to another worker emits JOB_UNASSIGNED for ' +
+          'the previous one first (no STATUS_CHANGED); sending the current assignment again changes ' +
+          `nothing. ${EVENTS}`,
         params: IdParams,
         body: AssignJobBody,
         response: { 200: JobResponse, ...TRANSITION_ERRORS },

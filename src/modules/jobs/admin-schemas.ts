@@ -36,10 +36,7 @@ export const AssignJobBody = Type.Object(
 export type AssignJobBody = Static<typeof AssignJobBody>
 
 /** start and complete take no input; an empty object (or no body at all) is accepted. */
-export const NoInputBody = Type.Object(
-  {},
-  { additionalProperties: false, description: 'No input: send {} or no body at all' },
-)
+export { NoInputBody } from '../../http/schemas.js'
 
 export const CancelJobBody = Type.Object(
   {

@@ -1,30 +1,21 @@
 // Dispatch: the job lifecycle and a job's tags and demands. Each call is one transaction that locks
 // the job row, checks the state machine (lifecycle.ts), writes the job and records its events.
 import type { Kysely, Transaction } from 'kysely'
-import { nowIso } from '../../db/ids.js'
+import { idsOf, nowIso } from '../../db/ids.js'
 import type { Database, JobRow, JobUpdate } from '../../db/types.js'
-import { AppError, notFound, validationError } from '../../http/errors.js'
+import { AppError, validationError } from '../../http/errors.js'
 import { findCapacityDimensionsByIds } from '../capacity-dimensions/service.js'
-import { recordEvent } from '../events/service.js'
+import { type EventData, recordEvent, recordEvents } from '../events/service.js'
 import { findTagsByIds } from '../tags/service.js'
 import * as admin from './admin-repository.js'
 import type { AssignJobBody, CancelJobBody, JobDemandsBody, JobTagsBody } from './admin-schemas.js'
 import { actualDurationOf, assertTransition, eventsOf, type LifecycleAction } from './lifecycle.js'
 import * as repository from './repository.js'
 import type { JobDetail } from './schemas.js'
-import { getJob } from './service.js'
+import { getJob, lockJob, parseInstant } from './service.js'
 
 type Db = Kysely<Database>
 const TERMINAL_STATUSES = new Set(['COMPLETED', 'CANCELLED'])
-// The range both engines store alike (see service.ts).
-const EARLIEST_INSTANT = Date.parse('0001-01-01T00:00:00.000Z')
-const LATEST_INSTANT = Date.parse('9999-12-31T23:59:59.999Z')
-
-async function lockJob(trx: Transaction<Database>, organisationId: string, id: string): Promise<JobRow> {
-  const job = await repository.findJobForUpdate(trx, organisationId, id)
-  if (!job) throw notFound('Job')
-  return job
-}
 
 /**
  * Runs one lifecycle action: lock, check the transition, apply `changesFor` (which may refuse with a
@@ -49,24 +40,10 @@ async function transition(
     if (changed) {
       const after: JobRow = { ...before, ...changes, updated_at: at } as JobRow
       await repository.updateJob(trx, organisationId, id, { ...changes, updated_at: at })
-      for (const { event, data } of eventsOf({ action, before, after, at, reason })) {
-        await recordEvent(trx, organisationId, event, data, at)
-      }
+      await recordEvents(trx, organisationId, eventsOf({ action, before, after, at, reason }), at)
     }
     return getJob(trx, organisationId, id)
   })
-}
-
-function parseInstant(field: string, value: string): string {
-  const time = Date.parse(value)
-  if (Number.isNaN(time)) throw validationError(`/body/${field}`, 'is not a valid datetime')
-  if (time < EARLIEST_INSTANT || time > LATEST_INSTANT) {
-    throw validationError(
-      `/body/${field}`,
-      'must be between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z',
-    )
-  }
-  return new Date(time).toISOString()
 }
 
 async function assertAssignable(
@@ -139,13 +116,36 @@ async function lockEditableJob(trx: Transaction<Database>, organisationId: strin
   return job
 }
 
-const idsOf = (rows: readonly { id: string }[]) => new Set(rows.map((row) => row.id))
 const sameSet = (a: readonly string[], b: readonly string[]) =>
   a.length === b.length && [...a].sort().join('\n') === [...b].sort().join('\n')
 
+type JobChanges = EventData['JOB_UPDATED']['changes']
+
+/** Moves updatedAt and records JOB_UPDATED for a change of the job's tags or demands. */
+async function recordExtrasChange(
+  trx: Transaction<Database>,
+  organisationId: string,
+  job: JobRow,
+  changes: JobChanges,
+): Promise<void> {
+  const at = nowIso()
+  await repository.updateJob(trx, organisationId, job.id, { updated_at: at })
+  await recordEvent(
+    trx,
+    organisationId,
+    'JOB_UPDATED',
+    { jobId: job.id, title: job.title, status: job.status, updatedAt: at, changes },
+    at,
+  )
+}
+
+type Demand = JobDemandsBody['demands'][number]
+const byDimension = (a: Demand, b: Demand) =>
+  a.capacityDimensionId < b.capacityDimensionId ? -1 : a.capacityDimensionId > b.capacityDimensionId ? 1 : 0
+
 export async function setJobTags(db: Db, organisationId: string, id: string, input: JobTagsBody) {
   return db.transaction().execute(async (trx) => {
-    await lockEditableJob(trx, organisationId, id)
+    const job = await lockEditableJob(trx, organisationId, id)
     const existing = idsOf(await findTagsByIds(trx, organisationId, input.tagIds))
     const missing = input.tagIds.findIndex((tagId) => !existing.has(tagId))
     if (missing >= 0) {
@@ -154,10 +154,13 @@ export async function setJobTags(db: Db, organisationId: string, id: string, inp
         `tag ${input.tagIds[missing]} does not exist in your organisation`,
       )
     }
-    if (!sameSet(await admin.findJobTagIds(trx, organisationId, id), input.tagIds)) {
+    const previous = await admin.findJobTagIds(trx, organisationId, id)
+    if (!sameSet(previous, input.tagIds)) {
       await admin.deleteJobTags(trx, organisationId, id)
       for (const tagId of input.tagIds) await repository.insertJobTag(trx, organisationId, id, tagId)
-      await repository.updateJob(trx, organisationId, id, { updated_at: nowIso() })
+      await recordExtrasChange(trx, organisationId, job, {
+        tags: { previous: [...previous].sort(), current: [...input.tagIds].sort() },
+      })
     }
     return getJob(trx, organisationId, id)
   })
@@ -170,7 +173,7 @@ export async function setJobDemands(db: Db, organisationId: string, id: string, 
     throw validationError(`/body/demands/${repeated}/capacityDimensionId`, 'appears more than once')
   }
   return db.transaction().execute(async (trx) => {
-    await lockEditableJob(trx, organisationId, id)
+    const job = await lockEditableJob(trx, organisationId, id)
     const existing = idsOf(await findCapacityDimensionsByIds(trx, organisationId, dimensionIds))
     const missing = dimensionIds.findIndex((dimensionId) => !existing.has(dimensionId))
     if (missing >= 0) {
@@ -179,12 +182,12 @@ export async function setJobDemands(db: Db, organisationId: string, id: string, 
         `capacity dimension ${dimensionIds[missing]} does not exist in your organisation`,
       )
     }
-    const stored = await admin.findJobDemandValues(trx, organisationId, id)
-    const key = (dimensionId: string, value: number) => `${dimensionId}=${value}`
-    const unchanged = sameSet(
-      stored.map((demand) => key(demand.capacity_dimension_id, demand.required_value)),
-      input.demands.map((demand) => key(demand.capacityDimensionId, demand.requiredValue)),
-    )
+    const stored = (await admin.findJobDemandValues(trx, organisationId, id)).map((demand) => ({
+      capacityDimensionId: demand.capacity_dimension_id,
+      requiredValue: demand.required_value,
+    }))
+    const key = (demand: Demand) => `${demand.capacityDimensionId}=${demand.requiredValue}`
+    const unchanged = sameSet(stored.map(key), input.demands.map(key))
     if (!unchanged) {
       await admin.deleteJobDemands(trx, organisationId, id)
       for (const demand of input.demands) {
@@ -196,7 +199,14 @@ export async function setJobDemands(db: Db, organisationId: string, id: string, 
           demand.requiredValue,
         )
       }
-      await repository.updateJob(trx, organisationId, id, { updated_at: nowIso() })
+      await recordExtrasChange(trx, organisationId, job, {
+        demands: {
+          previous: stored.sort(byDimension),
+          current: input.demands
+            .map(({ capacityDimensionId, requiredValue }) => ({ capacityDimensionId, requiredValue }))
+            .sort(byDimension),
+        },
+      })
     }
     return getJob(trx, organisationId, id)
   })

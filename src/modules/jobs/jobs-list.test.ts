@@ -84,7 +84,7 @@ for (const dialect of DIALECTS) {
       const response = await api.get('/jobs')
       expect(response.status).toBe(200)
       const { jobs, pagination } = response.body.data
-      expect(pagination).toEqual({ page: 1, limit: 20, total: 11, totalPages: 1 })
+      expect(pagination).toEqual({ page: 1, limit: 20, total: 11, totalPages: 1, nextCursor: null })
       expect(jobs).toHaveLength(11)
       expect([...jobs].sort(byListOrder)).toEqual(jobs)
       const withCustomer = jobs.find((j: { title: string }) => j.title === 'with customer')
@@ -134,6 +134,10 @@ for (const dialect of DIALECTS) {
       expect(await titles('targetDate=9999-12-31')).toEqual(['open end', 'open end later'])
       expect(await titles('targetDate=0001-01-01')).toEqual(['open start'])
       expect(await titles('targetDate=2026-11-23&status=CREATED')).not.toContain('no window')
+      // An empty id filters nothing, with or without a date.
+      expect(await titles('targetDate=2026-11-23&customerId=&locationId=')).toEqual(
+        await titles('targetDate=2026-11-23'),
+      )
     })
 
     it('never shows another organisation’s jobs', async () => {
@@ -174,7 +178,7 @@ for (const dialect of DIALECTS) {
       expect(past.status).toBe(200)
       expect(past.body.data).toEqual({
         jobs: [],
-        pagination: { page: 50, limit: 20, total: 11, totalPages: 1 },
+        pagination: { page: 50, limit: 20, total: 11, totalPages: 1, nextCursor: null },
       })
     })
 
@@ -182,7 +186,7 @@ for (const dialect of DIALECTS) {
       for (let i = 0; i < 34; i++) expect((await api.post('/jobs', { title: `bulk ${i}` })).status).toBe(201)
       const seen: Listed[] = []
       const first = (await api.get('/jobs?limit=7')).body.data.pagination
-      expect(first).toEqual({ page: 1, limit: 7, total: 45, totalPages: 7 })
+      expect(first).toEqual({ page: 1, limit: 7, total: 45, totalPages: 7, nextCursor: expect.any(String) })
       for (let page = 1; page <= first.totalPages; page++) {
         const response = await api.get(`/jobs?limit=7&page=${page}`)
         expect(response.body.data.pagination.page).toBe(page)
@@ -191,6 +195,67 @@ for (const dialect of DIALECTS) {
       expect(seen).toHaveLength(45)
       expect(new Set(seen.map((j) => j.id)).size).toBe(45)
       expect([...seen].sort(byListOrder)).toEqual(seen)
+
+      // The same walk with cursors: the same rows in the same order, and a null cursor at the end.
+      const walked: Listed[] = []
+      let cursor: string | null = null
+      let pages = 0
+      do {
+        const query: string = cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''
+        const { jobs, pagination } = (await api.get(`/jobs?limit=7${query}`)).body.data
+        expect(pagination).toMatchObject({ page: cursor ? null : 1, limit: 7, total: 45, totalPages: 7 })
+        walked.push(...jobs)
+        cursor = pagination.nextCursor
+        pages++
+      } while (cursor)
+      expect(pages).toBe(7)
+      expect(walked.map((j) => j.id)).toEqual(seen.map((j) => j.id))
+    })
+
+    it('walks a filtered list with cursors, rows sharing a createdAt included', async () => {
+      const tied = await t.database.db
+        .selectFrom('jobs')
+        .select(['id'])
+        .where('organisation_id', '=', tenant.organisationId)
+        .orderBy('id')
+        .limit(6)
+        .execute()
+      await t.database.db
+        .updateTable('jobs')
+        .set({ created_at: '2026-01-01T00:00:00.000Z', priority: 'LOW' })
+        .where(
+          'id',
+          'in',
+          tied.map((j) => j.id),
+        )
+        .execute()
+      const all = (await api.get('/jobs?priority=LOW&limit=100')).body.data.jobs as Listed[]
+      const walked: Listed[] = []
+      let cursor = ''
+      do {
+        const { jobs, pagination } = (
+          await api.get(`/jobs?priority=LOW&limit=2${cursor ? `&cursor=${cursor}` : ''}`)
+        ).body.data
+        walked.push(...jobs)
+        cursor = pagination.nextCursor ?? ''
+      } while (cursor)
+      expect(walked.map((j) => j.id)).toEqual(all.map((j) => j.id))
+      expect(walked.every((j) => j.priority === 'LOW')).toBe(true)
+    })
+
+    it.each([
+      ['a cursor we did not issue', 'cursor=bm90LWEtY3Vyc29y', '/query/cursor'],
+      ['an empty cursor', 'cursor=', '/query/cursor'],
+      [
+        'a cursor with a page',
+        `cursor=${Buffer.from('v1|2026-01-01T00:00:00.000Z|x').toString('base64url')}&page=2`,
+        '/query/page',
+      ],
+    ])('refuses %s with 400', async (_case, query, path) => {
+      const response = await api.get(`/jobs?${query}`)
+      expect(response.status).toBe(400)
+      expect(response.body.code).toBe('VALIDATION_ERROR')
+      expect(response.body.details[0].path).toBe(path)
     })
   })
 }

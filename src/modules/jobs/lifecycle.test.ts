@@ -24,7 +24,8 @@ const ACTIONS: Action[] = ['assign', 'unassign', 'start', 'complete', 'cancel']
 const ALLOWED: Record<Action, Partial<Record<Status, { to: Status; events: string[] }>>> = {
   assign: {
     CREATED: { to: 'ASSIGNED', events: ['JOB_ASSIGNED', 'STATUS_CHANGED'] },
-    ASSIGNED: { to: 'ASSIGNED', events: ['JOB_ASSIGNED'] },
+    // Re-assigned to another worker: the previous worker loses the job first; the status stays.
+    ASSIGNED: { to: 'ASSIGNED', events: ['JOB_UNASSIGNED', 'JOB_ASSIGNED'] },
   },
   unassign: { ASSIGNED: { to: 'CREATED', events: ['JOB_UNASSIGNED', 'STATUS_CHANGED'] } },
   start: { ASSIGNED: { to: 'IN_PROGRESS', events: ['STATUS_CHANGED'] } },
@@ -72,19 +73,25 @@ for (const dialect of DIALECTS) {
       const job = (await api.post('/jobs', { title: 'Service boiler', customerId: customer.id })).body.data
         .job
       const seen = new Set<string>()
-      /** Outbox rows written since the last call: each transition's events, sorted by name. */
+      /** Outbox rows written since the last call, in outbox order (the order they were recorded in). */
       const drain = async () => {
         const rows = await db
           .selectFrom('outbox_events')
           .selectAll()
           .where('organisation_id', '=', org)
+          .orderBy('occurred_at')
+          .orderBy('id')
           .execute()
         const fresh = rows.filter((row) => !seen.has(row.id))
         for (const row of fresh) seen.add(row.id)
-        return fresh
-          .map((row) => ({ event: row.event, occurredAt: row.occurred_at, data: JSON.parse(row.data) }))
-          .sort((a, b) => a.event.localeCompare(b.event))
+        return fresh.map((row) => ({
+          event: row.event,
+          occurredAt: row.occurred_at,
+          data: JSON.parse(row.data),
+        }))
       }
+      // Creating the job recorded JOB_CREATED (events.test.ts checks it); transitions start afresh.
+      expect((await drain()).map((e) => e.event)).toEqual(['JOB_CREATED'])
       return { tenant, org, api, admin, ana, anaShift, ben, benShift, customer, job, drain }
     }
     type Setup = Awaited<ReturnType<typeof setup>>
@@ -300,7 +307,7 @@ for (const dialect of DIALECTS) {
       expect(job.actualDuration).toBeLessThan(5460)
     })
 
-    it('re-assigns an ASSIGNED job to another worker: JOB_ASSIGNED only', async () => {
+    it('re-assigns an ASSIGNED job to another worker: JOB_UNASSIGNED, then JOB_ASSIGNED, no STATUS_CHANGED', async () => {
       const s = await setup()
       await putInState(s, 'ASSIGNED')
       const res = await s.admin.post(`/jobs/${s.job.id}/assign`, {
@@ -318,6 +325,39 @@ for (const dialect of DIALECTS) {
         scheduledStart: '2026-11-24T08:00:00.000Z',
         scheduledEnd: '2026-11-24T09:00:00.000Z',
       })
+      const subject = { jobId: s.job.id, title: 'Service boiler', status: 'ASSIGNED' }
+      expect(await s.drain()).toEqual([
+        {
+          event: 'JOB_UNASSIGNED',
+          occurredAt: job.updatedAt,
+          data: { ...subject, previousAssignedUserId: s.ana.user.id },
+        },
+        {
+          event: 'JOB_ASSIGNED',
+          occurredAt: job.updatedAt,
+          data: {
+            ...subject,
+            customerId: s.customer.id,
+            assignedUserId: s.ben.user.id,
+            shiftId: null,
+            scheduledStart: '2026-11-24T08:00:00.000Z',
+            scheduledEnd: '2026-11-24T09:00:00.000Z',
+          },
+        },
+      ])
+    })
+
+    it('re-schedules the same worker: JOB_ASSIGNED alone', async () => {
+      const s = await setup()
+      await putInState(s, 'ASSIGNED')
+      const res = await s.admin.post(`/jobs/${s.job.id}/assign`, {
+        userId: s.ana.user.id,
+        shiftId: s.anaShift.id,
+        scheduledStart: '2026-11-24T08:00:00Z',
+        scheduledEnd: '2026-11-24T09:00:00Z',
+      })
+      expect(res.status).toBe(200)
+      const job = res.body.data.job
       expect(await s.drain()).toEqual([
         {
           event: 'JOB_ASSIGNED',
@@ -327,8 +367,8 @@ for (const dialect of DIALECTS) {
             title: 'Service boiler',
             status: 'ASSIGNED',
             customerId: s.customer.id,
-            assignedUserId: s.ben.user.id,
-            shiftId: null,
+            assignedUserId: s.ana.user.id,
+            shiftId: s.anaShift.id,
             scheduledStart: '2026-11-24T08:00:00.000Z',
             scheduledEnd: '2026-11-24T09:00:00.000Z',
           },
@@ -562,6 +602,7 @@ for (const dialect of DIALECTS) {
       const other = await setup()
       const deleted = (await s.api.post('/jobs', { title: 'Gone' })).body.data.job
       expect((await s.api.delete(`/jobs/${deleted.id}`)).status).toBe(200)
+      expect((await s.drain()).map((e) => e.event)).toEqual(['JOB_CREATED'])
       for (const id of ['no-such-job', deleted.id, other.job.id]) {
         for (const action of ACTIONS) {
           const body = action === 'assign' ? assignTo(s.ana) : {}

@@ -5,18 +5,21 @@
 //      └────unassign─────┘
 //   CREATED, ASSIGNED, IN_PROGRESS ──cancel──▶ CANCELLED
 //
-// Event `data` (spec §6 fixes only JOB_COMPLETED; the rest is ours). Every job event carries
-// `jobId`, `title` and `status` (the status after the transition), plus:
+// Event `data` (spec §6 fixes only JOB_COMPLETED; the rest is ours, and events/schemas.ts is the
+// contract). Every job event carries `jobId`, `title` and `status` (the status after the
+// transition), plus:
 //   STATUS_CHANGED  previousStatus, changedAt
 //   JOB_ASSIGNED    customerId, assignedUserId, shiftId, scheduledStart, scheduledEnd
 //   JOB_UNASSIGNED  previousAssignedUserId
 //   JOB_COMPLETED   customerId, assignedUserId, completedAt            (exactly these: spec §6)
 //   JOB_CANCELLED   customerId, assignedUserId, previousStatus, cancelledAt, reason (null when none given)
-// A transition that changes the status emits its own event and STATUS_CHANGED; re-assigning an
-// ASSIGNED job emits JOB_ASSIGNED alone.
+// A transition emits its own event first, then STATUS_CHANGED when the status moved. Re-assigning an
+// ASSIGNED job to a different worker emits JOB_UNASSIGNED (for the previous worker) then JOB_ASSIGNED,
+// and no STATUS_CHANGED: receivers that track a worker's jobs see the job leave one list and join the
+// other. Re-scheduling the same worker emits JOB_ASSIGNED alone.
 import type { JobRow, JobStatus } from '../../db/types.js'
 import { AppError } from '../../http/errors.js'
-import type { EventType } from '../events/service.js'
+import type { DomainEvent, EventData } from '../events/service.js'
 
 export type LifecycleAction = 'assign' | 'unassign' | 'start' | 'complete' | 'cancel'
 
@@ -41,10 +44,7 @@ export function assertTransition(status: JobStatus, action: LifecycleAction): Jo
   return to
 }
 
-export interface JobEvent {
-  event: EventType
-  data: Record<string, unknown>
-}
+export type JobEvent = DomainEvent
 
 /** What a transition did: the row before and after, when, and the cancellation reason if any. */
 export interface TransitionRecord {
@@ -57,6 +57,12 @@ export interface TransitionRecord {
 
 const subject = (job: JobRow) => ({ jobId: job.id, title: job.title, status: job.status })
 
+/** A value the transition itself has just set: missing means a bug, not bad input. */
+function present<T>(value: T | null, field: string): T {
+  if (value === null) throw new Error(`${field} is not set after the transition`)
+  return value
+}
+
 export function statusChangedEvent(after: JobRow, previousStatus: JobStatus, changedAt: string): JobEvent {
   return { event: 'STATUS_CHANGED', data: { ...subject(after), previousStatus, changedAt } }
 }
@@ -67,10 +73,10 @@ export function jobAssignedEvent(after: JobRow): JobEvent {
     data: {
       ...subject(after),
       customerId: after.customer_id,
-      assignedUserId: after.assigned_user_id,
+      assignedUserId: present(after.assigned_user_id, 'assigned_user_id'),
       shiftId: after.shift_id,
-      scheduledStart: after.scheduled_start,
-      scheduledEnd: after.scheduled_end,
+      scheduledStart: present(after.scheduled_start, 'scheduled_start'),
+      scheduledEnd: present(after.scheduled_end, 'scheduled_end'),
     },
   }
 }
@@ -89,14 +95,22 @@ export function jobCompletedEvent(after: JobRow): JobEvent {
       status: 'COMPLETED',
       customerId: after.customer_id,
       assignedUserId: after.assigned_user_id,
-      completedAt: after.completed_at,
+      completedAt: present(after.completed_at, 'completed_at'),
     },
   }
 }
 
+type CancellableStatus = EventData['JOB_CANCELLED']['previousStatus']
+
+/** The status a job was cancelled from; assertTransition has refused the others already. */
+function cancellableStatus(status: JobStatus): CancellableStatus {
+  if (status === 'COMPLETED' || status === 'CANCELLED') throw new Error(`A ${status} job cannot be cancelled`)
+  return status
+}
+
 export function jobCancelledEvent(
   after: JobRow,
-  previousStatus: JobStatus,
+  previousStatus: CancellableStatus,
   cancelledAt: string,
   reason: string | null,
 ): JobEvent {
@@ -104,6 +118,7 @@ export function jobCancelledEvent(
     event: 'JOB_CANCELLED',
     data: {
       ...subject(after),
+      status: 'CANCELLED',
       customerId: after.customer_id,
       assignedUserId: after.assigned_user_id,
       previousStatus,
@@ -113,13 +128,24 @@ export function jobCancelledEvent(
   }
 }
 
-/** Every event a transition emits: its own first, then STATUS_CHANGED when the status moved. */
+/**
+ * Every event a transition emits, in order: its own (JOB_UNASSIGNED before JOB_ASSIGNED when a job
+ * changes worker), then STATUS_CHANGED when the status moved.
+ */
 export function eventsOf({ action, before, after, at, reason }: TransitionRecord): JobEvent[] {
   const events: JobEvent[] = []
-  if (action === 'assign') events.push(jobAssignedEvent(after))
+  if (action === 'assign') {
+    const previous = before.assigned_user_id
+    if (before.status === 'ASSIGNED' && previous !== null && previous !== after.assigned_user_id) {
+      events.push(jobUnassignedEvent(after, previous))
+    }
+    events.push(jobAssignedEvent(after))
+  }
   if (action === 'unassign') events.push(jobUnassignedEvent(after, before.assigned_user_id))
   if (action === 'complete') events.push(jobCompletedEvent(after))
-  if (action === 'cancel') events.push(jobCancelledEvent(after, before.status, at, reason ?? null))
+  if (action === 'cancel') {
+    events.push(jobCancelledEvent(after, cancellableStatus(before.status), at, reason ?? null))
+  }
   if (after.status !== before.status) events.push(statusChangedEvent(after, before.status, at))
   return events
 }

@@ -1,13 +1,20 @@
 // SQL for jobs. Every query is scoped by organisation and ignores soft-deleted rows.
 import type { ExpressionBuilder, Transaction } from 'kysely'
 import { isPostgres } from '../../db/database.js'
+import { param, prepareOnce, runHotQuery } from '../../db/hot-query.js'
 import type { Database, Executor, JobPriority, JobRow, JobStatus, JobUpdate, NewJob } from '../../db/types.js'
+import type { CursorPosition } from '../../http/cursor.js'
+import { JOB_DETAIL } from './hot-queries.js'
 
-export interface JobFilters {
+/** The filters the jobs table's own indexes serve (targetDate goes through day-repository.ts). */
+export interface JobEqualityFilters {
   status?: JobStatus
   customerId?: string
   locationId?: string
   priority?: JobPriority
+}
+
+export interface JobFilters extends JobEqualityFilters {
   /** [start, end) of a UTC day, as ISO strings; a null end is unbounded. */
   overlapping?: { start: string; end: string | null }
 }
@@ -25,32 +32,36 @@ export interface JobDetailRow extends JobListedRow {
   customer_longitude: string | null
 }
 
+/** A job with its tags and demands (JSON text on SQLite, parsed JSON on PostgreSQL). */
+export interface JobWithExtrasRow extends JobDetailRow {
+  tags_json: string | { id: string; name: string }[]
+  demands_json: string | { id: string; key: string; label: string; required_value: number }[]
+}
+
+/** The single-job shape in one statement (hot-queries.ts). */
+export async function findJobWithExtras(
+  db: Executor,
+  organisationId: string,
+  id: string,
+): Promise<JobWithExtrasRow | undefined> {
+  const [row] = await runHotQuery<JobWithExtrasRow>(db, JOB_DETAIL, [organisationId, id])
+  return row
+}
+
 function filterConditions(
   eb: ExpressionBuilder<Database, 'jobs'>,
   organisationId: string,
-  filters: JobFilters,
+  filters: JobEqualityFilters,
 ) {
   const conditions = [eb('jobs.organisation_id', '=', organisationId), eb('jobs.deleted_at', 'is', null)]
   if (filters.status) conditions.push(eb('jobs.status', '=', filters.status))
   if (filters.customerId) conditions.push(eb('jobs.customer_id', '=', filters.customerId))
   if (filters.locationId) conditions.push(eb('jobs.location_id', '=', filters.locationId))
   if (filters.priority) conditions.push(eb('jobs.priority', '=', filters.priority))
-  if (filters.overlapping) {
-    const { start, end } = filters.overlapping
-    // [earliest_start, latest_end] overlaps [start, end); an open bound is unbounded, but at least
-    // one bound must be set.
-    conditions.push(
-      eb.or([eb('jobs.earliest_start', 'is not', null), eb('jobs.latest_end', 'is not', null)]),
-      eb.or([eb('jobs.latest_end', 'is', null), eb('jobs.latest_end', '>=', start)]),
-    )
-    if (end !== null) {
-      conditions.push(eb.or([eb('jobs.earliest_start', 'is', null), eb('jobs.earliest_start', '<', end)]))
-    }
-  }
   return eb.and(conditions)
 }
 
-function selectJobs(db: Executor) {
+export function selectJobs(db: Executor) {
   return db
     .selectFrom('jobs')
     .leftJoin('customers', (join) =>
@@ -77,22 +88,77 @@ function selectJobs(db: Executor) {
     ])
 }
 
+/** A page in list order; `after` starts it strictly after that row (keyset), else at `offset`. */
 export async function listJobs(
   db: Executor,
   organisationId: string,
-  filters: JobFilters,
-  page: { limit: number; offset: number },
+  filters: JobEqualityFilters,
+  page: { limit: number; offset: number; after?: CursorPosition },
 ): Promise<JobListedRow[]> {
-  return selectJobs(db)
-    .where((eb) => filterConditions(eb, organisationId, filters))
-    .orderBy('jobs.created_at', 'desc')
-    .orderBy('jobs.id', 'desc')
-    .limit(page.limit)
-    .offset(page.offset)
-    .execute()
+  const { after } = page
+  const present = Object.keys(filters).filter(
+    (name) => filters[name as keyof JobEqualityFilters] !== undefined,
+  )
+  const shape = `jobs.list:${present.join(',')}:${after ? 'after' : 'offset'}`
+  const placeholders = Object.fromEntries(
+    present.map((name) => [name, param<string>(name)]),
+  ) as JobEqualityFilters
+  const query = prepareOnce(db, shape, () =>
+    selectJobs(db)
+      .where((eb) => filterConditions(eb, param<string>('organisationId'), placeholders))
+      .$if(after !== undefined, (q) =>
+        q.where((eb) =>
+          eb(
+            eb.refTuple('jobs.created_at', 'jobs.id'),
+            '<',
+            eb.tuple(param<string>('afterCreatedAt'), param<string>('afterId')),
+          ),
+        ),
+      )
+      .orderBy('jobs.created_at', 'desc')
+      .orderBy('jobs.id', 'desc')
+      .limit(param<number>('limit'))
+      .$if(after === undefined, (q) => q.offset(param<number>('offset'))),
+  )
+  return query.run<JobListedRow>({
+    organisationId,
+    ...filters,
+    afterCreatedAt: after?.createdAt,
+    afterId: after?.id,
+    limit: page.limit,
+    offset: page.offset,
+  })
 }
 
-export async function countJobs(db: Executor, organisationId: string, filters: JobFilters): Promise<number> {
+/**
+ * The number of live jobs matching `filters`. Status, priority and location alone are answered from
+ * the trigger-maintained `job_counts` (one row read, at any size); a customer filter counts the
+ * matching rows through its index.
+ */
+export async function countJobs(
+  db: Executor,
+  organisationId: string,
+  filters: JobEqualityFilters,
+): Promise<number> {
+  // '' and '*' are the counters' own keys, never a location id: count those the slow way (as 0).
+  const countable = filters.locationId !== '' && filters.locationId !== '*'
+  if (filters.customerId === undefined && countable) {
+    const [counted] = await prepareOnce(db, 'jobs.count', () =>
+      db
+        .selectFrom('job_counts')
+        .select('count')
+        .where('organisation_id', '=', param<string>('organisationId'))
+        .where('status', '=', param<string>('status'))
+        .where('priority', '=', param<string>('priority'))
+        .where('location_id', '=', param<string>('locationId')),
+    ).run<{ count: number }>({
+      organisationId,
+      status: filters.status ?? '*',
+      priority: filters.priority ?? '*',
+      locationId: filters.locationId ?? '*',
+    })
+    return Number(counted?.count ?? 0)
+  }
   const row = await db
     .selectFrom('jobs')
     .select((eb) => eb.fn.countAll<number>().as('total'))
@@ -101,48 +167,16 @@ export async function countJobs(db: Executor, organisationId: string, filters: J
   return Number(row.total)
 }
 
-export async function findJobDetail(
-  db: Executor,
-  organisationId: string,
-  id: string,
-): Promise<JobDetailRow | undefined> {
-  return selectJobs(db)
-    .select(['customers.address as customer_address', 'customers.latitude as customer_latitude'])
-    .select('customers.longitude as customer_longitude')
-    .where('jobs.organisation_id', '=', organisationId)
-    .where('jobs.id', '=', id)
-    .where('jobs.deleted_at', 'is', null)
+/** Whether a live job with this id exists in the organisation (its primary key, nothing joined). */
+export async function jobExists(db: Executor, organisationId: string, id: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('jobs')
+    .select('id')
+    .where('organisation_id', '=', organisationId)
+    .where('id', '=', id)
+    .where('deleted_at', 'is', null)
     .executeTakeFirst()
-}
-
-export async function findJobTags(db: Executor, organisationId: string, jobId: string) {
-  return db
-    .selectFrom('job_tags')
-    .innerJoin('tags', (join) =>
-      join
-        .onRef('tags.id', '=', 'job_tags.tag_id')
-        .onRef('tags.organisation_id', '=', 'job_tags.organisation_id'),
-    )
-    .select(['tags.id', 'tags.name'])
-    .where('job_tags.organisation_id', '=', organisationId)
-    .where('job_tags.job_id', '=', jobId)
-    .orderBy('tags.name')
-    .execute()
-}
-
-export async function findJobDemands(db: Executor, organisationId: string, jobId: string) {
-  return db
-    .selectFrom('job_demands')
-    .innerJoin('capacity_dimensions as dimension', (join) =>
-      join
-        .onRef('dimension.id', '=', 'job_demands.capacity_dimension_id')
-        .onRef('dimension.organisation_id', '=', 'job_demands.organisation_id'),
-    )
-    .select(['dimension.id', 'dimension.key', 'dimension.label', 'job_demands.required_value'])
-    .where('job_demands.organisation_id', '=', organisationId)
-    .where('job_demands.job_id', '=', jobId)
-    .orderBy('dimension.key')
-    .execute()
+  return row !== undefined
 }
 
 /** The live job row, locked against concurrent writers until the transaction ends (PostgreSQL). */

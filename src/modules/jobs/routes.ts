@@ -61,7 +61,8 @@ export const jobRoutes: FastifyPluginAsyncTypebox<{ db: Kysely<Database> }> = as
         tags: ['Jobs'],
         summary: 'Create a job',
         description:
-          'New jobs have status CREATED. customerId and locationId must exist in your organisation.',
+          'New jobs have status CREATED. customerId and locationId must exist in your organisation. ' +
+          'Emits the JOB_CREATED webhook.',
         body: CreateJobBody,
         response: { 201: JobResponse, ...COMMON_ERRORS, ...BODY_ERRORS },
       },
@@ -78,7 +79,9 @@ export const jobRoutes: FastifyPluginAsyncTypebox<{ db: Kysely<Database> }> = as
       schema: {
         tags: ['Jobs'],
         summary: 'Update a job',
-        description: 'Only supplied fields change; null clears a nullable field.',
+        description:
+          'Only supplied fields change; null clears a nullable field. When something really changes, emits ' +
+          'the JOB_UPDATED webhook with each changed field as { previous, current }.',
         params: IdParams,
         body: UpdateJobBody,
         response: {

@@ -1,5 +1,7 @@
 import { type Static, Type } from '@sinclair/typebox'
 import {
+  CursorPagination,
+  CursorQuery,
   DateTime,
   DateTimeInput,
   DecimalString,
@@ -13,7 +15,6 @@ import {
   Nullable,
   NullableObject,
   PageQuery,
-  Pagination,
   TimeWindowType,
 } from '../../http/schemas.js'
 
@@ -78,6 +79,7 @@ export type JobDetail = Static<typeof JobDetail>
 export const JobListQuery = Type.Object(
   {
     ...PageQuery(20),
+    ...CursorQuery,
     status: Type.Optional(JobStatus),
     customerId: Type.Optional(Type.String({ maxLength: 200, description: 'Only jobs of this customer' })),
     locationId: Type.Optional(Type.String({ maxLength: 200, description: 'Only jobs at this location' })),
@@ -152,7 +154,7 @@ export const UpdateJobBody = Type.Object(
 export type UpdateJobBody = Static<typeof UpdateJobBody>
 
 export const JobListResponse = Envelope(
-  Type.Object({ jobs: Type.Array(JobListed), pagination: Pagination }),
+  Type.Object({ jobs: Type.Array(JobListed), pagination: CursorPagination }),
   'A page of jobs',
 )
 export const JobResponse = Envelope(Type.Object({ job: JobDetail }), 'The job')

@@ -5,10 +5,12 @@ import { newId, nowIso } from '../../db/ids.js'
 import type { Database, Executor, JobRow, JobUpdate, NewJob } from '../../db/types.js'
 import { toNullableDecimalString } from '../../db/values.js'
 import { AppError, notFound, validationError } from '../../http/errors.js'
-import { offsetOf, paginationOf } from '../../http/pagination.js'
-import type { Pagination } from '../../http/schemas.js'
+import { keysetPageOf, startOf } from '../../http/pagination.js'
+import type { CursorPagination } from '../../http/schemas.js'
 import { findCustomerServiceDuration } from '../customers/service.js'
+import { type EventData, recordEvent } from '../events/service.js'
 import { referenceLocation } from '../locations/service.js'
+import * as days from './day-repository.js'
 import * as repository from './repository.js'
 import type { CreateJobBody, JobDetail, JobListed, JobListQuery, UpdateJobBody } from './schemas.js'
 import { serializeJobDetail, serializeJobListed } from './serialize.js'
@@ -25,11 +27,12 @@ export async function listJobs(
   db: Kysely<Database>,
   organisationId: string,
   query: JobListQuery,
-): Promise<{ jobs: JobListed[]; pagination: Pagination }> {
+): Promise<{ jobs: JobListed[]; pagination: CursorPagination }> {
+  // An empty customerId or locationId (`?customerId=`) filters nothing, whichever path reads.
   const filters: repository.JobFilters = {
     status: query.status,
-    customerId: query.customerId,
-    locationId: query.locationId,
+    customerId: query.customerId || undefined,
+    locationId: query.locationId || undefined,
     priority: query.priority,
   }
   if (query.targetDate) {
@@ -41,25 +44,53 @@ export async function listJobs(
       end: end > LATEST_INSTANT ? null : new Date(end).toISOString(),
     }
   }
-  const [rows, total] = await Promise.all([
-    repository.listJobs(db, organisationId, filters, { limit: query.limit, offset: offsetOf(query) }),
-    repository.countJobs(db, organisationId, filters),
-  ])
-  return { jobs: rows.map(serializeJobListed), pagination: paginationOf(query, total) }
+  const start = startOf(query)
+  const page = { ...start, limit: query.limit + 1 }
+  const { overlapping } = filters
+  const [fetched, total] = await Promise.all(
+    overlapping
+      ? [
+          days.listJobsOfDay(db, organisationId, { ...filters, overlapping }, page),
+          days.countJobsOfDay(db, organisationId, { ...filters, overlapping }),
+        ]
+      : [
+          repository.listJobs(db, organisationId, filters, page),
+          repository.countJobs(db, organisationId, filters),
+        ],
+  )
+  const { rows, pagination } = keysetPageOf(query, fetched, total)
+  return { jobs: rows.map(serializeJobListed), pagination }
 }
+
+const parsed = <T>(value: string | T): T => (typeof value === 'string' ? (JSON.parse(value) as T) : value)
 
 export async function getJob(db: Executor, organisationId: string, id: string): Promise<JobDetail> {
-  const row = await repository.findJobDetail(db, organisationId, id)
+  const row = await repository.findJobWithExtras(db, organisationId, id)
   if (!row) throw notFound('Job')
-  const [tags, demands] = await Promise.all([
-    repository.findJobTags(db, organisationId, id),
-    repository.findJobDemands(db, organisationId, id),
-  ])
-  return serializeJobDetail(row, { tags, demands })
+  return serializeJobDetail(row, { tags: parsed(row.tags_json), demands: parsed(row.demands_json) })
 }
 
-function parseDateTime(field: string, value: string | null | undefined): string | null | undefined {
-  if (value === null || value === undefined) return value
+/** 404 unless the job exists in the organisation and is not deleted. */
+export async function assertJobExists(db: Executor, organisationId: string, id: string): Promise<void> {
+  if (!(await repository.jobExists(db, organisationId, id))) throw notFound('Job')
+}
+
+/**
+ * The live job row, locked until the transaction ends (PostgreSQL; SQLite writers are exclusive), so a
+ * concurrent soft delete or change waits: for every writer that changes a job or attaches rows to it.
+ */
+export async function lockJob(
+  trx: Transaction<Database>,
+  organisationId: string,
+  id: string,
+): Promise<JobRow> {
+  const job = await repository.findJobForUpdate(trx, organisationId, id)
+  if (!job) throw notFound('Job')
+  return job
+}
+
+/** A body datetime in UTC with milliseconds; 400 at /body/<field> when invalid or out of range. */
+export function parseInstant(field: string, value: string): string {
   const time = Date.parse(value)
   if (Number.isNaN(time)) throw validationError(`/body/${field}`, 'is not a valid datetime')
   if (time < EARLIEST_INSTANT || time > LATEST_INSTANT) {
@@ -69,6 +100,10 @@ function parseDateTime(field: string, value: string | null | undefined): string 
     )
   }
   return new Date(time).toISOString()
+}
+
+function parseDateTime(field: string, value: string | null | undefined): string | null | undefined {
+  return value === null || value === undefined ? value : parseInstant(field, value)
 }
 
 function assertWindowOrdered(earliestStart: string | null, latestEnd: string | null): void {
@@ -140,8 +175,54 @@ export async function createJob(
       deleted_at: null,
     }
     await repository.insertJob(trx, job)
-    return getJob(trx, organisationId, job.id)
+    const created = await getJob(trx, organisationId, job.id)
+    await recordEvent(trx, organisationId, 'JOB_CREATED', jobCreatedData(created), now)
+    return created
   })
+}
+
+function jobCreatedData(job: JobDetail): EventData['JOB_CREATED'] {
+  return {
+    jobId: job.id,
+    title: job.title,
+    status: job.status,
+    description: job.description,
+    priority: job.priority,
+    customerId: job.customerId,
+    locationId: job.locationId,
+    jobLatitude: job.jobLatitude,
+    jobLongitude: job.jobLongitude,
+    serviceDuration: job.serviceDuration,
+    timeWindowType: job.timeWindowType,
+    earliestStart: job.earliestStart,
+    latestEnd: job.latestEnd,
+    createdAt: job.createdAt,
+  }
+}
+
+/** The API name of each column a PATCH can change; stored values are already in API formats. */
+const FIELD_OF_COLUMN = {
+  title: 'title',
+  description: 'description',
+  customer_id: 'customerId',
+  location_id: 'locationId',
+  job_latitude: 'jobLatitude',
+  job_longitude: 'jobLongitude',
+  priority: 'priority',
+  service_duration: 'serviceDuration',
+  time_window_type: 'timeWindowType',
+  earliest_start: 'earliestStart',
+  latest_end: 'latestEnd',
+} as const satisfies Partial<Record<keyof JobRow, keyof EventData['JOB_UPDATED']['changes']>>
+
+/** JOB_UPDATED's `changes` for column changes that really change something. */
+function changedFields(current: JobRow, changes: JobUpdate): EventData['JOB_UPDATED']['changes'] {
+  const fields: Record<string, { previous: unknown; current: unknown }> = {}
+  for (const [column, field] of Object.entries(FIELD_OF_COLUMN) as [keyof JobRow, string][]) {
+    const value = changes[column as keyof JobUpdate]
+    if (value !== undefined) fields[field] = { previous: current[column], current: value }
+  }
+  return fields as EventData['JOB_UPDATED']['changes']
 }
 
 /** The column changes a PATCH asks for, limited to fields whose value really changes. */
@@ -173,8 +254,7 @@ export async function updateJob(
   input: UpdateJobBody,
 ): Promise<JobDetail> {
   return db.transaction().execute(async (trx) => {
-    const current = await repository.findJobForUpdate(trx, organisationId, id)
-    if (!current) throw notFound('Job')
+    const current = await lockJob(trx, organisationId, id)
     if (TERMINAL_STATUSES.has(current.status)) {
       throw new AppError('TERMINAL_STATE', `Job is ${current.status} and can no longer be modified`)
     }
@@ -185,11 +265,24 @@ export async function updateJob(
     )
     if (changes.customer_id) await customerServiceDuration(trx, organisationId, changes.customer_id)
     if (changes.location_id) await assertLocationExists(trx, organisationId, changes.location_id)
-    if (Object.keys(changes).length > 0) {
-      changes.updated_at = nowIso()
-      await repository.updateJob(trx, organisationId, id, changes)
-    }
-    return getJob(trx, organisationId, id)
+    if (Object.keys(changes).length === 0) return getJob(trx, organisationId, id)
+    const at = nowIso()
+    await repository.updateJob(trx, organisationId, id, { ...changes, updated_at: at })
+    const job = await getJob(trx, organisationId, id)
+    await recordEvent(
+      trx,
+      organisationId,
+      'JOB_UPDATED',
+      {
+        jobId: id,
+        title: job.title,
+        status: job.status,
+        updatedAt: at,
+        changes: changedFields(current, changes),
+      },
+      at,
+    )
+    return job
   })
 }
 
@@ -199,8 +292,7 @@ export async function deleteJob(
   id: string,
 ): Promise<{ id: string; deletedAt: string }> {
   return db.transaction().execute(async (trx) => {
-    const current = await repository.findJobForUpdate(trx, organisationId, id)
-    if (!current) throw notFound('Job')
+    const current = await lockJob(trx, organisationId, id)
     if (current.status === 'IN_PROGRESS') {
       throw new AppError(
         'JOB_IN_PROGRESS',

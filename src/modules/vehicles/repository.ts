@@ -1,6 +1,6 @@
 // SQL for vehicles. Every query is scoped by organisation; tags and capacities are loaded for a whole
 // page of vehicles in one query each, never one query per vehicle.
-import type { ExpressionBuilder, Transaction, Updateable } from 'kysely'
+import { type ExpressionBuilder, sql, type Transaction, type Updateable } from 'kysely'
 import { isPostgres, sqlBool } from '../../db/database.js'
 import type { Database, Executor, VehicleRow, VehiclesTable } from '../../db/types.js'
 
@@ -93,6 +93,14 @@ export async function findVehicle(
     .executeTakeFirst()
 }
 
+/**
+ * `column || ''`: the same value, but no index lookup on it. The organisation filter stays, while
+ * the planner reaches the rows through the vehicle ids (the primary key's prefix) instead of walking
+ * every row of the organisation.
+ */
+const notIndexed = (column: 'vehicle_tags.organisation_id' | 'vehicle_capacities.organisation_id') =>
+  sql<string>`${sql.ref(column)} || ''`
+
 export async function findTagsOfVehicles(
   db: Executor,
   organisationId: string,
@@ -100,15 +108,15 @@ export async function findTagsOfVehicles(
 ): Promise<VehicleTagRow[]> {
   // `in ()` is not valid SQL: an empty page needs no query at all.
   if (vehicleIds.length === 0) return []
+  // CROSS JOIN keeps SQLite's planner from walking every tag of the organisation (to read them in
+  // name order) instead of starting from the page's vehicles; the page's few rows are sorted after.
   return db
     .selectFrom('vehicle_tags')
-    .innerJoin('tags', (join) =>
-      join
-        .onRef('tags.id', '=', 'vehicle_tags.tag_id')
-        .onRef('tags.organisation_id', '=', 'vehicle_tags.organisation_id'),
-    )
+    .crossJoin('tags')
+    .whereRef('tags.id', '=', 'vehicle_tags.tag_id')
+    .whereRef('tags.organisation_id', '=', 'vehicle_tags.organisation_id')
     .select(['vehicle_tags.vehicle_id', 'tags.id', 'tags.name'])
-    .where('vehicle_tags.organisation_id', '=', organisationId)
+    .where(notIndexed('vehicle_tags.organisation_id'), '=', organisationId)
     .where('vehicle_tags.vehicle_id', 'in', vehicleIds)
     .orderBy('tags.name')
     .orderBy('tags.id')
@@ -123,11 +131,9 @@ export async function findCapacitiesOfVehicles(
   if (vehicleIds.length === 0) return []
   return db
     .selectFrom('vehicle_capacities')
-    .innerJoin('capacity_dimensions as dimension', (join) =>
-      join
-        .onRef('dimension.id', '=', 'vehicle_capacities.capacity_dimension_id')
-        .onRef('dimension.organisation_id', '=', 'vehicle_capacities.organisation_id'),
-    )
+    .crossJoin('capacity_dimensions as dimension')
+    .whereRef('dimension.id', '=', 'vehicle_capacities.capacity_dimension_id')
+    .whereRef('dimension.organisation_id', '=', 'vehicle_capacities.organisation_id')
     .select([
       'vehicle_capacities.vehicle_id',
       'dimension.id',
@@ -135,7 +141,7 @@ export async function findCapacitiesOfVehicles(
       'dimension.label',
       'vehicle_capacities.max_value',
     ])
-    .where('vehicle_capacities.organisation_id', '=', organisationId)
+    .where(notIndexed('vehicle_capacities.organisation_id'), '=', organisationId)
     .where('vehicle_capacities.vehicle_id', 'in', vehicleIds)
     .orderBy('dimension.key')
     .orderBy('dimension.id')

@@ -1,6 +1,6 @@
 import type { Kysely, Transaction } from 'kysely'
 import { sqlBool } from '../../db/database.js'
-import { newId, nowIso } from '../../db/ids.js'
+import { idsOf, newId, nowIso } from '../../db/ids.js'
 import type { Database, Executor, VehicleRow } from '../../db/types.js'
 import { toNullableDecimalString } from '../../db/values.js'
 import { AppError, describeUsage, type ErrorDetail, notFound, validationError } from '../../http/errors.js'
@@ -46,8 +46,6 @@ async function serializeVehicles(
     }),
   )
 }
-
-const idsOf = (rows: readonly { id: string }[]) => new Set(rows.map((row) => row.id))
 
 export async function listVehicles(
   db: Executor,

@@ -1,0 +1,197 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import type { RouteOptions } from '../../http/route-options.js'
+import {
+  BODY_ERRORS,
+  COMMON_ERRORS,
+  IdParams,
+  NOT_FOUND_ERROR,
+  NoInputBody,
+  SUCCESS,
+} from '../../http/schemas.js'
+import {
+  AutomationListQuery,
+  AutomationListResponse,
+  AutomationResponse,
+  AutomationWithSecretResponse,
+  CreateAutomationBody,
+  DeletedAutomationResponse,
+  RotateSecretBody,
+  UpdateAutomationBody,
+} from './schemas.js'
+import * as automations from './service.js'
+
+const TAGS = ['Automations']
+const URL_RULES =
+  'The URL must be https and must not resolve to a private, loopback or link-local address ' +
+  '(both allowed only when the server runs with WEBHOOK_ALLOW_PRIVATE=true); it is checked again ' +
+  'at every delivery.'
+
+export const automationAdminRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (
+  app,
+  { db, webhooks },
+) => {
+  app.get(
+    '/automations',
+    {
+      schema: {
+        tags: TAGS,
+        summary: 'List automations',
+        querystring: AutomationListQuery,
+        response: { 200: AutomationListResponse, ...COMMON_ERRORS },
+      },
+    },
+    async (request) => ({
+      data: await automations.listAutomations(db, request.auth.organisationId, request.query),
+      message: SUCCESS,
+    }),
+  )
+
+  app.get(
+    '/automations/:id',
+    {
+      schema: {
+        tags: TAGS,
+        summary: 'Get an automation',
+        params: IdParams,
+        response: { 200: AutomationResponse, ...COMMON_ERRORS, ...NOT_FOUND_ERROR },
+      },
+    },
+    async (request) => ({
+      data: {
+        automation: await automations.getAutomation(db, request.auth.organisationId, request.params.id),
+      },
+      message: SUCCESS,
+    }),
+  )
+
+  app.post(
+    '/automations',
+    {
+      schema: {
+        tags: TAGS,
+        summary: 'Create an automation: when the event occurs, POST it to the URL',
+        description:
+          'Each event of the organisation that matches is POSTed once as `{ event, timestamp, data }` ' +
+          '(see the webhooks section for each payload), signed per Standard Webhooks with the ' +
+          'returned secret. A non-2xx answer, or none within 10 s, is not retried; every attempt is in ' +
+          `the execution log and can be redelivered. ${URL_RULES} The secret is shown only in this response.`,
+        body: CreateAutomationBody,
+        response: { 201: AutomationWithSecretResponse, ...COMMON_ERRORS, ...BODY_ERRORS },
+      },
+    },
+    async (request, reply) => {
+      const created = await automations.createAutomation(
+        db,
+        webhooks.policy,
+        request.auth.organisationId,
+        request.body,
+      )
+      return reply.status(201).send({ data: created, message: SUCCESS })
+    },
+  )
+
+  app.patch(
+    '/automations/:id',
+    {
+      schema: {
+        tags: TAGS,
+        summary: 'Change an automation',
+        description: `Only the fields sent change. Events already claimed keep the URL they were claimed with. ${URL_RULES}`,
+        params: IdParams,
+        body: UpdateAutomationBody,
+        response: { 200: AutomationResponse, ...COMMON_ERRORS, ...NOT_FOUND_ERROR, ...BODY_ERRORS },
+      },
+    },
+    async (request) => ({
+      data: {
+        automation: await automations.updateAutomation(
+          db,
+          webhooks.policy,
+          request.auth.organisationId,
+          request.params.id,
+          request.body,
+        ),
+      },
+      message: SUCCESS,
+    }),
+  )
+
+  for (const [action, isActive] of [
+    ['activate', true],
+    ['deactivate', false],
+  ] as const) {
+    app.post(
+      `/automations/:id/${action}`,
+      {
+        schema: {
+          tags: TAGS,
+          summary: isActive ? 'Activate an automation' : 'Deactivate an automation',
+          description: isActive
+            ? 'Events that occur from now on are delivered. Idempotent. The body may be omitted.'
+            : 'Events that occur from now on are not delivered (not even later). Idempotent. The body may be omitted.',
+          params: IdParams,
+          body: NoInputBody,
+          response: { 200: AutomationResponse, ...COMMON_ERRORS, ...NOT_FOUND_ERROR, ...BODY_ERRORS },
+        },
+        config: { optionalBody: true },
+      },
+      async (request) => ({
+        data: {
+          automation: await automations.setAutomationActive(
+            db,
+            request.auth.organisationId,
+            request.params.id,
+            isActive,
+          ),
+        },
+        message: SUCCESS,
+      }),
+    )
+  }
+
+  app.post(
+    '/automations/:id/rotate-secret',
+    {
+      schema: {
+        tags: TAGS,
+        summary: 'Replace the signing secret',
+        description:
+          'Returns the new secret once. For gracePeriodSeconds (default 1 day) the old secret signs ' +
+          'too: `webhook-signature` carries both `v1,` signatures, so a receiver verifying with either ' +
+          'secret accepts the request. The body may be omitted.',
+        params: IdParams,
+        body: RotateSecretBody,
+        response: { 201: AutomationWithSecretResponse, ...COMMON_ERRORS, ...NOT_FOUND_ERROR, ...BODY_ERRORS },
+      },
+      config: { optionalBody: true },
+    },
+    async (request, reply) => {
+      const rotated = await automations.rotateAutomationSecret(
+        db,
+        request.auth.organisationId,
+        request.params.id,
+        request.body,
+      )
+      return reply.status(201).send({ data: rotated, message: SUCCESS })
+    },
+  )
+
+  app.delete(
+    '/automations/:id',
+    {
+      schema: {
+        tags: TAGS,
+        summary: 'Delete an automation and its execution log',
+        description: 'Deliveries already in flight finish; nothing more is sent.',
+        params: IdParams,
+        response: { 200: DeletedAutomationResponse, ...COMMON_ERRORS, ...NOT_FOUND_ERROR },
+      },
+    },
+    async (request) => ({
+      data: {
+        automation: await automations.deleteAutomation(db, request.auth.organisationId, request.params.id),
+      },
+      message: SUCCESS,
+    }),
+  )
+}

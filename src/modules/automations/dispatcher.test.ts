@@ -1,0 +1,224 @@
+// The dispatcher's housekeeping and guards: orphaned PENDING executions are failed, never re-sent;
+// old logs are pruned; non-public targets are refused at delivery; writes wake the dispatcher.
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import {
+  adminClient,
+  client,
+  createTenant,
+  createTestApp,
+  DIALECTS,
+  type TestContext,
+  type TestTenant,
+} from '../../../test/helpers.js'
+import { type Receiver, startReceiver } from '../../../test/webhook-receiver.js'
+import { newId } from '../../db/ids.js'
+import { WebhookSender } from './delivery.js'
+import { INTERRUPTED_ERROR, WebhookDispatcher } from './dispatcher.js'
+
+const DAY_MS = 86_400_000
+const daysAgo = (days: number) => new Date(Date.now() - days * DAY_MS).toISOString()
+
+for (const dialect of DIALECTS) {
+  describe(`${dialect}: webhook dispatcher`, () => {
+    let t: TestContext
+    let tenant: TestTenant
+    let receiver: Receiver
+    let sender: WebhookSender
+
+    beforeAll(async () => {
+      t = await createTestApp(dialect)
+      tenant = await createTenant(t, { scopes: ['admin', 'read', 'write'] })
+      sender = new WebhookSender({ timeoutMs: 1000, allowPrivate: true })
+    })
+    afterAll(async () => {
+      await sender.close()
+      await t.close()
+    })
+    afterEach(() => receiver?.close())
+
+    const freshDispatcher = (options: Partial<ConstructorParameters<typeof WebhookDispatcher>[2]> = {}) =>
+      new WebhookDispatcher(t.database.db, sender, {
+        pollIntervalMs: 1000,
+        concurrency: 4,
+        retentionDays: 30,
+        ...options,
+      })
+
+    async function automationTo(url: string) {
+      const response = await adminClient(t, tenant.headers).post('/automations', {
+        event: 'JOB_CREATED',
+        url,
+      })
+      expect(response.status).toBe(201)
+      return response.body.data.automation.id as string
+    }
+
+    async function insertExecution(
+      automationId: string,
+      fields: { status: 'PENDING' | 'SUCCESS'; createdAt: string },
+    ) {
+      const id = newId()
+      await t.database.db
+        .insertInto('webhook_executions')
+        .values({
+          id,
+          organisation_id: tenant.organisationId,
+          automation_id: automationId,
+          event_id: newId(),
+          webhook_id: `msg_${id}`,
+          event: 'JOB_CREATED',
+          url: receiver.url,
+          status: fields.status,
+          http_status: null,
+          error: null,
+          duration_ms: null,
+          request_body: '{"event":"JOB_CREATED","timestamp":"2026-01-01T00:00:00.000Z","data":{}}',
+          response_body: null,
+          redelivery_of: null,
+          created_at: fields.createdAt,
+          completed_at: null,
+        })
+        .execute()
+      return id
+    }
+
+    const executionRow = (id: string) =>
+      t.database.db.selectFrom('webhook_executions').selectAll().where('id', '=', id).executeTakeFirst()
+
+    it('fails a delivery orphaned by a stopped process instead of sending it again', async () => {
+      receiver = await startReceiver()
+      const automationId = await automationTo(receiver.url)
+      const orphan = await insertExecution(automationId, { status: 'PENDING', createdAt: daysAgo(0.01) })
+      const recent = await insertExecution(automationId, {
+        status: 'PENDING',
+        createdAt: new Date().toISOString(),
+      })
+      await freshDispatcher({ interruptedAfterMs: 60_000 }).drain()
+      expect(await executionRow(orphan)).toMatchObject({ status: 'FAILED', error: INTERRUPTED_ERROR })
+      // One that may still be in flight elsewhere is left alone.
+      expect(await executionRow(recent)).toMatchObject({ status: 'PENDING', error: null })
+      expect(receiver.received).toHaveLength(0)
+      await t.database.db.deleteFrom('webhook_executions').where('id', '=', recent).execute()
+    })
+
+    it('prunes executions and dispatched events older than the retention period', async () => {
+      receiver = await startReceiver()
+      const automationId = await automationTo(receiver.url)
+      const old = await insertExecution(automationId, { status: 'SUCCESS', createdAt: daysAgo(31) })
+      const kept = await insertExecution(automationId, { status: 'SUCCESS', createdAt: daysAgo(29) })
+      const event = (id: string, dispatchedAt: string | null) => ({
+        id,
+        organisation_id: tenant.organisationId,
+        event: 'JOB_UPDATED',
+        data: '{}',
+        occurred_at: daysAgo(40),
+        dispatched_at: dispatchedAt,
+      })
+      const [oldEvent, recentEvent] = [newId(), newId()]
+      await t.database.db
+        .insertInto('outbox_events')
+        .values([event(oldEvent, daysAgo(31)), event(recentEvent, daysAgo(29))])
+        .execute()
+      await freshDispatcher().drain()
+      expect(await executionRow(old)).toBeUndefined()
+      expect(await executionRow(kept)).toBeDefined()
+      const events = await t.database.db
+        .selectFrom('outbox_events')
+        .select('id')
+        .where('id', 'in', [oldEvent, recentEvent])
+        .execute()
+      expect(events.map((e) => e.id)).toEqual([recentEvent])
+    })
+
+    it('refuses non-public targets at delivery time, whatever was accepted when saved', async () => {
+      receiver = await startReceiver()
+      const guarded = new WebhookSender({ timeoutMs: 1000, allowPrivate: false })
+      try {
+        const port = new URL(receiver.url).port
+        for (const url of [
+          `http://127.0.0.1:${port}/x`,
+          `http://localhost:${port}/x`,
+          `http://[::1]:${port}/x`,
+        ]) {
+          const result = await guarded.send({ url, body: '{}', headers: {} })
+          expect(result).toMatchObject({ status: 'FAILED', httpStatus: null })
+          expect(result.error).toMatch(/non-public|not delivered/)
+        }
+        expect(receiver.received).toHaveLength(0)
+      } finally {
+        await guarded.close()
+      }
+    })
+
+    it('runs in the background: a write wakes it, no drain needed', async () => {
+      receiver = await startReceiver()
+      const background = await createTestApp(dialect, {
+        webhookDispatcher: true,
+        webhookPollIntervalMs: 60_000,
+      })
+      try {
+        const owner = await createTenant(background, { scopes: ['admin', 'read', 'write'] })
+        const created = await adminClient(background, owner.headers).post('/automations', {
+          event: 'STATUS_CHANGED',
+          url: `${receiver.url}/bg`,
+        })
+        expect(created.status).toBe(201)
+        const user = await adminClient(background, owner.headers).post('/team/users', {
+          name: 'Wes Worker',
+          email: 'wes@example.com',
+          role: 'WORKER',
+        })
+        const job = await client(background, owner.headers).post('/jobs', { title: 'Replace valve' })
+        const assigned = await adminClient(background, owner.headers).post(
+          `/jobs/${job.body.data.job.id}/assign`,
+          {
+            userId: user.body.data.user.id,
+            scheduledStart: '2026-11-23T09:00:00Z',
+            scheduledEnd: '2026-11-23T10:00:00Z',
+          },
+        )
+        expect(assigned.status).toBe(200)
+        const [hook] = await receiver.waitFor(1, 5000)
+        expect(hook?.json).toMatchObject({ event: 'STATUS_CHANGED', data: { status: 'ASSIGNED' } })
+      } finally {
+        await background.close()
+      }
+    })
+
+    it('keeps answering API requests while a receiver hangs', async () => {
+      receiver = await startReceiver({ hang: true })
+      const background = await createTestApp(dialect, {
+        webhookDispatcher: true,
+        webhookTimeoutMs: 5000,
+        webhookConcurrency: 2,
+      })
+      try {
+        const owner = await createTenant(background, { scopes: ['admin', 'read', 'write'] })
+        const admin = adminClient(background, owner.headers)
+        await admin.post('/automations', { event: 'STATUS_CHANGED', url: `${receiver.url}/slow` })
+        const user = await admin.post('/team/users', {
+          name: 'Ola',
+          email: 'ola@example.com',
+          role: 'WORKER',
+        })
+        const api = client(background, owner.headers)
+        for (let i = 0; i < 4; i++) {
+          const job = await api.post('/jobs', { title: `Job ${i}` })
+          await admin.post(`/jobs/${job.body.data.job.id}/assign`, {
+            userId: user.body.data.user.id,
+            scheduledStart: '2026-11-23T09:00:00Z',
+            scheduledEnd: '2026-11-23T10:00:00Z',
+          })
+        }
+        await receiver.waitFor(2, 5000)
+        expect(background.app.webhooks.dispatcher.deliveriesInFlight).toBeGreaterThan(0)
+        // Deliveries are stuck, yet reads and writes go through.
+        expect((await api.get('/jobs')).status).toBe(200)
+        expect((await api.post('/jobs', { title: 'Still works' })).status).toBe(201)
+      } finally {
+        await receiver.close()
+        await background.close()
+      }
+    })
+  })
+}

@@ -1,0 +1,124 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import type { RouteOptions } from '../../http/route-options.js'
+import {
+  BODY_ERRORS,
+  COMMON_ERRORS,
+  IdParams,
+  NOT_FOUND_ERROR,
+  NoInputBody,
+  SUCCESS,
+} from '../../http/schemas.js'
+import {
+  AutomationExecutionListQuery,
+  ExecutionListQuery,
+  ExecutionListResponse,
+  ExecutionParams,
+  ExecutionResponse,
+  IN_FLIGHT_ERROR,
+} from './schemas.js'
+import * as automations from './service.js'
+
+const TAGS = ['Automations']
+const RETENTION = 'Executions are kept for WEBHOOK_RETENTION_DAYS (30 by default).'
+
+export const executionAdminRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (
+  app,
+  { db, webhooks },
+) => {
+  app.get(
+    '/executions',
+    {
+      schema: {
+        tags: TAGS,
+        summary: "The organisation's webhook execution log",
+        description: `Every delivery attempt of every automation, newest first. ${RETENTION}`,
+        querystring: ExecutionListQuery,
+        response: { 200: ExecutionListResponse, ...COMMON_ERRORS },
+      },
+    },
+    async (request) => ({
+      data: await automations.listExecutions(db, request.auth.organisationId, request.query),
+      message: SUCCESS,
+    }),
+  )
+
+  app.get(
+    '/automations/:id/executions',
+    {
+      schema: {
+        tags: TAGS,
+        summary: "An automation's execution log",
+        description: `One row per delivery attempt, newest first. ${RETENTION}`,
+        params: IdParams,
+        querystring: AutomationExecutionListQuery,
+        response: { 200: ExecutionListResponse, ...COMMON_ERRORS, ...NOT_FOUND_ERROR },
+      },
+    },
+    async (request) => ({
+      data: await automations.listExecutions(
+        db,
+        request.auth.organisationId,
+        { ...request.query, automationId: request.params.id },
+        { automationMustExist: true },
+      ),
+      message: SUCCESS,
+    }),
+  )
+
+  app.get(
+    '/automations/:id/executions/:executionId',
+    {
+      schema: {
+        tags: TAGS,
+        summary: 'Get one webhook execution',
+        params: ExecutionParams,
+        response: { 200: ExecutionResponse, ...COMMON_ERRORS, ...NOT_FOUND_ERROR },
+      },
+    },
+    async (request) => ({
+      data: {
+        execution: await automations.getExecution(
+          db,
+          request.auth.organisationId,
+          request.params.id,
+          request.params.executionId,
+        ),
+      },
+      message: SUCCESS,
+    }),
+  )
+
+  app.post(
+    '/automations/:id/executions/:executionId/redeliver',
+    {
+      schema: {
+        tags: TAGS,
+        summary: 'Send an execution’s event again',
+        description:
+          "Sends the same body with the same `webhook-id` (receivers can deduplicate on it) to the automation's " +
+          'current URL, freshly signed, now, and answers with the new execution and its outcome ' +
+          '(SUCCESS or FAILED), which also joins the log. Works for inactive automations too. The body may be omitted.',
+        params: ExecutionParams,
+        body: NoInputBody,
+        response: {
+          201: ExecutionResponse,
+          ...COMMON_ERRORS,
+          ...NOT_FOUND_ERROR,
+          ...IN_FLIGHT_ERROR,
+          ...BODY_ERRORS,
+        },
+      },
+      config: { optionalBody: true },
+    },
+    async (request, reply) => {
+      const execution = await automations.redeliverExecution(
+        db,
+        webhooks.sender,
+        request.auth.organisationId,
+        request.params.id,
+        request.params.executionId,
+      )
+      return reply.status(201).send({ data: { execution }, message: SUCCESS })
+    },
+  )
+}

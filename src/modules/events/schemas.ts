@@ -1,0 +1,218 @@
+// The contract of every domain event (spec §6): the `data` each one carries and the webhook body
+// `{ event, timestamp, data }` receivers get. The same schemas type recordEvent, document the webhooks
+// in both OpenAPI documents and, in tests, prove that a payload carries nothing undocumented.
+import { type Static, type TSchema, Type } from '@sinclair/typebox'
+import {
+  DateTime,
+  DecimalString,
+  JobPriority,
+  JobStatus,
+  Nullable,
+  StringEnum,
+  TimeWindowType,
+} from '../../http/schemas.js'
+
+const Closed = { additionalProperties: false } as const
+const JobId = Type.String({ description: 'The job' })
+const JobTitle = Type.String({ description: 'The job title (after the change)' })
+const StatusAfter = Type.Unsafe<Static<typeof JobStatus>>({
+  ...JobStatus,
+  description: 'The job status after the change',
+})
+const NullableId = (description: string) => Nullable(Type.String({ description }))
+
+const subject = { jobId: JobId, title: JobTitle, status: StatusAfter }
+
+export const JobCreatedData = Type.Object(
+  {
+    ...subject,
+    description: Nullable(Type.String()),
+    priority: JobPriority,
+    customerId: NullableId('The customer, if any'),
+    locationId: NullableId('The location, if any'),
+    jobLatitude: Nullable(DecimalString),
+    jobLongitude: Nullable(DecimalString),
+    serviceDuration: Type.Integer({ description: 'Seconds on site' }),
+    timeWindowType: TimeWindowType,
+    earliestStart: Nullable(DateTime),
+    latestEnd: Nullable(DateTime),
+    createdAt: DateTime,
+  },
+  { ...Closed, title: 'JobCreatedData' },
+)
+
+/** One changed field: its value before and after, in the API's formats. */
+const Change = <T extends TSchema>(value: T) => Type.Object({ previous: value, current: value }, Closed)
+
+const DemandValue = Type.Object({ capacityDimensionId: Type.String(), requiredValue: Type.Number() }, Closed)
+
+export const JobChanges = Type.Object(
+  {
+    title: Type.Optional(Change(Type.String())),
+    description: Type.Optional(Change(Nullable(Type.String()))),
+    customerId: Type.Optional(Change(NullableId('Customer id'))),
+    locationId: Type.Optional(Change(NullableId('Location id'))),
+    jobLatitude: Type.Optional(Change(Nullable(DecimalString))),
+    jobLongitude: Type.Optional(Change(Nullable(DecimalString))),
+    priority: Type.Optional(Change(JobPriority)),
+    serviceDuration: Type.Optional(Change(Type.Integer({ description: 'Seconds' }))),
+    timeWindowType: Type.Optional(Change(TimeWindowType)),
+    earliestStart: Type.Optional(Change(Nullable(DateTime))),
+    latestEnd: Type.Optional(Change(Nullable(DateTime))),
+    tags: Type.Optional(Change(Type.Array(Type.String(), { description: 'Tag ids, sorted ascending' }))),
+    demands: Type.Optional(
+      Change(Type.Array(DemandValue, { description: 'Demands, sorted by capacityDimensionId' })),
+    ),
+  },
+  {
+    ...Closed,
+    minProperties: 1,
+    description:
+      'Only the fields that really changed, keyed by their API name, each as { previous, current }',
+  },
+)
+export type JobChanges = Static<typeof JobChanges>
+
+export const JobUpdatedData = Type.Object(
+  { ...subject, updatedAt: DateTime, changes: JobChanges },
+  { ...Closed, title: 'JobUpdatedData' },
+)
+
+export const StatusChangedData = Type.Object(
+  {
+    ...subject,
+    previousStatus: Type.Unsafe<Static<typeof JobStatus>>({
+      ...JobStatus,
+      description: 'The status before',
+    }),
+    changedAt: DateTime,
+  },
+  { ...Closed, title: 'StatusChangedData' },
+)
+
+export const JobAssignedData = Type.Object(
+  {
+    ...subject,
+    customerId: NullableId('The customer, if any'),
+    assignedUserId: Type.String({ description: 'The worker the job is now assigned to' }),
+    shiftId: NullableId('The shift, if the assignment names one'),
+    scheduledStart: DateTime,
+    scheduledEnd: DateTime,
+  },
+  { ...Closed, title: 'JobAssignedData' },
+)
+
+export const JobUnassignedData = Type.Object(
+  {
+    ...subject,
+    previousAssignedUserId: NullableId('The worker the job was taken from'),
+  },
+  { ...Closed, title: 'JobUnassignedData' },
+)
+
+/** Spec §6 lists exactly these fields. */
+export const JobCompletedData = Type.Object(
+  {
+    jobId: JobId,
+    title: JobTitle,
+    status: StringEnum(['COMPLETED']),
+    customerId: NullableId('The customer; null when the job has none'),
+    assignedUserId: NullableId('The worker; null when the job had none'),
+    completedAt: DateTime,
+  },
+  { ...Closed, title: 'JobCompletedData' },
+)
+
+export const JobCancelledData = Type.Object(
+  {
+    ...subject,
+    status: StringEnum(['CANCELLED']),
+    customerId: NullableId('The customer, if any'),
+    assignedUserId: NullableId('The worker the job was assigned to, if any (kept for the record)'),
+    previousStatus: StringEnum(['CREATED', 'ASSIGNED', 'IN_PROGRESS'], 'The status before'),
+    cancelledAt: DateTime,
+    reason: Nullable(Type.String({ description: 'As given to the cancel action; null when none was' })),
+  },
+  { ...Closed, title: 'JobCancelledData' },
+)
+
+export const FormSubmittedData = Type.Object(
+  {
+    submissionId: Type.String({ description: 'The form submission' }),
+    jobId: JobId,
+    title: Type.String({ description: 'The job title' }),
+    form: Type.String({ description: 'Which form was filled in' }),
+    answers: Type.Record(Type.String(), Type.Unknown(), {
+      description: 'The answers exactly as submitted (any JSON object)',
+    }),
+    submittedByUserId: NullableId('The user who submitted it, if given'),
+    submittedAt: DateTime,
+  },
+  { ...Closed, title: 'FormSubmittedData' },
+)
+
+export const EVENT_DATA = {
+  JOB_CREATED: JobCreatedData,
+  JOB_UPDATED: JobUpdatedData,
+  STATUS_CHANGED: StatusChangedData,
+  JOB_ASSIGNED: JobAssignedData,
+  JOB_UNASSIGNED: JobUnassignedData,
+  JOB_COMPLETED: JobCompletedData,
+  JOB_CANCELLED: JobCancelledData,
+  FORM_SUBMITTED: FormSubmittedData,
+} as const
+
+export type EventType = keyof typeof EVENT_DATA
+export const EVENT_TYPES = Object.keys(EVENT_DATA) as EventType[]
+
+/** The `data` of each event, so that recordEvent checks it at compile time. */
+export type EventData = { [E in EventType]: Static<(typeof EVENT_DATA)[E]> }
+
+/** One event and its data, correlated: a list of these may mix events. */
+export type DomainEvent = { [E in EventType]: { event: E; data: EventData[E] } }[EventType]
+
+/** When each event is sent; the OpenAPI documents repeat it for webhook receivers. */
+export const EVENT_DESCRIPTIONS: Readonly<Record<EventType, string>> = {
+  JOB_CREATED: 'A job was created (public POST /jobs). `data` holds the job as created.',
+  JOB_UPDATED:
+    "A job's details changed: public PATCH /jobs/:id, or a new set of tags or demands (admin PUT " +
+    '/jobs/:id/tags, /jobs/:id/demands). `changes` holds only the fields whose value really changed, ' +
+    'as { previous, current }; a request that changes nothing sends nothing. Deleting a job sends no ' +
+    'event.',
+  STATUS_CHANGED:
+    "A job's status moved (admin assign, unassign, start, complete, cancel). Sent after the action's " +
+    'own event (JOB_ASSIGNED, JOB_UNASSIGNED, JOB_COMPLETED or JOB_CANCELLED), with the same timestamp.',
+  JOB_ASSIGNED:
+    'A job was assigned to a worker, re-assigned to another worker or re-scheduled (admin POST ' +
+    '/jobs/:id/assign). A first assignment is followed by STATUS_CHANGED; a re-assignment to another ' +
+    'worker is preceded by JOB_UNASSIGNED for the previous worker, and the status stays ASSIGNED.',
+  JOB_UNASSIGNED:
+    'A job was taken from its worker: admin POST /jobs/:id/unassign (status becomes CREATED, followed ' +
+    'by STATUS_CHANGED), or a re-assignment to another worker (status stays ASSIGNED, followed by ' +
+    'JOB_ASSIGNED).',
+  JOB_COMPLETED:
+    'A job was completed (admin POST /jobs/:id/complete). `data` has exactly the fields of spec §6. ' +
+    'Followed by STATUS_CHANGED.',
+  JOB_CANCELLED: 'A job was cancelled (admin POST /jobs/:id/cancel). Followed by STATUS_CHANGED.',
+  FORM_SUBMITTED:
+    'A form submission was received for a job (admin POST /jobs/:id/form-submissions), in any job status.',
+}
+
+/** The webhook body of one event: `timestamp` is when the change happened. */
+function payloadOf<E extends EventType>(event: E) {
+  return Type.Object(
+    {
+      event: StringEnum([event]),
+      timestamp: Type.String({
+        ...DateTime,
+        description: 'When the change happened (the same for every event one change emits)',
+      }),
+      data: EVENT_DATA[event],
+    },
+    { ...Closed, title: `${event} webhook` },
+  )
+}
+
+export const EVENT_PAYLOADS = Object.fromEntries(EVENT_TYPES.map((event) => [event, payloadOf(event)])) as {
+  [E in EventType]: ReturnType<typeof payloadOf<E>>
+}
