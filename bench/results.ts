@@ -1,0 +1,189 @@
+// The results of a run (written to bench/results/latest.json) and issue 5's targets checked
+// against them. A target is judged where the issue sets it (SQLite 100 k jobs, 1 M vs 10 k, RSS at
+// 1 M); at other sizes the same check is shown as indicative only.
+import type { Measurement } from './load.js'
+import type { Machine } from './machine.js'
+import type { BenchDialect, BenchOptions } from './options.js'
+import {
+  FLAT_COST_SIZES,
+  FLAT_COST_TARGET,
+  P99_TARGET_CONNECTIONS,
+  PG_RAW_RATIO_TARGET,
+  RSS_TARGET_MB,
+  RSS_TARGET_SIZE,
+  SCENARIOS,
+  SQLITE_GET_P99_TARGET_MS,
+  scenarioNamed,
+  TARGET_SIZE,
+} from './scenarios.js'
+
+export interface ScenarioResult {
+  dialect: BenchDialect
+  size: number
+  scenario: string
+  label: string
+  method: string
+  /** What the service answered when its bytes were captured for the baseline. */
+  capturedStatus: number
+  capturedBytes: number
+  /** The captured response was an error or its total disagreed with a direct SQL count. */
+  problem?: string
+  service: Measurement
+  baseline: Measurement
+  /** PostgreSQL GET /jobs/:id only: the raw prepared `pg` route. */
+  pgRaw?: Measurement
+}
+
+export interface DatasetRun {
+  dialect: BenchDialect
+  size: number
+  /** Live jobs of the target organisation when the run started. */
+  liveJobs: number
+  /** Largest VmRSS of the service seen during the run. */
+  maxRssMb: number
+  buildSeconds: number
+}
+
+export interface BenchResults {
+  startedAt: string
+  finishedAt: string
+  command: string
+  options: BenchOptions
+  machine: Machine
+  results: ScenarioResult[]
+  datasets: DatasetRun[]
+}
+
+export interface Check {
+  kind: 'baseline-ratio' | 'pg-raw-ratio' | 'p99' | 'flat-cost' | 'rss'
+  /** What is compared, e.g. "SQLite 100k GET /jobs/:id ÷ baseline". */
+  name: string
+  dialect: BenchDialect
+  size: number
+  /** flat-cost: the size `size` is compared with. */
+  baseSize?: number
+  scenario?: string
+  value: number
+  /** E.g. "≥ 0.50". */
+  target: string
+  pass: boolean
+  /** Measured outside the conditions the issue sets the target for: a hint, not a verdict. */
+  indicative: boolean
+}
+
+/** A figure from JSON: NaN (no responses) was written as null. */
+export const figure = (value: number | null | undefined) => (typeof value === 'number' ? value : Number.NaN)
+
+export const ratio = (service: Measurement, reference: Measurement) =>
+  reference.requestsPerSecond > 0 ? service.requestsPerSecond / reference.requestsPerSecond : Number.NaN
+
+export const sizeName = (size: number) =>
+  size >= 1_000_000 && size % 100_000 === 0
+    ? `${size / 1_000_000}M`
+    : size >= 1_000 && size % 100 === 0
+      ? `${size / 1_000}k`
+      : String(size)
+export const dialectName = (dialect: BenchDialect) => (dialect === 'sqlite' ? 'SQLite' : 'PostgreSQL')
+
+export function evaluate(run: BenchResults): Check[] {
+  const checks: Check[] = []
+  const at = (dialect: BenchDialect, size: number) => `${dialectName(dialect)} ${sizeName(size)}`
+  for (const r of run.results) {
+    const scenario = scenarioNamed(r.scenario)
+    const indicative = r.size !== TARGET_SIZE
+    if (r.dialect === 'sqlite' && scenario.sqliteRatioTarget !== undefined) {
+      const value = ratio(r.service, r.baseline)
+      const target = scenario.sqliteRatioTarget
+      checks.push({
+        kind: 'baseline-ratio',
+        name: `${at(r.dialect, r.size)} ${r.label} ÷ baseline`,
+        dialect: r.dialect,
+        size: r.size,
+        scenario: r.scenario,
+        value,
+        target: `≥ ${target.toFixed(2)}`,
+        pass: value >= target,
+        indicative,
+      })
+    }
+    if (r.dialect === 'postgres' && r.pgRaw) {
+      const value = ratio(r.service, r.pgRaw)
+      checks.push({
+        kind: 'pg-raw-ratio',
+        name: `${at(r.dialect, r.size)} ${r.label} ÷ raw prepared pg route`,
+        dialect: r.dialect,
+        size: r.size,
+        scenario: r.scenario,
+        value,
+        target: `≥ ${PG_RAW_RATIO_TARGET.toFixed(2)}`,
+        pass: value >= PG_RAW_RATIO_TARGET,
+        indicative,
+      })
+    }
+    if (r.dialect === 'sqlite' && r.method === 'GET' && run.options.connections === P99_TARGET_CONNECTIONS) {
+      checks.push({
+        kind: 'p99',
+        name: `${at(r.dialect, r.size)} ${r.label} p99 (ms)`,
+        dialect: r.dialect,
+        size: r.size,
+        scenario: r.scenario,
+        value: figure(r.service.p99Ms),
+        target: `≤ ${SQLITE_GET_P99_TARGET_MS}`,
+        pass: figure(r.service.p99Ms) <= SQLITE_GET_P99_TARGET_MS,
+        indicative,
+      })
+    }
+  }
+  checks.push(...flatCostChecks(run))
+  for (const d of run.datasets) {
+    checks.push({
+      kind: 'rss',
+      name: `${at(d.dialect, d.size)} service RSS (MB)`,
+      dialect: d.dialect,
+      size: d.size,
+      value: d.maxRssMb,
+      target: `≤ ${RSS_TARGET_MB}`,
+      pass: d.maxRssMb <= RSS_TARGET_MB,
+      indicative: d.size !== RSS_TARGET_SIZE,
+    })
+  }
+  return checks
+}
+
+/** p50 at the largest size ÷ p50 at the smallest, per list endpoint and dialect. */
+export function flatCostChecks(run: BenchResults): Check[] {
+  const checks: Check[] = []
+  const [small, large] = FLAT_COST_SIZES
+  for (const dialect of run.options.dialects) {
+    for (const scenario of SCENARIOS.filter((s) => s.list)) {
+      const rows = run.results
+        .filter((r) => r.dialect === dialect && r.scenario === scenario.name)
+        .sort((a, b) => a.size - b.size)
+      const first = rows[0]
+      const last = rows[rows.length - 1]
+      if (!first || !last || first === last) continue
+      const value = figure(last.service.p50Ms) / figure(first.service.p50Ms)
+      checks.push({
+        kind: 'flat-cost',
+        name: `${dialectName(dialect)} ${scenario.label} p50 ${sizeName(last.size)} ÷ ${sizeName(first.size)}`,
+        dialect,
+        size: last.size,
+        baseSize: first.size,
+        scenario: scenario.name,
+        value,
+        target: `≤ ${FLAT_COST_TARGET.toFixed(2)}`,
+        pass: value <= FLAT_COST_TARGET,
+        indicative: first.size !== small || last.size !== large,
+      })
+    }
+  }
+  return checks
+}
+
+export function verdict(check: Check): string {
+  if (!Number.isFinite(check.value)) return 'n/a'
+  if (check.indicative) return check.pass ? '(pass)' : '(fail)'
+  return check.pass ? 'PASS' : 'FAIL'
+}
+
+export const fixed = (value: number, digits: number) => (Number.isFinite(value) ? value.toFixed(digits) : '–')

@@ -1,0 +1,101 @@
+// Hot read paths skip query building and compiling: their SQL is written once per dialect and run
+// as is. On PostgreSQL, outside a transaction, it runs as a named prepared statement, so the server
+// parses and plans it once per connection. On SQLite it still goes through Kysely's driver, whose
+// single connection is guarded by a mutex: a read must never slip into another request's open
+// transaction (and the driver's prepare() is memoised, see database.ts) — except when no transaction
+// is open at all, when it reads the handle directly.
+import { CompiledQuery, Kysely } from 'kysely'
+import type pg from 'pg'
+import { isPostgres } from './database.js'
+import type { Database, Executor } from './types.js'
+
+const pools = new WeakMap<Kysely<Database>, pg.Pool>()
+const sqliteHandles = new WeakMap<Kysely<Database>, SqliteHandle>()
+
+/** What runHotQuery needs of the better-sqlite3 handle: its memoised statements and transaction state. */
+export interface SqliteHandle {
+  prepare(sql: string): { all(...params: unknown[]): unknown[] }
+  readonly inTransaction: boolean
+}
+
+/** Called by createDatabase for PostgreSQL: the pool behind `db`, for named prepared statements. */
+export function registerPool(db: Kysely<Database>, pool: pg.Pool): void {
+  pools.set(db, pool)
+}
+
+/** Called by createDatabase for SQLite: the handle behind `db`, for reads that skip the driver. */
+export function registerSqliteHandle(db: Kysely<Database>, handle: SqliteHandle): void {
+  sqliteHandles.set(db, handle)
+}
+
+export interface HotQuery {
+  /** Unique per query text: PostgreSQL keeps a prepared statement by this name on each connection. */
+  name: string
+  sqlite: string
+  postgres: string
+}
+
+export async function runHotQuery<R>(
+  db: Executor,
+  query: HotQuery,
+  params: readonly unknown[],
+): Promise<R[]> {
+  const root = db instanceof Kysely && !db.isTransaction ? db : undefined
+  // better-sqlite3 runs synchronously, so when no transaction is open on the connection nothing can
+  // interleave with this read: it sees committed data only and needs neither the driver's mutex nor
+  // its promises. During a transaction (another request's, between its awaits) it waits its turn.
+  const sqlite = root ? sqliteHandles.get(root) : undefined
+  if (sqlite && !sqlite.inTransaction) return sqlite.prepare(query.sqlite).all(...params) as R[]
+  const pool = root ? pools.get(root) : undefined
+  if (pool) {
+    const result = await pool.query({ name: query.name, text: query.postgres, values: params as unknown[] })
+    return result.rows as R[]
+  }
+  const text = isPostgres(db) ? query.postgres : query.sqlite
+  const result = await db.executeQuery<R>(CompiledQuery.raw(text, params as unknown[]))
+  return result.rows as R[]
+}
+
+const PARAM_PREFIX = '\u0000param:'
+
+/** A named placeholder for `prepareOnce`: Kysely carries it into the compiled parameters. */
+export function param<T>(name: string): T {
+  return `${PARAM_PREFIX}${name}` as T
+}
+
+const prepared = new Map<string, { query: HotQuery; order: string[] }>()
+
+/**
+ * Builds a Kysely query once per dialect and `shape` (whatever changes the SQL text, such as which
+ * filters are present), with param() placeholders for every value, and reruns its SQL after that:
+ * query building and compiling cost nothing on the hot path.
+ */
+export function prepareOnce(
+  db: Executor,
+  shape: string,
+  build: () => { compile(): CompiledQuery },
+): { run<R>(values: Record<string, unknown>): Promise<R[]> } {
+  const key = `${isPostgres(db) ? 'postgres' : 'sqlite'}:${shape}`
+  let entry = prepared.get(key)
+  if (!entry) {
+    const compiled = build().compile()
+    const order = compiled.parameters.map((value) => {
+      if (typeof value !== 'string' || !value.startsWith(PARAM_PREFIX)) {
+        throw new Error(`prepareOnce(${shape}): every value must be a param(), found ${String(value)}`)
+      }
+      return value.slice(PARAM_PREFIX.length)
+    })
+    const name = `q${prepared.size}_${shape.replace(/[^a-z0-9]+/gi, '_')}`.slice(0, 60)
+    entry = { query: { name, sqlite: compiled.sql, postgres: compiled.sql }, order }
+    prepared.set(key, entry)
+  }
+  const { query, order } = entry
+  return {
+    run: <R>(values: Record<string, unknown>) =>
+      runHotQuery<R>(
+        db,
+        query,
+        order.map((name) => values[name]),
+      ),
+  }
+}
