@@ -2,9 +2,10 @@
 import { mkdirSync } from 'node:fs'
 import { dirname } from 'node:path'
 import SQLite from 'better-sqlite3'
-import { Kysely, PostgresAdapter, PostgresDialect, SqliteDialect } from 'kysely'
+import { Kysely, PostgresAdapter, PostgresDialect } from 'kysely'
 import pg from 'pg'
 import { registerPool, registerSqliteHandle } from './hot-query.js'
+import { GroupCommitSqliteDialect } from './sqlite-driver.js'
 import type { Database } from './types.js'
 
 export type Dialect = 'sqlite' | 'postgres'
@@ -80,9 +81,7 @@ function createSqlite(path: string, options: DatabaseOptions): DatabaseHandle {
       return raw.inTransaction
     },
   }
-  const db = new Kysely<Database>({
-    dialect: new SqliteDialect({ database: database as unknown as SQLite.Database }),
-  })
+  const db = new Kysely<Database>({ dialect: new GroupCommitSqliteDialect(database) })
   registerSqliteHandle(db, database)
   return { db, dialect: 'sqlite', destroy: () => db.destroy() }
 }
