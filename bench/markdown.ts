@@ -66,7 +66,7 @@ export function benchmarksMarkdown(run: BenchResults): string {
         [
           'Pinning',
           machine.pinned
-            ? 'service, baseline and raw pg route on core 0; autocannon on core 1 (taskset)'
+            ? 'service, baseline and raw pg / SQLite route on core 0; autocannon on core 1 (taskset)'
             : 'none (taskset or a second core missing)',
         ],
         ['Load average at start', (machine.loadAverage ?? []).join(' / ') || 'unknown'],
@@ -131,6 +131,10 @@ export function benchmarksMarkdown(run: BenchResults): string {
     '  content-type and content-length the service returned for the scenario (captured just before).',
     '- **Raw pg route** (bench/pg-raw.ts, PostgreSQL only): Fastify, one named prepared `pg` statement',
     '  reading the same job row, serialised through a response schema.',
+    '- **Raw SQLite route** (bench/sqlite-raw.ts, SQLite only): Fastify, one better-sqlite3 statement',
+    '  prepared at start-up (the file opened read-only) reading the same job row through the same',
+    '  response schema; "Fastify + a prepared better-sqlite3 primary-key SELECT", i.e. about what',
+    '  Fastify and SQLite can do on this machine. Informational: no target is set against it.',
     '- **Each (database, size)** runs on a fresh working copy of the dataset, so writes never carry',
     '  over between runs. The service is `node dist/main.js` with its defaults (SQLite',
     '  `synchronous=FULL`, PostgreSQL pool of 10), `LOG_LEVEL=warn`, the webhook dispatcher on.',

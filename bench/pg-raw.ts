@@ -2,9 +2,9 @@
 // named statement, parsed once per connection) of the same job row, serialised through a response
 // schema. Issue 5 asks the service's full single-job read to reach 0.8 × this in the same run.
 // Env: DATABASE_URL, ORGANISATION_ID, PORT, PG_POOL_SIZE (as the service's, default 10).
-import { Type } from '@sinclair/typebox'
 import Fastify from 'fastify'
 import pg from 'pg'
+import { JOB_NOT_FOUND, JobResponse, jobByIdSql } from './raw-job.js'
 
 const TIMESTAMPTZ_OID = 1184
 const pool = new pg.Pool({
@@ -21,47 +21,7 @@ const pool = new pg.Pool({
 pool.on('error', () => {})
 const organisationId = process.env.ORGANISATION_ID
 
-const text = Type.String()
-const nullableText = Type.Union([Type.String(), Type.Null()])
-const nullableInteger = Type.Union([Type.Integer(), Type.Null()])
-const Job = Type.Object({
-  id: text,
-  title: text,
-  description: nullableText,
-  status: text,
-  priority: text,
-  customerId: nullableText,
-  locationId: nullableText,
-  jobLatitude: nullableText,
-  jobLongitude: nullableText,
-  serviceDuration: Type.Integer(),
-  timeWindowType: text,
-  earliestStart: nullableText,
-  latestEnd: nullableText,
-  scheduledStart: nullableText,
-  scheduledEnd: nullableText,
-  assignedUserId: nullableText,
-  shiftId: nullableText,
-  startedAt: nullableText,
-  completedAt: nullableText,
-  actualDuration: nullableInteger,
-  createdAt: text,
-  updatedAt: text,
-})
-const JobResponse = Type.Object({ data: Type.Object({ job: Job }), message: text })
-
-const QUERY = {
-  name: 'bench_job_by_id',
-  text: `SELECT id, title, description, status, priority, customer_id AS "customerId",
-           location_id AS "locationId", job_latitude AS "jobLatitude", job_longitude AS "jobLongitude",
-           service_duration AS "serviceDuration", time_window_type AS "timeWindowType",
-           earliest_start AS "earliestStart", latest_end AS "latestEnd",
-           scheduled_start AS "scheduledStart", scheduled_end AS "scheduledEnd",
-           assigned_user_id AS "assignedUserId", shift_id AS "shiftId", started_at AS "startedAt",
-           completed_at AS "completedAt", actual_duration AS "actualDuration",
-           created_at AS "createdAt", updated_at AS "updatedAt"
-         FROM jobs WHERE organisation_id = $1 AND id = $2 AND deleted_at IS NULL`,
-}
+const QUERY = { name: 'bench_job_by_id', text: jobByIdSql('$1', '$2') }
 
 const app = Fastify({ logger: false })
 app.get<{ Params: { id: string } }>(
@@ -69,7 +29,7 @@ app.get<{ Params: { id: string } }>(
   { schema: { response: { 200: JobResponse } } },
   async (request, reply) => {
     const { rows } = await pool.query({ ...QUERY, values: [organisationId, request.params.id] })
-    if (rows.length === 0) return reply.status(404).send({ error: 'Job not found', code: 'NOT_FOUND' })
+    if (rows.length === 0) return reply.status(404).send(JOB_NOT_FOUND)
     return { data: { job: rows[0] }, message: 'Success' }
   },
 )

@@ -1,6 +1,6 @@
-// Child processes of a benchmark run: the service, the baseline, the raw pg route (core 0) and the
-// load generator (core 1), each pinned with taskset. Every child is tracked and killed when the run
-// ends, fails or is interrupted; cleanup tasks (dropping working copies) run on the way out.
+// Child processes of a benchmark run: the service, the baseline, the raw pg or SQLite route (core 0)
+// and the load generator (core 1), each pinned with taskset. Every child is tracked and killed when
+// the run ends, fails or is interrupted; cleanup tasks (dropping working copies) run on the way out.
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process'
 import { readFileSync } from 'node:fs'
 import { createServer } from 'node:net'

@@ -1,4 +1,5 @@
 // Tables of a run, as plain text for the console and as Markdown for docs/benchmarks.md.
+import type { Measurement } from './load.js'
 import {
   type BenchResults,
   type Check,
@@ -58,21 +59,23 @@ export function resultsTable(run: BenchResults, format: TableFormat): string {
       rowChecks(checks, r, 'baseline-ratio'),
       rowChecks(checks, r, 'p99'),
     ])
-    if (r.pgRaw) {
+    const rawRow = (label: string, raw: Measurement, target: string) =>
       rows.push([
         dialectName(r.dialect),
         sizeName(r.size),
-        '↳ raw prepared pg route',
-        rate(r.pgRaw.requestsPerSecond),
-        ms(r.pgRaw.p50Ms),
-        ms(r.pgRaw.p99Ms),
-        String(r.pgRaw.non2xx + r.pgRaw.errors),
+        label,
+        rate(raw.requestsPerSecond),
+        ms(raw.p50Ms),
+        ms(raw.p99Ms),
+        String(raw.non2xx + raw.errors),
         rate(r.baseline.requestsPerSecond),
-        fixed(ratio(r.pgRaw, r.baseline), 2),
-        `service ÷ raw = ${fixed(ratio(r.service, r.pgRaw), 2)} ${rowChecks(checks, r, 'pg-raw-ratio')}`,
+        fixed(ratio(raw, r.baseline), 2),
+        `service ÷ raw = ${fixed(ratio(r.service, raw), 2)} ${target}`.trimEnd(),
         '',
       ])
-    }
+    if (r.pgRaw) rawRow('↳ raw prepared pg route', r.pgRaw, rowChecks(checks, r, 'pg-raw-ratio'))
+    // Informational: what Fastify + SQLite can do on this machine; no target is set against it.
+    if (r.sqliteRaw) rawRow('↳ raw prepared SQLite route', r.sqliteRaw, '')
   }
   return renderTable(
     [

@@ -32,6 +32,8 @@ export interface ScenarioResult {
   baseline: Measurement
   /** PostgreSQL GET /jobs/:id only: the raw prepared `pg` route. */
   pgRaw?: Measurement
+  /** SQLite GET /jobs/:id only: the raw prepared better-sqlite3 route (informational, no target). */
+  sqliteRaw?: Measurement
 }
 
 export interface DatasetRun {

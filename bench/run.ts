@@ -22,7 +22,8 @@
 // and its maintenance database; datasets live in databases fs_bench_<size> on it.
 //
 // Each (database, size): a working copy of the cached dataset; the service (`node dist/main.js`),
-// the baseline and, on PostgreSQL, the raw pg route on core 0; autocannon on core 1 (taskset).
+// the baseline and the raw route of its database (bench/pg-raw.ts or bench/sqlite-raw.ts, for
+// job-get) on core 0; autocannon on core 1 (taskset).
 import { spawnSync } from 'node:child_process'
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
@@ -164,12 +165,14 @@ async function runDataset(
     const baseline = processes.startChild([...TSX, 'bench/baseline.ts'], { cpu: 0, env: { PORT: '0' } })
     servers.push(baseline)
     const baselineUrl = `http://127.0.0.1:${await processes.waitForListening(baseline)}`
-    let pgRaw: { url: string; child: processes.Child } | undefined
-    if (dialect === 'postgres' && options.scenarios.includes('job-get')) {
+    // The raw route of this database (pg-raw.ts or sqlite-raw.ts), for GET /jobs/:id only.
+    let raw: { url: string; child: processes.Child } | undefined
+    if (options.scenarios.includes('job-get')) {
+      const script = dialect === 'postgres' ? 'bench/pg-raw.ts' : 'bench/sqlite-raw.ts'
       const env = { DATABASE_URL: copy.url, ORGANISATION_ID: fixtures.organisationId, PORT: '0' }
-      const child = processes.startChild([...TSX, 'bench/pg-raw.ts'], { cpu: 0, env })
+      const child = processes.startChild([...TSX, script], { cpu: 0, env })
       servers.push(child)
-      pgRaw = { url: `http://127.0.0.1:${await processes.waitForListening(child)}`, child }
+      raw = { url: `http://127.0.0.1:${await processes.waitForListening(child)}`, child }
     }
 
     const tag = `b${Date.now().toString(36)}`
@@ -197,7 +200,11 @@ async function runDataset(
         service: await drive(serviceUrl, service),
         baseline: await drive(baselineUrl, baseline),
       }
-      if (pgRaw && name === 'job-get') result.pgRaw = await drive(pgRaw.url, pgRaw.child)
+      if (raw && name === 'job-get') {
+        const measurement = await drive(raw.url, raw.child)
+        if (dialect === 'postgres') result.pgRaw = measurement
+        else result.sqliteRaw = measurement
+      }
       if (service.process.exitCode !== null) throw new Error(`the service died:\n${service.output()}`)
       results.push(result)
       logScenario(result)
@@ -225,6 +232,7 @@ function logScenario(r: ScenarioResult): void {
   let line = `  ${r.scenario.padEnd(17)} service ${rate(r.service)} | baseline ${rate(r.baseline)}`
   line += ` | ratio ${(r.service.requestsPerSecond / r.baseline.requestsPerSecond).toFixed(2)}`
   if (r.pgRaw) line += ` | raw pg ${rate(r.pgRaw)}`
+  if (r.sqliteRaw) line += ` | raw SQLite ${rate(r.sqliteRaw)}`
   if (failures > 0) line += ` | ${failures} non-2xx/errors (captured ${r.capturedStatus})`
   log(line)
 }
