@@ -2,21 +2,16 @@
 // as is. On PostgreSQL, outside a transaction, it runs as a named prepared statement, so the server
 // parses and plans it once per connection. On SQLite it still goes through Kysely's driver, whose
 // single connection is guarded by a mutex: a read must never slip into another request's open
-// transaction (and the driver's prepare() is memoised, see database.ts) — except when no transaction
+// transaction (its statements are memoised, see sqlite-driver.ts) — except when no transaction
 // is open at all, when it reads the handle directly.
 import { CompiledQuery, Kysely } from 'kysely'
 import type pg from 'pg'
 import { isPostgres } from './database.js'
+import type { SqliteStatements } from './sqlite-driver.js'
 import type { Database, Executor } from './types.js'
 
 const pools = new WeakMap<Kysely<Database>, pg.Pool>()
-const sqliteHandles = new WeakMap<Kysely<Database>, SqliteHandle>()
-
-/** What runHotQuery needs of the better-sqlite3 handle: its memoised statements and transaction state. */
-export interface SqliteHandle {
-  prepare(sql: string): { all(...params: unknown[]): unknown[] }
-  readonly inTransaction: boolean
-}
+const sqliteHandles = new WeakMap<Kysely<Database>, SqliteStatements>()
 
 /** Called by createDatabase for PostgreSQL: the pool behind `db`, for named prepared statements. */
 export function registerPool(db: Kysely<Database>, pool: pg.Pool): void {
@@ -24,7 +19,7 @@ export function registerPool(db: Kysely<Database>, pool: pg.Pool): void {
 }
 
 /** Called by createDatabase for SQLite: the handle behind `db`, for reads that skip the driver. */
-export function registerSqliteHandle(db: Kysely<Database>, handle: SqliteHandle): void {
+export function registerSqliteHandle(db: Kysely<Database>, handle: SqliteStatements): void {
   sqliteHandles.set(db, handle)
 }
 
@@ -45,7 +40,7 @@ export async function runHotQuery<R>(
   // interleave with this read: it sees committed data only and needs neither the driver's mutex nor
   // its promises. During a transaction (another request's, between its awaits) it waits its turn.
   const sqlite = root ? sqliteHandles.get(root) : undefined
-  if (sqlite && !sqlite.inTransaction) return sqlite.prepare(query.sqlite).all(...params) as R[]
+  if (sqlite && !sqlite.inTransaction) return sqlite.all<R>(query.sqlite, params)
   const pool = root ? pools.get(root) : undefined
   if (pool) {
     const result = await pool.query({ name: query.name, text: query.postgres, values: params as unknown[] })

@@ -5,10 +5,10 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import SQLite from 'better-sqlite3'
-import { Kysely } from 'kysely'
+import { Kysely, sql } from 'kysely'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { DIALECTS } from '../../test/helpers.js'
-import { GroupCommitSqliteDialect, MAX_BATCH } from './sqlite-driver.js'
+import { GroupCommitSqliteDialect, MAX_BATCH, SqliteStatements } from './sqlite-driver.js'
 
 interface Tables {
   parent: { id: number }
@@ -33,7 +33,7 @@ describe.runIf(DIALECTS.includes('sqlite'))('sqlite: group commit', () => {
     raw.exec(`CREATE TABLE parent (id INTEGER PRIMARY KEY);
       CREATE TABLE child (id INTEGER PRIMARY KEY,
         parent_id INTEGER REFERENCES parent (id) DEFERRABLE INITIALLY DEFERRED)`)
-    dialect = new GroupCommitSqliteDialect(raw)
+    dialect = new GroupCommitSqliteDialect(new SqliteStatements(raw))
     db = new Kysely<Tables>({ dialect })
     observer = new SQLite(file, { readonly: true })
   })
@@ -121,6 +121,16 @@ describe.runIf(DIALECTS.includes('sqlite'))('sqlite: group commit', () => {
     expect(committed()).toEqual([1])
     await first
     expect(dialect.driver.stats).toEqual({ commits: 1, transactions: 1 })
+  })
+
+  it('reads rows as better-sqlite3 would, and again after the schema changes', async () => {
+    await db.insertInto('parent').values({ id: 7 }).execute()
+    const select = sql<Record<string, unknown>>`SELECT * FROM parent`
+    expect((await select.execute(db)).rows).toEqual([{ id: 7 }])
+    expect((await sql`SELECT 1 AS a, 2 AS a, NULL AS "b c"`.execute(db)).rows).toEqual([{ a: 2, 'b c': null }])
+    await sql`ALTER TABLE parent ADD COLUMN name TEXT`.execute(db)
+    // The same SQL text: its cached column list must not outlive the schema it was read from.
+    expect((await select.execute(db)).rows).toEqual([{ id: 7, name: null }])
   })
 
   it(`commits at most ${MAX_BATCH} transactions at once`, async () => {
