@@ -80,12 +80,15 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   app.addSchema(ErrorBody)
   // PostgreSQL cannot store NUL in text and no value of this API contains one; a %00 anywhere in
   // the URL (path or query) is refused before it reaches a query.
-  app.addHook('onRequest', async (request) => {
-    if (/%00/i.test(request.url))
-      throw new AppError('VALIDATION_ERROR', 'The URL contains a NUL character (%00)')
-  })
-  app.addHook('onSend', async (request, reply) => {
+  // Every answer, errors included, names its request id. Callback-style hooks: these run on every
+  // request, and an async hook costs a promise each time.
+  app.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id)
+    if (/%00/i.test(request.url)) {
+      done(new AppError('VALIDATION_ERROR', 'The URL contains a NUL character (%00)'))
+      return
+    }
+    done()
   })
   // 3. OpenAPI collection must be registered before the routes it describes.
   await installOpenApi(app)
@@ -96,8 +99,9 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   app.decorate('webhooks', webhooks)
   app.addHook('onReady', async () => webhooks.start())
   app.addHook('onClose', async () => webhooks.close())
-  app.addHook('onResponse', async (request, reply) => {
+  app.addHook('onResponse', (request, reply, done) => {
     if (request.method !== 'GET' && reply.statusCode < 400) webhooks.dispatcher.wake()
+    done()
   })
 
   // 5. The two APIs: authentication → per-key rate limit → plan and scope checks → routes.

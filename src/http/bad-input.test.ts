@@ -158,5 +158,31 @@ for (const dialect of DIALECTS) {
       })
       expect(byId.statusCode).toBe(400)
     })
+
+    it('names the request id on every answer, errors included, and keeps one the client sent', async () => {
+      const answers = await Promise.all([
+        t.app.inject({ method: 'GET', url: '/v1/public/jobs', headers: tenant.headers }),
+        t.app.inject({ method: 'GET', url: '/v1/public/jobs?limit=0', headers: tenant.headers }),
+        t.app.inject({ method: 'GET', url: '/v1/public/jobs/a%00b', headers: tenant.headers }),
+        t.app.inject({ method: 'GET', url: '/v1/public/jobs' }),
+        t.app.inject({ method: 'GET', url: '/v1/public/nowhere', headers: tenant.headers }),
+        t.app.inject({
+          method: 'POST',
+          url: '/v1/public/jobs',
+          headers: { ...tenant.headers, 'content-type': 'application/json' },
+          payload: '{',
+        }),
+      ])
+      expect(answers.map((a) => a.statusCode)).toEqual([200, 400, 400, 401, 404, 400])
+      const ids = answers.map((a) => a.headers['x-request-id'])
+      for (const id of ids) expect(id).toMatch(/^[0-9a-f-]{36}$/)
+      expect(new Set(ids).size).toBe(ids.length)
+      const echoed = await t.app.inject({
+        method: 'GET',
+        url: '/v1/public/jobs',
+        headers: { ...tenant.headers, 'x-request-id': 'trace-42' },
+      })
+      expect(echoed.headers['x-request-id']).toBe('trace-42')
+    })
   })
 }

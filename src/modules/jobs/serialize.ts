@@ -37,23 +37,24 @@ export interface JobExtras {
 }
 
 export function serializeJobDetail(row: JobDetailRow, extras: JobExtras): JobDetail {
-  return {
-    ...serializeJobListed(row),
-    shiftId: row.shift_id,
-    actualDuration: row.actual_duration,
-    customer: row.customer_id
-      ? {
-          id: row.customer_id,
-          name: row.customer_name ?? '',
-          address: row.customer_address ?? '',
-          latitude: row.customer_latitude ?? '',
-          longitude: row.customer_longitude ?? '',
-        }
-      : null,
-    tags: extras.tags.map((tag) => ({ tag: { id: tag.id, name: tag.name } })),
-    demands: extras.demands.map((demand) => ({
-      capacityDimension: { id: demand.id, key: demand.key, label: demand.label },
-      requiredValue: demand.required_value,
-    })),
-  }
+  // Extends the listed shape in place: cheaper than spreading it into a new object (measured on the
+  // hot GET /jobs/:id path), and every detail object still gets the same hidden class.
+  const job = serializeJobListed(row) as JobDetail
+  job.shiftId = row.shift_id
+  job.actualDuration = row.actual_duration
+  job.customer = row.customer_id
+    ? {
+        id: row.customer_id,
+        name: row.customer_name ?? '',
+        address: row.customer_address ?? '',
+        latitude: row.customer_latitude ?? '',
+        longitude: row.customer_longitude ?? '',
+      }
+    : null
+  job.tags = extras.tags.map((tag) => ({ tag: { id: tag.id, name: tag.name } }))
+  job.demands = extras.demands.map((demand) => ({
+    capacityDimension: { id: demand.id, key: demand.key, label: demand.label },
+    requiredValue: demand.required_value,
+  }))
+  return job
 }
