@@ -61,30 +61,41 @@ function filterConditions(
   return eb.and(conditions)
 }
 
+/**
+ * Jobs with the names of their customer, location and worker. The names are scalar subqueries by
+ * primary key rather than joins: they run once per returned row (after ORDER BY … LIMIT), and the plan
+ * cannot change with the organisation's size — PostgreSQL's generic plan for a join, costed for an
+ * average organisation, scanned every customer of a large one for each page.
+ */
 export function selectJobs(db: Executor) {
   return db
     .selectFrom('jobs')
-    .leftJoin('customers', (join) =>
-      join
-        .onRef('customers.id', '=', 'jobs.customer_id')
-        .onRef('customers.organisation_id', '=', 'jobs.organisation_id'),
-    )
-    .leftJoin('locations', (join) =>
-      join
-        .onRef('locations.id', '=', 'jobs.location_id')
-        .onRef('locations.organisation_id', '=', 'jobs.organisation_id'),
-    )
-    .leftJoin('users', (join) =>
-      join
-        .onRef('users.id', '=', 'jobs.assigned_user_id')
-        .onRef('users.organisation_id', '=', 'jobs.organisation_id'),
-    )
     .selectAll('jobs')
-    .select([
-      'customers.name as customer_name',
-      'locations.name as location_name',
-      'users.name as assigned_user_name',
-      'users.email as assigned_user_email',
+    .select((eb) => [
+      eb
+        .selectFrom('customers')
+        .select('customers.name')
+        .whereRef('customers.id', '=', 'jobs.customer_id')
+        .whereRef('customers.organisation_id', '=', 'jobs.organisation_id')
+        .as('customer_name'),
+      eb
+        .selectFrom('locations')
+        .select('locations.name')
+        .whereRef('locations.id', '=', 'jobs.location_id')
+        .whereRef('locations.organisation_id', '=', 'jobs.organisation_id')
+        .as('location_name'),
+      eb
+        .selectFrom('users')
+        .select('users.name')
+        .whereRef('users.id', '=', 'jobs.assigned_user_id')
+        .whereRef('users.organisation_id', '=', 'jobs.organisation_id')
+        .as('assigned_user_name'),
+      eb
+        .selectFrom('users')
+        .select('users.email')
+        .whereRef('users.id', '=', 'jobs.assigned_user_id')
+        .whereRef('users.organisation_id', '=', 'jobs.organisation_id')
+        .as('assigned_user_email'),
     ])
 }
 
