@@ -15,9 +15,14 @@ export interface RowSink {
 
 export const DAY = 86_400_000
 export const HOUR = 3_600_000
-/** Jobs are created over one year; setup rows in the two months before it. */
-export const DATA_START = Date.UTC(2025, 9, 1)
+/**
+ * Jobs are created over 60 days at every size; setup rows in the two months before. Sixty days, not
+ * a year: even at 10k jobs the target date then has a full page of ASSIGNED jobs (≈ 28), so the
+ * filtered scenario returns the same page at every size and its 1M ÷ 10k ratio compares like with
+ * like (over a year, 10k gave 3 jobs on that day against 20 at 1M).
+ */
 export const DATA_END = Date.UTC(2026, 9, 1)
+export const DATA_START = DATA_END - 60 * DAY
 /** `targetDate` of the filtered scenario: a day about 60 % into the data. */
 export const TARGET_DATE = new Date(DATA_START + Math.floor((0.6 * (DATA_END - DATA_START)) / DAY) * DAY)
   .toISOString()

@@ -21,7 +21,7 @@ import { sizeLabel } from './options.js'
 import { BENCH_DIR, ROOT_DIR } from './paths.js'
 
 /** Bump when the generator changes what it writes: cached datasets are then rebuilt. */
-export const DATASET_VERSION = 1
+export const DATASET_VERSION = 2
 export const DATA_DIR = join(BENCH_DIR, '.data')
 export const POSTGRES_ADMIN_URL =
   process.env.BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres'

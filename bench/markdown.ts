@@ -119,7 +119,7 @@ export function benchmarksMarkdown(run: BenchResults): string {
     '  organisation with the given number of jobs, 2 depots, 20 vans with tags and capacities, 30 workers',
     '  with weekly shifts and breaks, 5 000 customers, 8 tags and 3 capacity dimensions; plus',
     `  ${OTHER_ORGANISATIONS} other organisations with ${OTHER_ORGANISATION_JOBS} jobs, 200 customers and a small fleet and team`,
-    '  each. Jobs are spread over one year (ids time-ordered with `createdAt`), with mixed statuses and',
+    '  each. Jobs are spread over 60 days (ids time-ordered with `createdAt`), with mixed statuses and',
     '  priorities, 85 % with a customer, 90 % at a depot, 85 % with a 1–4 h window, 30 % with tags,',
     '  25 % with demands, 1 % soft-deleted. Both databases get the same rows.',
     '- **Scenarios**: GET /jobs/:id (a job with customer, worker, tags and demands); GET /jobs (default',
