@@ -127,7 +127,9 @@ describe.runIf(DIALECTS.includes('sqlite'))('sqlite: group commit', () => {
     await db.insertInto('parent').values({ id: 7 }).execute()
     const select = sql<Record<string, unknown>>`SELECT * FROM parent`
     expect((await select.execute(db)).rows).toEqual([{ id: 7 }])
-    expect((await sql`SELECT 1 AS a, 2 AS a, NULL AS "b c"`.execute(db)).rows).toEqual([{ a: 2, 'b c': null }])
+    expect((await sql`SELECT 1 AS a, 2 AS a, NULL AS "b c"`.execute(db)).rows).toEqual([
+      { a: 2, 'b c': null },
+    ])
     await sql`ALTER TABLE parent ADD COLUMN name TEXT`.execute(db)
     // The same SQL text: its cached column list must not outlive the schema it was read from.
     expect((await select.execute(db)).rows).toEqual([{ id: 7, name: null }])
