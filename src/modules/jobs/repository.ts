@@ -1,5 +1,5 @@
 // SQL for jobs. Every query is scoped by organisation and ignores soft-deleted rows.
-import type { ExpressionBuilder, Transaction } from 'kysely'
+import { type ExpressionBuilder, sql, type Transaction } from 'kysely'
 import { isPostgres } from '../../db/database.js'
 import { param, prepareOnce, runHotQuery } from '../../db/hot-query.js'
 import type { Database, Executor, JobPriority, JobRow, JobStatus, JobUpdate, NewJob } from '../../db/types.js'
@@ -71,32 +71,23 @@ export function selectJobs(db: Executor) {
   return db
     .selectFrom('jobs')
     .selectAll('jobs')
-    .select((eb) => [
-      eb
-        .selectFrom('customers')
-        .select('customers.name')
-        .whereRef('customers.id', '=', 'jobs.customer_id')
-        .whereRef('customers.organisation_id', '=', 'jobs.organisation_id')
-        .as('customer_name'),
-      eb
-        .selectFrom('locations')
-        .select('locations.name')
-        .whereRef('locations.id', '=', 'jobs.location_id')
-        .whereRef('locations.organisation_id', '=', 'jobs.organisation_id')
-        .as('location_name'),
-      eb
-        .selectFrom('users')
-        .select('users.name')
-        .whereRef('users.id', '=', 'jobs.assigned_user_id')
-        .whereRef('users.organisation_id', '=', 'jobs.organisation_id')
-        .as('assigned_user_name'),
-      eb
-        .selectFrom('users')
-        .select('users.email')
-        .whereRef('users.id', '=', 'jobs.assigned_user_id')
-        .whereRef('users.organisation_id', '=', 'jobs.organisation_id')
-        .as('assigned_user_email'),
+    .select([
+      ofJob('customers', 'name', 'customer_id').as('customer_name'),
+      ofJob('locations', 'name', 'location_id').as('location_name'),
+      ofJob('users', 'name', 'assigned_user_id').as('assigned_user_name'),
+      ofJob('users', 'email', 'assigned_user_id').as('assigned_user_email'),
     ])
+}
+
+/** `column` of the `table` row the job's `key` points at, in the job's own organisation. */
+function ofJob(
+  table: 'customers' | 'locations' | 'users',
+  column: 'name' | 'email',
+  key: 'customer_id' | 'location_id' | 'assigned_user_id',
+) {
+  return sql<string | null>`(SELECT ${sql.ref(`${table}.${column}`)} FROM ${sql.table(table)}
+    WHERE ${sql.ref(`${table}.id`)} = ${sql.ref(`jobs.${key}`)}
+      AND ${sql.ref(`${table}.organisation_id`)} = ${sql.ref('jobs.organisation_id')})`
 }
 
 /** A page in list order; `after` starts it strictly after that row (keyset), else at `offset`. */
