@@ -3,15 +3,28 @@
 // however little it changed. Here the transactions of requests that queue behind each other share
 // one database transaction: each runs inside its own SAVEPOINT (a failing one rolls back only its own
 // work), and the shared transaction commits once the event loop has run the other requests that were
-// ready (see scheduleCommit), or after MAX_BATCH members. A member's `commitTransaction` resolves only after that COMMIT, so no
-// write is acknowledged before it is durable, and a failed COMMIT fails every member of the batch.
+// ready (see scheduleCommit), or after MAX_BATCH members. A member's `commitTransaction` resolves only
+// after that COMMIT, so no write is acknowledged before it is durable, and a failed COMMIT fails every
+// member of the batch.
 //
 // Nothing outside the batch ever sees its uncommitted rows: a query that runs outside a transaction
 // commits the open batch before it runs, and the direct reads of hot-query.ts skip the connection
 // only while no transaction is open.
 import type SQLite from 'better-sqlite3'
-import type { CompiledQuery, DatabaseConnection, Driver, QueryResult } from 'kysely'
-import { SqliteDialect } from 'kysely'
+import {
+  type CompiledQuery,
+  type DatabaseConnection,
+  type DatabaseIntrospector,
+  type Dialect,
+  type DialectAdapter,
+  type Driver,
+  type Kysely,
+  type QueryCompiler,
+  type QueryResult,
+  SqliteAdapter,
+  SqliteIntrospector,
+  SqliteQueryCompiler,
+} from 'kysely'
 
 /** Upper bound on the requests one COMMIT makes durable: bounds the wait of the batch's first member. */
 export const MAX_BATCH = 32
@@ -41,29 +54,30 @@ export class SqliteStatements {
     return this.raw.inTransaction
   }
 
-  isReader(sql: string): boolean {
-    return this.cached(sql).statement.reader
+  /** Rows for a statement that returns them; otherwise the changes it made, as Kysely expects. */
+  execute<R>(sql: string, parameters: readonly unknown[] = []): QueryResult<R> {
+    const entry = this.cached(sql)
+    if (entry.toObject) return { rows: this.rowsOf<R>(entry, parameters) }
+    const { changes, lastInsertRowid } = entry.statement.run(...parameters)
+    if (entry.changesSchema) this.statements.clear()
+    return { numAffectedRows: BigInt(changes), insertId: BigInt(lastInsertRowid), rows: [] }
   }
 
   all<R>(sql: string, parameters: readonly unknown[]): R[] {
-    const { statement, toObject } = this.cached(sql)
-    const rows = statement.all(...parameters) as unknown[][]
-    const objects = new Array<R>(rows.length)
-    for (let i = 0; i < rows.length; i++)
-      objects[i] = (toObject as (row: unknown[]) => R)(rows[i] as unknown[])
-    return objects
-  }
-
-  run(sql: string, parameters: readonly unknown[] = []): SQLite.RunResult {
-    const { statement, changesSchema } = this.cached(sql)
-    const result = statement.run(...parameters)
-    if (changesSchema) this.statements.clear()
-    return result
+    return this.rowsOf<R>(this.cached(sql), parameters)
   }
 
   close(): void {
     this.statements.clear()
     this.raw.close()
+  }
+
+  private rowsOf<R>({ statement, toObject }: CachedStatement, parameters: readonly unknown[]): R[] {
+    const rows = statement.all(...parameters) as unknown[][]
+    const objects = new Array<R>(rows.length)
+    for (let i = 0; i < rows.length; i++)
+      objects[i] = (toObject as (row: unknown[]) => R)(rows[i] as unknown[])
+    return objects
   }
 
   private cached(sql: string): CachedStatement {
@@ -99,16 +113,28 @@ interface Batch {
   reject(error: unknown): void
 }
 
-export class GroupCommitSqliteDialect extends SqliteDialect {
+/** Kysely's SQLite dialect (compiler, adapter, introspector) with the group-commit driver. */
+export class GroupCommitSqliteDialect implements Dialect {
   readonly driver: GroupCommitSqliteDriver
 
   constructor(database: SqliteStatements) {
-    super({ database: {} as SQLite.Database })
     this.driver = new GroupCommitSqliteDriver(database)
   }
 
-  override createDriver(): Driver {
+  createDriver(): Driver {
     return this.driver
+  }
+
+  createQueryCompiler(): QueryCompiler {
+    return new SqliteQueryCompiler()
+  }
+
+  createAdapter(): DialectAdapter {
+    return new SqliteAdapter()
+  }
+
+  createIntrospector(db: Kysely<unknown>): DatabaseIntrospector {
+    return new SqliteIntrospector(db)
   }
 }
 
@@ -204,9 +230,7 @@ export class GroupCommitSqliteDriver implements Driver {
   run<R>(lease: Lease, query: CompiledQuery): QueryResult<R> {
     if (lease.released) throw new Error('query on a connection that was already released')
     if (!lease.inTransaction) this.commitBatch()
-    if (this.database.isReader(query.sql)) return { rows: this.database.all<R>(query.sql, query.parameters) }
-    const { changes, lastInsertRowid } = this.database.run(query.sql, query.parameters)
-    return { numAffectedRows: BigInt(changes), insertId: BigInt(lastInsertRowid), rows: [] }
+    return this.database.execute<R>(query.sql, query.parameters)
   }
 
   private unlock(): void {
@@ -268,7 +292,7 @@ export class GroupCommitSqliteDriver implements Driver {
   }
 
   private exec(sql: string): void {
-    this.database.run(sql)
+    this.database.execute(sql)
   }
 }
 
