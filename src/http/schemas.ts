@@ -159,3 +159,18 @@ export const BODY_ERRORS = {
   415: errorRef('Content-Type is not application/json (UNSUPPORTED_MEDIA_TYPE)'),
 }
 export const BUSINESS_ERROR = (description: string) => ({ 422: errorRef(description) })
+
+/** The longest grace period of a rotation (API keys, webhook secrets): 7 days. */
+export const MAX_GRACE_PERIOD_SECONDS = 604_800
+
+/** The body of a rotation: how long the old credential keeps working beside the new one. */
+export function RotationBody(defaultSeconds: number, description: string) {
+  return Type.Object(
+    {
+      gracePeriodSeconds: Type.Optional(
+        Type.Integer({ minimum: 0, maximum: MAX_GRACE_PERIOD_SECONDS, default: defaultSeconds, description }),
+      ),
+    },
+    { additionalProperties: false, examples: [{ gracePeriodSeconds: 3600 }] },
+  )
+}

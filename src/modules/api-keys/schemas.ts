@@ -8,11 +8,10 @@ import {
   Nullable,
   PageQuery,
   Pagination,
+  RotationBody,
   StringEnum,
 } from '../../http/schemas.js'
 import { MAX_RATE_LIMIT_PER_MINUTE, SCOPES } from './service.js'
-
-export const MAX_GRACE_PERIOD_SECONDS = 604_800
 
 export const ApiKeyScope = StringEnum(
   SCOPES,
@@ -79,20 +78,9 @@ export const CreateApiKeyBody = Type.Object(
 )
 export type CreateApiKeyBody = Static<typeof CreateApiKeyBody>
 
-export const RotateApiKeyBody = Type.Object(
-  {
-    gracePeriodSeconds: Type.Optional(
-      Type.Integer({
-        minimum: 0,
-        maximum: MAX_GRACE_PERIOD_SECONDS,
-        default: 0,
-        description:
-          'How long the old key keeps working (at most 7 days and never past its own expiry); ' +
-          '0 revokes it at once',
-      }),
-    ),
-  },
-  { additionalProperties: false, examples: [{ gracePeriodSeconds: 3600 }] },
+export const RotateApiKeyBody = RotationBody(
+  0,
+  'How long the old key keeps working (at most 7 days and never past its own expiry); 0 revokes it at once',
 )
 export type RotateApiKeyBody = Static<typeof RotateApiKeyBody>
 

@@ -7,11 +7,11 @@ import {
   Nullable,
   PageQuery,
   Pagination,
+  RotationBody,
   StringEnum,
 } from '../../http/schemas.js'
 import { EVENT_TYPES } from '../events/service.js'
 
-export const MAX_GRACE_PERIOD_SECONDS = 604_800
 export const DEFAULT_GRACE_PERIOD_SECONDS = 86_400
 
 export const EventName = StringEnum(EVENT_TYPES, 'The event that triggers the automation (spec §6)')
@@ -96,20 +96,10 @@ export const UpdateAutomationBody = Type.Object(
 )
 export type UpdateAutomationBody = Static<typeof UpdateAutomationBody>
 
-export const RotateSecretBody = Type.Object(
-  {
-    gracePeriodSeconds: Type.Optional(
-      Type.Integer({
-        minimum: 0,
-        maximum: MAX_GRACE_PERIOD_SECONDS,
-        default: DEFAULT_GRACE_PERIOD_SECONDS,
-        description:
-          'How long the old secret keeps signing beside the new one (two `v1,` signatures), so the ' +
-          'receiver can switch without failing a delivery; default 1 day, at most 7; 0 drops it at once',
-      }),
-    ),
-  },
-  { additionalProperties: false, examples: [{ gracePeriodSeconds: 3600 }] },
+export const RotateSecretBody = RotationBody(
+  DEFAULT_GRACE_PERIOD_SECONDS,
+  'How long the old secret keeps signing beside the new one (two `v1,` signatures), so the ' +
+    'receiver can switch without failing a delivery; default 1 day, at most 7; 0 drops it at once',
 )
 export type RotateSecretBody = Static<typeof RotateSecretBody>
 
