@@ -1,6 +1,5 @@
 // buildApp: the whole HTTP service, used by main.ts and by every test (through app.inject()).
 import { randomUUID } from 'node:crypto'
-import rateLimit from '@fastify/rate-limit'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify'
 import type { Kysely } from 'kysely'
@@ -19,6 +18,7 @@ import { AppError } from './http/errors.js'
 import { installJsonParser } from './http/json-body.js'
 import { ADMIN_PREFIX, installDocsRoutes, installOpenApi, PUBLIC_PREFIX } from './http/openapi.js'
 import { installOptionalBodies } from './http/optional-body.js'
+import { installRateLimit } from './http/rate-limit.js'
 import type { RouteOptions } from './http/route-options.js'
 import { ErrorBody } from './http/schemas.js'
 import { installValidators } from './http/validation.js'
@@ -149,18 +149,7 @@ async function registerApi(
   await app.register(
     async (api) => {
       installAuthentication(api, apiKeys)
-      await api.register(rateLimit, {
-        global: true,
-        hook: 'onRequest',
-        timeWindow: 60_000,
-        keyGenerator: (request) => request.auth.keyId,
-        max: (request) => request.auth.rateLimitPerMinute,
-        errorResponseBuilder: (_request, context) =>
-          new AppError(
-            'RATE_LIMITED',
-            `Rate limit of ${context.max} requests per minute exceeded; retry in ${context.after}`,
-          ),
-      })
+      await installRateLimit(api)
       appendAccessCheck(api, requiredScope)
       await routes(api)
     },
