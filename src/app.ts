@@ -18,7 +18,7 @@ import { AppError } from './http/errors.js'
 import { installJsonParser } from './http/json-body.js'
 import { ADMIN_PREFIX, installDocsRoutes, installOpenApi, PUBLIC_PREFIX } from './http/openapi.js'
 import { installOptionalBodies } from './http/optional-body.js'
-import { installRateLimit } from './http/rate-limit.js'
+import { installRateLimit, RateLimits } from './http/rate-limit.js'
 import type { RouteOptions } from './http/route-options.js'
 import { ErrorBody } from './http/schemas.js'
 import { installValidators } from './http/validation.js'
@@ -47,7 +47,8 @@ export interface AppDeps {
   dialect: Dialect
   /** Webhook settings left out take WEBHOOK_DEFAULTS (dispatcher on, public targets only). */
   config: Pick<Config, 'authCacheTtlMs' | 'defaultRateLimitPerMinute' | 'bodyLimitBytes'> &
-    Partial<WebhookConfig>
+    Partial<WebhookConfig> &
+    Partial<Pick<Config, 'redisUrl'>>
   logger?: FastifyServerOptions['logger']
 }
 
@@ -55,6 +56,8 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** The webhook sender and dispatcher this app runs (started when the app is ready). */
     webhooks: Webhooks
+    /** The rate-limit store both APIs share (its status feeds /readyz and /metrics). */
+    rateLimits: RateLimits
   }
 }
 
@@ -106,20 +109,23 @@ export async function buildApp(deps: AppDeps): Promise<App> {
 
   // 5. The two APIs: authentication → per-key rate limit → plan and scope checks → routes.
   const apiKeys = new ApiKeyResolver(deps.db, deps.config.authCacheTtlMs)
+  const rateLimits = new RateLimits(deps.config.redisUrl, app.log)
+  app.decorate('rateLimits', rateLimits)
+  app.addHook('onClose', async () => rateLimits.close())
   const options: RouteOptions = {
     db: deps.db,
     apiKeys,
     defaultRateLimitPerMinute: deps.config.defaultRateLimitPerMinute,
     webhooks,
   }
-  await registerApi(app, apiKeys, PUBLIC_PREFIX, publicScope, async (api) => {
+  await registerApi(app, apiKeys, rateLimits, PUBLIC_PREFIX, publicScope, async (api) => {
     await api.register(jobRoutes, options)
     await api.register(customerRoutes, options)
     await api.register(vehicleRoutes, options)
     await api.register(locationRoutes, options)
     await api.register(shiftRoutes, options)
   })
-  await registerApi(app, apiKeys, ADMIN_PREFIX, adminScope, async (api) => {
+  await registerApi(app, apiKeys, rateLimits, ADMIN_PREFIX, adminScope, async (api) => {
     await api.register(organisationAdminRoutes, options)
     await api.register(teamAdminRoutes, options)
     await api.register(tagAdminRoutes, options)
@@ -142,6 +148,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
 async function registerApi(
   app: FastifyInstance,
   apiKeys: ApiKeyResolver,
+  rateLimits: RateLimits,
   prefix: string,
   requiredScope: (method: string) => Scope,
   routes: (api: FastifyInstance) => Promise<void>,
@@ -149,7 +156,7 @@ async function registerApi(
   await app.register(
     async (api) => {
       installAuthentication(api, apiKeys)
-      await installRateLimit(api)
+      await installRateLimit(api, rateLimits)
       appendAccessCheck(api, requiredScope)
       await routes(api)
     },

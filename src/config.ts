@@ -15,6 +15,8 @@ export interface Config {
   /** Fixed at 1 MiB (DESIGN.md); larger bodies get 413 PAYLOAD_TOO_LARGE. */
   bodyLimitBytes: number
   pgPoolSize: number
+  /** Redis for rate-limit counters shared by every instance; unset → counters per process. */
+  redisUrl: string | undefined
   /** Run the webhook dispatcher in this process (WEBHOOK_DISPATCHER=false turns it off). */
   webhookDispatcher: boolean
   /** Allow http:// and private, loopback and link-local webhook targets (development and tests). */
@@ -81,6 +83,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     defaultRateLimitPerMinute: integer('DEFAULT_RATE_LIMIT_PER_MINUTE', 100, env),
     bodyLimitBytes: MAX_BODY_BYTES,
     pgPoolSize: integer('PG_POOL_SIZE', 10, env),
+    redisUrl: env.REDIS_URL || undefined,
     webhookDispatcher: boolean('WEBHOOK_DISPATCHER', WEBHOOK_DEFAULTS.webhookDispatcher, env),
     webhookAllowPrivate: boolean('WEBHOOK_ALLOW_PRIVATE', WEBHOOK_DEFAULTS.webhookAllowPrivate, env),
     webhookTimeoutMs: positive('WEBHOOK_TIMEOUT_MS', WEBHOOK_DEFAULTS.webhookTimeoutMs, env),

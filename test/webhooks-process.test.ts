@@ -1,9 +1,7 @@
 // Webhooks across real processes: a server killed with SIGKILL loses no committed event and never
 // sends one twice, and the README's example receiver verifies what we sign.
 import { type ChildProcess, spawn } from 'node:child_process'
-import { once } from 'node:events'
 import { readFile } from 'node:fs/promises'
-import { createServer } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createDatabase } from '../src/db/database.js'
 import { createApiKey } from '../src/modules/api-keys/service.js'
@@ -16,61 +14,10 @@ import {
   createTestDatabaseUrl,
   DIALECTS,
 } from './helpers.js'
+import { freePort, kill, startService, waitUntil } from './processes.js'
 import { type Receiver, startReceiver } from './webhook-receiver.js'
 
 const ROOT = new URL('../', import.meta.url)
-
-async function freePort(): Promise<number> {
-  const server = createServer()
-  server.listen(0, '127.0.0.1')
-  await once(server, 'listening')
-  const { port } = server.address() as { port: number }
-  server.close()
-  return port
-}
-
-async function waitUntil<T>(
-  what: string,
-  probe: () => Promise<T | undefined>,
-  timeoutMs = 15_000,
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs
-  for (;;) {
-    const value = await probe().catch(() => undefined)
-    if (value !== undefined) return value
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`)
-    await new Promise((resolve) => setTimeout(resolve, 50))
-  }
-}
-
-/** `fieldservice` in a child process, as `npm start` runs it, on the given database. */
-async function startService(databaseUrl: string, env: Record<string, string> = {}) {
-  const port = await freePort()
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
-    cwd: ROOT,
-    env: {
-      ...process.env,
-      DATABASE_URL: databaseUrl,
-      PORT: String(port),
-      LOG_LEVEL: 'warn',
-      WEBHOOK_ALLOW_PRIVATE: 'true',
-      WEBHOOK_POLL_INTERVAL_MS: '100',
-      ...env,
-    },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  })
-  const url = `http://127.0.0.1:${port}`
-  await waitUntil('the service to listen', async () =>
-    (await fetch(`${url}/v1/public/jobs`)).status === 401 ? true : undefined,
-  )
-  return { url, child }
-}
-
-async function kill(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return
-  child.kill('SIGKILL')
-  await once(child, 'exit')
-}
 
 for (const dialect of DIALECTS) {
   describe(`${dialect}: webhooks across process crashes`, () => {

@@ -1,0 +1,69 @@
+// The service in child processes, as `npm start` runs it, for tests of crashes, restarts and
+// several instances: free ports, waiting for a condition, starting and killing a server.
+import { type ChildProcess, spawn } from 'node:child_process'
+import { once } from 'node:events'
+import { createServer } from 'node:net'
+
+const ROOT = new URL('../', import.meta.url)
+
+export async function freePort(): Promise<number> {
+  const server = createServer()
+  server.listen(0, '127.0.0.1')
+  await once(server, 'listening')
+  const { port } = server.address() as { port: number }
+  server.close()
+  return port
+}
+
+/** Polls `probe` every 50 ms until it returns something other than undefined (errors count as not yet). */
+export async function waitUntil<T>(
+  what: string,
+  probe: () => Promise<T | undefined>,
+  timeoutMs = 15_000,
+): Promise<T> {
+  const deadline = Date.now() + timeoutMs
+  for (;;) {
+    const value = await probe().catch(() => undefined)
+    if (value !== undefined) return value
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`)
+    await new Promise((resolve) => setTimeout(resolve, 50))
+  }
+}
+
+export interface ServiceProcess {
+  url: string
+  port: number
+  child: ChildProcess
+}
+
+/** `fieldservice` (src/main.ts through tsx) in a child process on the given database; resolves once it answers. */
+export async function startService(
+  databaseUrl: string,
+  env: Record<string, string> = {},
+): Promise<ServiceProcess> {
+  const port = await freePort()
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+    cwd: ROOT,
+    env: {
+      ...process.env,
+      DATABASE_URL: databaseUrl,
+      PORT: String(port),
+      LOG_LEVEL: 'warn',
+      WEBHOOK_ALLOW_PRIVATE: 'true',
+      WEBHOOK_POLL_INTERVAL_MS: '100',
+      ...env,
+    },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  })
+  const url = `http://127.0.0.1:${port}`
+  await waitUntil('the service to listen', async () =>
+    (await fetch(`${url}/v1/public/jobs`)).status === 401 ? true : undefined,
+  )
+  return { url, port, child }
+}
+
+export async function kill(child: ChildProcess, signal: NodeJS.Signals = 'SIGKILL'): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return
+  child.kill(signal)
+  await once(child, 'exit')
+}
