@@ -1,6 +1,6 @@
 // Data derived from other columns and kept in step by triggers: job_counts (migration 0004), the
 // day tables job_days, job_long_windows and job_day_counts (0005), and customers' search columns
-// (0006). A bulk load that bypasses the triggers, or a repair, recomputes them here with the
+// (0006) with their trigram table (0007). A bulk load that bypasses the triggers, or a repair, recomputes them here with the
 // triggers' rules.
 import { type Kysely, sql } from 'kysely'
 import { isPostgres } from './database.js'
@@ -21,8 +21,17 @@ export async function rebuildDerivedCounts(db: Kysely<Database>): Promise<void> 
   const bounded = `j.earliest_start IS NOT NULL AND j.latest_end IS NOT NULL AND ${span} <= ${MAX_BUCKETED_SPAN_DAYS}`
 
   await db.transaction().execute(async (trx) => {
-    // Customers' search columns (migration 0006).
+    // Customers' search columns (migration 0006) and, on SQLite, their trigram table (0007).
     await sql`UPDATE customers SET search_name = lower(name), search_address = lower(address)`.execute(trx)
+    if (!pg) {
+      await sql`DELETE FROM customers_trigram`.execute(trx)
+      await sql`DELETE FROM customers_trigram_ids`.execute(trx)
+      await sql`INSERT INTO customers_trigram (rowid, name, address)
+        SELECT rowid, search_name, search_address FROM customers`.execute(trx)
+      await sql`INSERT INTO customers_trigram_ids (trigram_rowid, customer_id) SELECT rowid, id FROM customers`.execute(
+        trx,
+      )
+    }
     for (const table of ['job_counts', 'job_days', 'job_long_windows', 'job_day_counts'] as const) {
       await trx.deleteFrom(table).execute()
     }

@@ -242,6 +242,53 @@ for (const dialect of DIALECTS) {
         expect(sorted).toEqual(seen)
       })
 
+      it('finds through the trigram index exactly what a scan finds, after renames too', async () => {
+        const api = client(t, (await createTenant(t)).headers)
+        const people = [
+          ['Say "Cheese" Deli', 'Quote Row'],
+          ['Zoë Ångström', '12 Œuvre Street'],
+          ['İstanbul Kebab', '50% Off Alley'],
+          ['Emoji 🍕 Pizza', 'Slice_Lane'],
+          ['Ashworth & Sons', 'Ashworth Court'],
+        ]
+        const ids: string[] = []
+        for (const [name, address] of people) {
+          const created = await api.post('/customers', { name, address, latitude: 1, longitude: 1 })
+          ids.push(created.body.data.customer.id)
+        }
+        await api.patch(`/customers/${ids[4]}`, { name: 'Renamed Holdings', address: 'Nowhere' })
+        const current = [...people.slice(0, 4), ['Renamed Holdings', 'Nowhere']]
+        const terms = [
+          '"cheese"',
+          'say "',
+          'zoë',
+          'ÅNGSTRÖM',
+          'œuvre',
+          'stanbul',
+          '50% o',
+          '🍕 p',
+          'e_l',
+          '_la',
+        ]
+        terms.push('ashworth', 'renamed', 'nowhere', 'hold', 'zo', '%', 'st', 'xyz')
+        for (const term of terms) {
+          const expected = current
+            .filter(([n, a]) => [n, a].some((text) => text?.toLowerCase().includes(term.toLowerCase())))
+            .map(([n]) => n)
+            .sort()
+          const response = await api.get(`/customers?search=${encodeURIComponent(term)}`)
+          const found = (response.body.data.customers as { name: string }[]).map((c) => c.name).sort()
+          expect({ term, found }).toEqual({ term, found: expected })
+          expect(response.body.data.pagination.total).toBe(expected.length)
+        }
+      })
+
+      it('counts the matches of a page past the last one', async () => {
+        const response = await searchApi.get('/customers?search=street&page=3&limit=1')
+        expect(response.body.data.customers).toEqual([])
+        expect(response.body.data.pagination).toEqual({ page: 3, limit: 1, total: 2, totalPages: 2 })
+      })
+
       it.each(['limit=101', 'page=0', `search=${'x'.repeat(201)}`, 'name=x', 'limit=ten'])(
         'rejects ?%s with 400',
         async (query) => {

@@ -1,40 +1,54 @@
 import { type ExpressionBuilder, sql } from 'kysely'
+import { isPostgres } from '../../db/database.js'
 import type { CustomerRow, CustomerUpdate, Database, Executor, NewCustomer } from '../../db/types.js'
 
 /** `%term%` for LIKE, with LIKE's own wildcards in the term matched literally. */
 function containsPattern(term: string): string {
-  return `%${term.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`
+  return `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`
 }
+
+/** Trigram indexes only hold substrings of three characters or more. */
+const MIN_TRIGRAM_CHARACTERS = 3
 
 function listConditions(
   eb: ExpressionBuilder<Database, 'customers'>,
+  pg: boolean,
   organisationId: string,
   search?: string,
 ) {
-  const conditions = [eb('organisation_id', '=', organisationId)]
-  if (search) {
-    const pattern = containsPattern(search)
-    // search_name and search_address are lower(name) and lower(address), kept by triggers.
-    conditions.push(
-      eb.or([
-        sql<boolean>`${eb.ref('search_name')} like ${pattern} escape '\\'`,
-        sql<boolean>`${eb.ref('search_address')} like ${pattern} escape '\\'`,
-      ]),
-    )
+  if (!search) return eb('organisation_id', '=', organisationId)
+  const term = search.toLowerCase()
+  const pattern = containsPattern(term)
+  // search_name and search_address are lower(name) and lower(address), kept by triggers (0006).
+  const matches = eb.or([
+    sql<boolean>`${eb.ref('search_name')} like ${pattern} escape '\\'`,
+    sql<boolean>`${eb.ref('search_address')} like ${pattern} escape '\\'`,
+  ])
+  // PostgreSQL's planner uses the pg_trgm indexes (0007) for the LIKE by itself. On SQLite the
+  // trigram table narrows the candidates to customers holding every trigram of the term, and the
+  // LIKE stays the exact test; `|| ''` keeps the planner from walking the organisation's customers
+  // instead, which it would otherwise prefer for the ORDER BY.
+  if (pg || [...term].length < MIN_TRIGRAM_CHARACTERS) {
+    return eb.and([eb('organisation_id', '=', organisationId), matches])
   }
-  return eb.and(conditions)
+  const phrase = `"${term.replaceAll('"', '""')}"`
+  return eb.and([
+    sql<boolean>`${eb.ref('organisation_id')} || '' = ${organisationId}`,
+    matches,
+    sql<boolean>`${eb.ref('id')} in (select customer_id from customers_trigram_ids where trigram_rowid in
+      (select rowid from customers_trigram where customers_trigram match ${phrase}))`,
+  ])
 }
 
 export async function listCustomers(
   db: Executor,
   organisationId: string,
-  search: string | undefined,
   page: { limit: number; offset: number },
 ): Promise<CustomerRow[]> {
   return db
     .selectFrom('customers')
     .selectAll()
-    .where((eb) => listConditions(eb, organisationId, search))
+    .where('organisation_id', '=', organisationId)
     .orderBy('created_at', 'desc')
     .orderBy('id', 'desc')
     .limit(page.limit)
@@ -42,11 +56,39 @@ export async function listCustomers(
     .execute()
 }
 
+/**
+ * One page of a search and the number of matches, in one query: a search must find every match to
+ * sort them anyway, so the window count costs nothing extra. `total` is undefined when the page is
+ * past the last match (no row carries it); count separately then.
+ */
+export async function searchCustomers(
+  db: Executor,
+  organisationId: string,
+  search: string,
+  page: { limit: number; offset: number },
+): Promise<{ rows: CustomerRow[]; total: number | undefined }> {
+  const rows = await db
+    .selectFrom('customers')
+    .selectAll()
+    .select((eb) => eb.fn.countAll<number | string>().over().as('matches'))
+    .where((eb) => listConditions(eb, isPostgres(db), organisationId, search))
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(page.limit)
+    .offset(page.offset)
+    .execute()
+  const first = rows[0]
+  return {
+    rows,
+    total: first ? Number(first.matches) : page.offset === 0 ? 0 : undefined,
+  }
+}
+
 export async function countCustomers(db: Executor, organisationId: string, search?: string): Promise<number> {
   const row = await db
     .selectFrom('customers')
     .select((eb) => eb.fn.countAll<number>().as('total'))
-    .where((eb) => listConditions(eb, organisationId, search))
+    .where((eb) => listConditions(eb, isPostgres(db), organisationId, search))
     .executeTakeFirstOrThrow()
   return Number(row.total)
 }

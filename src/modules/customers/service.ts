@@ -24,9 +24,15 @@ export async function listCustomers(
   query: CustomerListQuery,
 ): Promise<{ customers: Customer[]; pagination: Pagination }> {
   const search = query.search?.trim() || undefined
+  const page = { limit: query.limit, offset: offsetOf(query) }
+  if (search) {
+    const found = await repository.searchCustomers(db, organisationId, search, page)
+    const total = found.total ?? (await repository.countCustomers(db, organisationId, search))
+    return { customers: found.rows.map(serializeCustomer), pagination: paginationOf(query, total) }
+  }
   const [rows, total] = await Promise.all([
-    repository.listCustomers(db, organisationId, search, { limit: query.limit, offset: offsetOf(query) }),
-    repository.countCustomers(db, organisationId, search),
+    repository.listCustomers(db, organisationId, page),
+    repository.countCustomers(db, organisationId),
   ])
   return { customers: rows.map(serializeCustomer), pagination: paginationOf(query, total) }
 }
