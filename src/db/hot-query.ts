@@ -4,7 +4,7 @@
 // single connection is guarded by a mutex: a read must never slip into another request's open
 // transaction (its statements are memoised, see sqlite-driver.ts) — except when no transaction
 // is open at all, when it reads the handle directly.
-import { CompiledQuery, Kysely } from 'kysely'
+import { CompiledQuery, Kysely, type RawBuilder, type SqlBool, sql } from 'kysely'
 import type pg from 'pg'
 import { isPostgres } from './database.js'
 import type { SqliteStatements } from './sqlite-driver.js'
@@ -93,4 +93,23 @@ export function prepareOnce(
         order.map((name) => values[name]),
       ),
   }
+}
+
+/**
+ * `column IN (…ids)` with one SQL text for any number of ids, for `prepareOnce`: SQLite reads them
+ * from a JSON array, PostgreSQL from one text[] parameter. Pass `idList(db, ids)` as the value.
+ */
+export function inIdList(db: Executor, column: string, name: string): RawBuilder<SqlBool> {
+  return isPostgres(db)
+    ? sql<SqlBool>`${sql.ref(column)} = any(cast(${param(name)} as text[]))`
+    : sql<SqlBool>`${sql.ref(column)} in (select value from json_each(${param(name)}))`
+}
+
+export function idList(db: Executor, ids: readonly string[]): unknown {
+  return isPostgres(db) ? ids : JSON.stringify(ids)
+}
+
+/** The filters that are set, by name: the part of a prepareOnce shape that changes the SQL. */
+export function presentFilters<F extends object>(filters: F): (keyof F & string)[] {
+  return (Object.keys(filters) as (keyof F & string)[]).filter((name) => filters[name] !== undefined)
 }

@@ -2,6 +2,7 @@
 // of shifts in one query, never one query per shift.
 import type { ExpressionBuilder, Transaction, Updateable } from 'kysely'
 import { isPostgres, sqlBool } from '../../db/database.js'
+import { idList, inIdList, param, prepareOnce, presentFilters } from '../../db/hot-query.js'
 import { referenceExists } from '../../db/references.js'
 import type { Database, DayOfWeek, Executor, ShiftBreakRow, ShiftRow, ShiftsTable } from '../../db/types.js'
 
@@ -20,15 +21,13 @@ export interface ShiftListedRow extends ShiftRow {
   vehicle_name: string
 }
 
-function filterConditions(
-  eb: ExpressionBuilder<Database, 'shifts'>,
-  organisationId: string,
-  filters: ShiftFilters,
-) {
-  const conditions = [eb('shifts.organisation_id', '=', organisationId)]
-  if (filters.locationId !== undefined) conditions.push(eb('shifts.location_id', '=', filters.locationId))
-  if (filters.userId !== undefined) conditions.push(eb('shifts.user_id', '=', filters.userId))
-  if (filters.day !== undefined) conditions.push(eb('shifts.day', '=', filters.day))
+/** Conditions for the filters that are set; values are param() placeholders (see prepareOnce). */
+function filterConditions(eb: ExpressionBuilder<Database, 'shifts'>, present: readonly string[]) {
+  const conditions = [eb('shifts.organisation_id', '=', param<string>('organisationId'))]
+  if (present.includes('locationId'))
+    conditions.push(eb('shifts.location_id', '=', param<string>('locationId')))
+  if (present.includes('userId')) conditions.push(eb('shifts.user_id', '=', param<string>('userId')))
+  if (present.includes('day')) conditions.push(eb('shifts.day', '=', param<DayOfWeek>('day')))
   return eb.and(conditions)
 }
 
@@ -65,13 +64,15 @@ export async function listShifts(
   filters: ShiftFilters,
   page: { limit: number; offset: number },
 ): Promise<ShiftListedRow[]> {
-  return selectShifts(db)
-    .where((eb) => filterConditions(eb, organisationId, filters))
-    .orderBy('shifts.created_at', 'desc')
-    .orderBy('shifts.id', 'desc')
-    .limit(page.limit)
-    .offset(page.offset)
-    .execute()
+  const present = presentFilters(filters)
+  return prepareOnce(db, `shifts.list:${present.join(',')}`, () =>
+    selectShifts(db)
+      .where((eb) => filterConditions(eb, present))
+      .orderBy('shifts.created_at', 'desc')
+      .orderBy('shifts.id', 'desc')
+      .limit(param<number>('limit'))
+      .offset(param<number>('offset')),
+  ).run<ShiftListedRow>({ organisationId, ...filters, ...page })
 }
 
 export async function countShifts(
@@ -79,12 +80,14 @@ export async function countShifts(
   organisationId: string,
   filters: ShiftFilters,
 ): Promise<number> {
-  const row = await db
-    .selectFrom('shifts')
-    .select((eb) => eb.fn.countAll<number>().as('total'))
-    .where((eb) => filterConditions(eb, organisationId, filters))
-    .executeTakeFirstOrThrow()
-  return Number(row.total)
+  const present = presentFilters(filters)
+  const [row] = await prepareOnce(db, `shifts.count:${present.join(',')}`, () =>
+    db
+      .selectFrom('shifts')
+      .select((eb) => eb.fn.countAll<number>().as('total'))
+      .where((eb) => filterConditions(eb, present)),
+  ).run<{ total: number | string }>({ organisationId, ...filters })
+  return Number(row?.total ?? 0)
 }
 
 export async function findShift(
@@ -103,16 +106,16 @@ export async function findBreaksOfShifts(
   organisationId: string,
   shiftIds: readonly string[],
 ): Promise<ShiftBreakRow[]> {
-  // `in ()` is not valid SQL: an empty page needs no query at all.
   if (shiftIds.length === 0) return []
-  return db
-    .selectFrom('shift_breaks')
-    .selectAll()
-    .where('organisation_id', '=', organisationId)
-    .where('shift_id', 'in', shiftIds)
-    .orderBy('start_time')
-    .orderBy('id')
-    .execute()
+  return prepareOnce(db, 'shifts.breaks', () =>
+    db
+      .selectFrom('shift_breaks')
+      .selectAll()
+      .where('organisation_id', '=', param<string>('organisationId'))
+      .where(inIdList(db, 'shift_id', 'shiftIds'))
+      .orderBy('start_time')
+      .orderBy('id'),
+  ).run<ShiftBreakRow>({ organisationId, shiftIds: idList(db, shiftIds) })
 }
 
 export async function insertShift(db: Executor, row: ShiftRow): Promise<void> {

@@ -2,6 +2,7 @@
 // page of vehicles in one query each, never one query per vehicle.
 import { type ExpressionBuilder, sql, type Transaction, type Updateable } from 'kysely'
 import { isPostgres, sqlBool } from '../../db/database.js'
+import { idList, inIdList, param, prepareOnce, presentFilters } from '../../db/hot-query.js'
 import type { Database, Executor, VehicleRow, VehiclesTable } from '../../db/types.js'
 
 export type VehicleUpdate = Updateable<VehiclesTable>
@@ -29,17 +30,22 @@ export interface VehicleCapacityRow {
   max_value: number
 }
 
-function filterConditions(
-  eb: ExpressionBuilder<Database, 'vehicles'>,
-  organisationId: string,
-  filters: VehicleFilters,
-) {
-  const conditions = [eb('vehicles.organisation_id', '=', organisationId)]
-  if (filters.locationId !== undefined) conditions.push(eb('vehicles.location_id', '=', filters.locationId))
-  if (filters.isActive !== undefined) {
-    conditions.push(eb('vehicles.is_active', '=', sqlBool(filters.isActive)))
+/** Conditions for the filters that are set; values are param() placeholders (see prepareOnce). */
+function filterConditions(eb: ExpressionBuilder<Database, 'vehicles'>, present: readonly string[]) {
+  const conditions = [eb('vehicles.organisation_id', '=', param<string>('organisationId'))]
+  if (present.includes('locationId')) {
+    conditions.push(eb('vehicles.location_id', '=', param<string>('locationId')))
   }
+  if (present.includes('isActive')) conditions.push(eb('vehicles.is_active', '=', param<number>('isActive')))
   return eb.and(conditions)
+}
+
+function filterValues(organisationId: string, filters: VehicleFilters) {
+  return {
+    organisationId,
+    locationId: filters.locationId,
+    isActive: filters.isActive === undefined ? undefined : sqlBool(filters.isActive),
+  }
 }
 
 function selectVehicles(db: Executor) {
@@ -60,13 +66,15 @@ export async function listVehicles(
   filters: VehicleFilters,
   page: { limit: number; offset: number },
 ): Promise<VehicleListedRow[]> {
-  return selectVehicles(db)
-    .where((eb) => filterConditions(eb, organisationId, filters))
-    .orderBy('vehicles.created_at', 'desc')
-    .orderBy('vehicles.id', 'desc')
-    .limit(page.limit)
-    .offset(page.offset)
-    .execute()
+  const present = presentFilters(filters)
+  return prepareOnce(db, `vehicles.list:${present.join(',')}`, () =>
+    selectVehicles(db)
+      .where((eb) => filterConditions(eb, present))
+      .orderBy('vehicles.created_at', 'desc')
+      .orderBy('vehicles.id', 'desc')
+      .limit(param<number>('limit'))
+      .offset(param<number>('offset')),
+  ).run<VehicleListedRow>({ ...filterValues(organisationId, filters), ...page })
 }
 
 export async function countVehicles(
@@ -74,12 +82,14 @@ export async function countVehicles(
   organisationId: string,
   filters: VehicleFilters,
 ): Promise<number> {
-  const row = await db
-    .selectFrom('vehicles')
-    .select((eb) => eb.fn.countAll<number>().as('total'))
-    .where((eb) => filterConditions(eb, organisationId, filters))
-    .executeTakeFirstOrThrow()
-  return Number(row.total)
+  const present = presentFilters(filters)
+  const [row] = await prepareOnce(db, `vehicles.count:${present.join(',')}`, () =>
+    db
+      .selectFrom('vehicles')
+      .select((eb) => eb.fn.countAll<number>().as('total'))
+      .where((eb) => filterConditions(eb, present)),
+  ).run<{ total: number | string }>(filterValues(organisationId, filters))
+  return Number(row?.total ?? 0)
 }
 
 export async function findVehicle(
@@ -106,21 +116,21 @@ export async function findTagsOfVehicles(
   organisationId: string,
   vehicleIds: readonly string[],
 ): Promise<VehicleTagRow[]> {
-  // `in ()` is not valid SQL: an empty page needs no query at all.
   if (vehicleIds.length === 0) return []
   // CROSS JOIN keeps SQLite's planner from walking every tag of the organisation (to read them in
   // name order) instead of starting from the page's vehicles; the page's few rows are sorted after.
-  return db
-    .selectFrom('vehicle_tags')
-    .crossJoin('tags')
-    .whereRef('tags.id', '=', 'vehicle_tags.tag_id')
-    .whereRef('tags.organisation_id', '=', 'vehicle_tags.organisation_id')
-    .select(['vehicle_tags.vehicle_id', 'tags.id', 'tags.name'])
-    .where(notIndexed('vehicle_tags.organisation_id'), '=', organisationId)
-    .where('vehicle_tags.vehicle_id', 'in', vehicleIds)
-    .orderBy('tags.name')
-    .orderBy('tags.id')
-    .execute()
+  return prepareOnce(db, 'vehicles.tags', () =>
+    db
+      .selectFrom('vehicle_tags')
+      .crossJoin('tags')
+      .whereRef('tags.id', '=', 'vehicle_tags.tag_id')
+      .whereRef('tags.organisation_id', '=', 'vehicle_tags.organisation_id')
+      .select(['vehicle_tags.vehicle_id', 'tags.id', 'tags.name'])
+      .where(notIndexed('vehicle_tags.organisation_id'), '=', param<string>('organisationId'))
+      .where(inIdList(db, 'vehicle_tags.vehicle_id', 'vehicleIds'))
+      .orderBy('tags.name')
+      .orderBy('tags.id'),
+  ).run<VehicleTagRow>({ organisationId, vehicleIds: idList(db, vehicleIds) })
 }
 
 export async function findCapacitiesOfVehicles(
@@ -129,23 +139,24 @@ export async function findCapacitiesOfVehicles(
   vehicleIds: readonly string[],
 ): Promise<VehicleCapacityRow[]> {
   if (vehicleIds.length === 0) return []
-  return db
-    .selectFrom('vehicle_capacities')
-    .crossJoin('capacity_dimensions as dimension')
-    .whereRef('dimension.id', '=', 'vehicle_capacities.capacity_dimension_id')
-    .whereRef('dimension.organisation_id', '=', 'vehicle_capacities.organisation_id')
-    .select([
-      'vehicle_capacities.vehicle_id',
-      'dimension.id',
-      'dimension.key',
-      'dimension.label',
-      'vehicle_capacities.max_value',
-    ])
-    .where(notIndexed('vehicle_capacities.organisation_id'), '=', organisationId)
-    .where('vehicle_capacities.vehicle_id', 'in', vehicleIds)
-    .orderBy('dimension.key')
-    .orderBy('dimension.id')
-    .execute()
+  return prepareOnce(db, 'vehicles.capacities', () =>
+    db
+      .selectFrom('vehicle_capacities')
+      .crossJoin('capacity_dimensions as dimension')
+      .whereRef('dimension.id', '=', 'vehicle_capacities.capacity_dimension_id')
+      .whereRef('dimension.organisation_id', '=', 'vehicle_capacities.organisation_id')
+      .select([
+        'vehicle_capacities.vehicle_id',
+        'dimension.id',
+        'dimension.key',
+        'dimension.label',
+        'vehicle_capacities.max_value',
+      ])
+      .where(notIndexed('vehicle_capacities.organisation_id'), '=', param<string>('organisationId'))
+      .where(inIdList(db, 'vehicle_capacities.vehicle_id', 'vehicleIds'))
+      .orderBy('dimension.key')
+      .orderBy('dimension.id'),
+  ).run<VehicleCapacityRow>({ organisationId, vehicleIds: idList(db, vehicleIds) })
 }
 
 export async function insertVehicle(db: Executor, row: VehicleRow): Promise<void> {
