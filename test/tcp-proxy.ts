@@ -7,13 +7,24 @@ export interface TcpProxy {
   port: number
   /** Refuses new connections and drops every open one, as a stopped server would. */
   cut(): void
+  /**
+   * Keeps connections open but forwards nothing until `restore()` (then delivers what was held), as
+   * a stalled or overloaded server would.
+   */
+  stall(): void
   /** Accepts and forwards connections again. */
   restore(): void
   close(): Promise<void>
 }
 
-export async function startTcpProxy(targetHost: string, targetPort: number): Promise<TcpProxy> {
+/** `listenPort` 0 (the default) takes a free port; a given one lets a test bring a refused port up. */
+export async function startTcpProxy(
+  targetHost: string,
+  targetPort: number,
+  listenPort = 0,
+): Promise<TcpProxy> {
   let up = true
+  let stalled = false
   const sockets = new Set<Socket>()
   const track = (socket: Socket) => {
     sockets.add(socket)
@@ -30,10 +41,14 @@ export async function startTcpProxy(targetHost: string, targetPort: number): Pro
     track(upstream)
     client.pipe(upstream)
     upstream.pipe(client)
+    if (stalled) {
+      client.pause()
+      upstream.pause()
+    }
     client.on('close', () => upstream.destroy())
     upstream.on('close', () => client.destroy())
   })
-  server.listen(0, '127.0.0.1')
+  server.listen(listenPort, '127.0.0.1')
   await once(server, 'listening')
   const { port } = server.address() as { port: number }
   return {
@@ -42,8 +57,16 @@ export async function startTcpProxy(targetHost: string, targetPort: number): Pro
       up = false
       for (const socket of sockets) socket.destroy()
     },
+    stall() {
+      stalled = true
+      for (const socket of sockets) socket.pause()
+    },
     restore() {
       up = true
+      if (stalled) {
+        stalled = false
+        for (const socket of sockets) socket.resume()
+      }
     },
     async close() {
       up = false

@@ -1,11 +1,20 @@
 // Per-key rate limit (spec §5): @fastify/rate-limit keyed by the authenticated API key, with the
 // key's own limit per minute. Registered inside each API's plugin, after authentication; both APIs
-// share one RateLimits (one store, one Redis connection when REDIS_URL is set).
+// share one RateLimits (one switch, one Redis connection when REDIS_URL is set).
+//
+// With REDIS_URL, counters live in Redis so a key's limit holds exactly across every instance. When
+// Redis cannot be reached (at start or later) each instance counts in its own memory instead —
+// requests never fail and are never left unlimited — and goes back to Redis by itself once Redis
+// answers again. Every Redis call is bounded (see REDIS_OPTIONS), so no request waits on an outage.
+// What happens to counts across a switch is described in rate-limit-store.ts.
 import rateLimit from '@fastify/rate-limit'
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify'
+import { Redis, type RedisOptions } from 'ioredis'
 import { AppError } from './errors.js'
+import { fallbackStore, type StoreSwitch } from './rate-limit-store.js'
 
 export const RATE_LIMIT_WINDOW_MS = 60_000
+export const DEFAULT_REDIS_KEY_PREFIX = 'fieldservice:rl:'
 
 export interface RateLimitStatus {
   /** Where counters live right now: shared in Redis, or in this process only. */
@@ -14,25 +23,149 @@ export interface RateLimitStatus {
   redis: 'disabled' | 'connected' | 'unreachable'
 }
 
-/** The rate-limit store of one app. Without a Redis URL, counters are per process. */
-export class RateLimits {
+export interface RateLimitOptions {
+  /** Prefix of every Redis key this service writes (REDIS_KEY_PREFIX). */
+  keyPrefix?: string
+  /** A Redis command that has not answered within this is treated as an outage. */
+  commandTimeoutMs?: number
+  /** While counting in memory, how often to check whether Redis answers again. */
+  probeIntervalMs?: number
+}
+
+const COMMAND_TIMEOUT_MS = 500
+const CONNECT_TIMEOUT_MS = 1000
+const PROBE_INTERVAL_MS = 1000
+
+// Fail fast instead of queueing: no offline queue, no retry of a command after a reconnect (an
+// INCR resent after it was already counted in memory would count twice), every command bounded.
+// The connection itself reconnects forever, at most a second apart.
+const REDIS_OPTIONS: RedisOptions = {
+  lazyConnect: true,
+  enableOfflineQueue: false,
+  maxRetriesPerRequest: 0,
+  autoResendUnfulfilledCommands: false,
+  connectTimeout: CONNECT_TIMEOUT_MS,
+  retryStrategy: (attempt) => Math.min(attempt * 100, 1000),
+  connectionName: 'fieldservice-rate-limit',
+}
+
+/** The rate-limit switch of one app. Without a Redis URL, counters are per process. */
+export class RateLimits implements StoreSwitch {
+  readonly redis: Redis | undefined
+  readonly keyPrefix: string
+  sharing = false
+  generation = 0
+  private outage = false
+  private closed = false
+  private starting: Promise<void> | undefined
+  private probe: NodeJS.Timeout | undefined
+  private readonly probeIntervalMs: number
+
   constructor(
     readonly redisUrl: string | undefined,
     readonly log: FastifyBaseLogger,
-  ) {}
-
-  status(): RateLimitStatus {
-    return { store: 'memory', redis: 'disabled' }
+    options: RateLimitOptions = {},
+  ) {
+    // Read here until src/config.ts carries it (then app.ts passes it as options.keyPrefix).
+    this.keyPrefix = options.keyPrefix ?? (process.env.REDIS_KEY_PREFIX || DEFAULT_REDIS_KEY_PREFIX)
+    this.probeIntervalMs = options.probeIntervalMs ?? PROBE_INTERVAL_MS
+    if (!redisUrl) return
+    this.redis = new Redis(redisUrl, {
+      ...REDIS_OPTIONS,
+      commandTimeout: options.commandTimeoutMs ?? COMMAND_TIMEOUT_MS,
+    })
+    this.redis.on('ready', () => this.useRedis())
+    // ioredis emits these on every failed (re)connection attempt; only the first one switches.
+    this.redis.on('error', (error: Error) => this.redisFailed(error))
+    this.redis.on('close', () => this.redisFailed(new Error('connection closed')))
   }
 
-  async close(): Promise<void> {}
+  status(): RateLimitStatus {
+    if (!this.redis) return { store: 'memory', redis: 'disabled' }
+    return this.sharing ? { store: 'redis', redis: 'connected' } : { store: 'memory', redis: 'unreachable' }
+  }
+
+  /**
+   * Connects to Redis once, for at most a couple of seconds; an unreachable Redis is not an error
+   * (the service starts counting in memory). Called by every installRateLimit; idempotent.
+   */
+  start(): Promise<void> {
+    const redis = this.redis
+    if (!redis) return Promise.resolve()
+    this.starting ??= new Promise<void>((resolve) => {
+      const timer = setTimeout(() => {
+        this.redisFailed(new Error('Redis did not become ready in time'))
+        resolve()
+      }, CONNECT_TIMEOUT_MS * 2)
+      redis.connect().then(
+        () => this.useRedis(),
+        (error: Error) => this.redisFailed(error),
+      )
+      const settle = () => {
+        if (!this.sharing && !this.outage) return
+        clearTimeout(timer)
+        resolve()
+      }
+      redis.once('ready', settle)
+      redis.once('close', settle)
+      redis.once('error', settle)
+    })
+    return this.starting
+  }
+
+  redisFailed(error: Error): void {
+    if (this.closed || this.outage) return
+    this.outage = true
+    this.sharing = false
+    this.generation++
+    this.log.warn(
+      { err: error },
+      'Redis is unreachable: rate limits are counted per instance until it answers again',
+    )
+    this.probe = setInterval(() => this.checkRedis(), this.probeIntervalMs)
+    this.probe.unref()
+  }
+
+  async close(): Promise<void> {
+    this.closed = true
+    this.sharing = false
+    clearInterval(this.probe)
+    this.redis?.disconnect()
+  }
+
+  private useRedis(): void {
+    if (this.closed || this.sharing) return
+    const recovered = this.outage
+    this.sharing = true
+    this.outage = false
+    this.generation++
+    clearInterval(this.probe)
+    this.probe = undefined
+    if (recovered) this.log.info('Redis answers again: rate limits are shared through Redis again')
+    else this.log.info('Rate limits are shared through Redis')
+  }
+
+  /** A timeout can end sharing while the connection stays up (no new 'ready' then): ping it. */
+  private checkRedis(): void {
+    const redis = this.redis
+    if (redis?.status !== 'ready') return // ioredis is reconnecting; 'ready' will follow
+    redis.ping().then(
+      () => this.useRedis(),
+      () => {
+        // still failing: the next probe tries again
+      },
+    )
+  }
 }
 
-export async function installRateLimit(api: FastifyInstance, _limits: RateLimits): Promise<void> {
+export async function installRateLimit(api: FastifyInstance, limits: RateLimits): Promise<void> {
+  await limits.start()
   await api.register(rateLimit, {
     global: true,
     hook: 'onRequest',
     timeWindow: RATE_LIMIT_WINDOW_MS,
+    // Each API keeps its own budget per key, as it did before counters could be shared.
+    store: fallbackStore(limits, `${limits.keyPrefix}${api.prefix.replace(/^\//, '')}:`),
     keyGenerator: (request) => request.auth.keyId,
     max: (request) => request.auth.rateLimitPerMinute,
     errorResponseBuilder: (_request, context) =>
