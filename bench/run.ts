@@ -155,6 +155,9 @@ async function runDataset(
         PORT: String(port),
         LOG_LEVEL: 'warn',
         WEBHOOK_DISPATCHER: 'true',
+        // Stopped with SIGTERM between runs: no readiness drain to wait out, no metrics port to hold.
+        SHUTDOWN_DELAY_MS: '0',
+        METRICS_PORT: '0',
       },
     })
     servers.push(service)

@@ -41,6 +41,9 @@ import { shiftRoutes } from './modules/shifts/routes.js'
 import { tagAdminRoutes } from './modules/tags/admin-routes.js'
 import { vehicleAdminRoutes } from './modules/vehicles/admin-routes.js'
 import { vehicleRoutes } from './modules/vehicles/routes.js'
+import { installHealthRoutes } from './ops/health.js'
+import { Lifecycle } from './ops/lifecycle.js'
+import { ServiceMetrics } from './ops/metrics.js'
 
 export interface AppDeps {
   db: Kysely<Database>
@@ -58,6 +61,10 @@ declare module 'fastify' {
     webhooks: Webhooks
     /** The rate-limit store both APIs share (its status feeds /readyz and /metrics). */
     rateLimits: RateLimits
+    /** serving → draining → closing: drives /readyz and `connection: close` during shutdown. */
+    lifecycle: Lifecycle
+    /** This app's Prometheus registry (served on METRICS_PORT by server.ts, not by the app). */
+    metrics: ServiceMetrics
   }
 }
 
@@ -83,10 +90,24 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   app.addSchema(ErrorBody)
   // PostgreSQL cannot store NUL in text and no value of this API contains one; a %00 anywhere in
   // the URL (path or query) is refused before it reaches a query.
-  // Every answer, errors included, names its request id. Callback-style hooks: these run on every
-  // request, and an async hook costs a promise each time.
+  // Every answer, errors included, names its request id and carries the security headers of a JSON
+  // API. No strict-transport-security: TLS terminates at the load balancer, which sets HSTS for the
+  // public host name; this process speaks plain HTTP behind it (and on localhost in development).
+  // No content-security-policy either: the API serves JSON, and one strict enough to matter would
+  // break the swagger-ui playground. cache-control is a default: the playground's static assets set
+  // their own. From the shutdown signal on, every response closes its connection, so keep-alive
+  // clients reconnect (to another instance, once the load balancer has seen /readyz fail) before
+  // this one stops listening. Callback-style hooks: these run on every request, and an async hook
+  // costs a promise each time.
+  const lifecycle = new Lifecycle()
+  app.decorate('lifecycle', lifecycle)
   app.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id)
+    reply.header('x-content-type-options', 'nosniff')
+    reply.header('x-frame-options', 'DENY')
+    reply.header('referrer-policy', 'no-referrer')
+    reply.header('cache-control', 'no-store')
+    if (lifecycle.stopping) reply.header('connection', 'close')
     if (/%00/i.test(request.url)) {
       done(new AppError('VALIDATION_ERROR', 'The URL contains a NUL character (%00)'))
       return
@@ -102,8 +123,18 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   app.decorate('webhooks', webhooks)
   app.addHook('onReady', async () => webhooks.start())
   app.addHook('onClose', async () => webhooks.close())
+  // Metrics: requests are counted in the same onResponse hook (by route pattern, never the URL);
+  // everything else is read when /metrics is scraped.
+  const metrics = new ServiceMetrics({
+    db: deps.db,
+    rateLimitStatus: () => app.rateLimits.status(),
+    webhookResults: () => webhooks.sender.results,
+  })
+  app.decorate('metrics', metrics)
   app.addHook('onResponse', (request, reply, done) => {
-    if (request.method !== 'GET' && reply.statusCode < 400) webhooks.dispatcher.wake()
+    const method = request.method
+    metrics.requests.record(request.routeOptions.url, method, reply.statusCode, reply.elapsedTime)
+    if (method !== 'GET' && reply.statusCode < 400) webhooks.dispatcher.wake()
     done()
   })
 
@@ -140,7 +171,10 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     await api.register(executionAdminRoutes, options)
   })
 
-  // 6. Documentation: the generated document and the interactive playground (no key needed).
+  // 6. Liveness and readiness for load balancers: outside both APIs, so no key and no rate limit.
+  installHealthRoutes(app, { db: deps.db, dialect: deps.dialect, lifecycle, rateLimits, log: app.log })
+
+  // 7. Documentation: the generated document and the interactive playground (no key needed).
   await installDocsRoutes(app)
   return app
 }

@@ -29,6 +29,17 @@ export interface Config {
   webhookConcurrency: number
   /** Execution logs (and dispatched outbox events) older than this are pruned. */
   webhookRetentionDays: number
+  /** Prometheus metrics on a port of their own (not the API's); 0 turns the endpoint off. */
+  metricsPort: number
+  /** Interface of the metrics port: loopback unless the scraper runs on another host. */
+  metricsHost: string
+  /**
+   * After SIGTERM/SIGINT, /readyz answers 503 but requests are still served this long, so a load
+   * balancer stops sending new ones before the port closes.
+   */
+  shutdownDelayMs: number
+  /** After the delay, how long in-flight requests and webhook deliveries get before connections are cut. */
+  shutdownTimeoutMs: number
 }
 
 export const DEFAULT_SQLITE_PATH = './data/fieldservice.db'
@@ -43,6 +54,8 @@ export const WEBHOOK_DEFAULTS = {
   webhookRetentionDays: 30,
 } as const
 export const MAX_BODY_BYTES = 1024 * 1024
+/** The port Prometheus' node exporters conventionally leave to applications. */
+export const DEFAULT_METRICS_PORT = 9464
 
 function boolean(name: string, fallback: boolean, env: NodeJS.ProcessEnv): boolean {
   const raw = env[name]?.trim().toLowerCase()
@@ -68,6 +81,12 @@ function integer(name: string, fallback: number, env: NodeJS.ProcessEnv): number
   return value
 }
 
+function port(name: string, fallback: number, env: NodeJS.ProcessEnv): number {
+  const value = integer(name, fallback, env)
+  if (value > 65535) throw new Error(`${name} must be a port number (0 to 65535), got "${env[name]}"`)
+  return value
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const synchronous = (env.SQLITE_SYNCHRONOUS ?? 'FULL').toUpperCase()
   if (synchronous !== 'FULL' && synchronous !== 'NORMAL') {
@@ -90,5 +109,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webhookPollIntervalMs: positive('WEBHOOK_POLL_INTERVAL_MS', WEBHOOK_DEFAULTS.webhookPollIntervalMs, env),
     webhookConcurrency: positive('WEBHOOK_CONCURRENCY', WEBHOOK_DEFAULTS.webhookConcurrency, env),
     webhookRetentionDays: positive('WEBHOOK_RETENTION_DAYS', WEBHOOK_DEFAULTS.webhookRetentionDays, env),
+    metricsPort: port('METRICS_PORT', DEFAULT_METRICS_PORT, env),
+    metricsHost: env.METRICS_HOST || '127.0.0.1',
+    shutdownDelayMs: integer('SHUTDOWN_DELAY_MS', 5000, env),
+    // Webhook deliveries take up to WEBHOOK_TIMEOUT_MS; the default leaves them time to finish.
+    shutdownTimeoutMs: positive('SHUTDOWN_TIMEOUT_MS', 30_000, env),
   }
 }

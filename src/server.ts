@@ -1,52 +1,185 @@
 // Starting and stopping the service: config → database → migrations → listen; graceful shutdown.
-import { buildApp } from './app.js'
+import { type App, buildApp } from './app.js'
 import type { Config } from './config.js'
-import { createDatabase } from './db/database.js'
+import { createDatabase, type DatabaseHandle } from './db/database.js'
 import { migrateToLatest } from './db/migrator.js'
+import type { DatabaseStats } from './ops/metrics.js'
+import { type MetricsServer, startMetricsServer } from './ops/metrics-server.js'
 
 export interface RunningServer {
   url: string
+  app: App
+  /** Where Prometheus scrapes this process; undefined when METRICS_PORT=0 or in a cluster worker. */
+  metricsUrl: string | undefined
+  /** Stops at once: no drain delay (tests, the CLI's one-off runs). */
   close(): Promise<void>
+  /**
+   * The shutdown of a signal: /readyz answers 503 at once, requests are still served for
+   * SHUTDOWN_DELAY_MS while the load balancer notices, then the port closes and in-flight requests
+   * and webhook deliveries finish. `hurry()` skips what is left of the delay.
+   */
+  shutdown(): Promise<void>
+  hurry(): void
 }
 
+export interface ServerOptions {
+  /** Apply pending migrations before listening (default). A cluster's primary does it once instead. */
+  migrate?: boolean
+  /** Serve /metrics on METRICS_PORT (default). Cluster workers leave it to the primary. */
+  serveMetrics?: boolean
+}
+
+const REDACTED_HEADERS = ['authorization', 'cookie', 'x-api-key']
+const REDACTED_BODY_FIELDS = ['password', 'secret', 'signingSecret', 'key', 'apiKey', 'token']
+
+/**
+ * JSON logs with the request id on every line (Fastify's `reqId`). Fastify's request serializer logs
+ * method, URL, host and remote address, never headers or bodies, and nothing here logs a body; the
+ * redaction covers whatever logs them anyway (an error carrying the request, a debugging line):
+ * credentials in headers, and body fields that hold secrets.
+ */
 export function loggerOptions(level: string) {
+  const headerPaths = ['req.headers', 'request.headers', 'headers'].flatMap((headers) =>
+    REDACTED_HEADERS.map((name) => `${headers}["${name}"]`),
+  )
+  const bodyPaths = ['req.body', 'request.body', 'body'].flatMap((body) =>
+    REDACTED_BODY_FIELDS.map((field) => `${body}.${field}`),
+  )
   return {
     level,
-    redact: { paths: ['req.headers.authorization', 'req.headers.cookie'], censor: '[redacted]' },
+    redact: {
+      paths: [...headerPaths, 'res.headers["set-cookie"]', ...bodyPaths],
+      censor: '[redacted]',
+    },
   }
 }
 
-export async function startServer(config: Config): Promise<RunningServer> {
+export async function startServer(config: Config, options: ServerOptions = {}): Promise<RunningServer> {
   const database = createDatabase(config.databaseUrl, {
     sqliteSynchronous: config.sqliteSynchronous,
     pgPoolSize: config.pgPoolSize,
   })
-  await migrateToLatest(database.db, database.dialect)
+  if (options.migrate !== false) await migrateToLatest(database.db, database.dialect)
   const app = await buildApp({
     db: database.db,
     dialect: database.dialect,
     config,
     logger: loggerOptions(config.logLevel),
   })
+  app.metrics.databaseStats = () => databaseStatsOf(database)
+  app.metrics.collectProcessMetrics()
   const url = await app.listen({ host: config.host, port: config.port })
   app.log.info({ dialect: database.dialect, docs: `${url}/v1/public/docs` }, 'fieldservice is listening')
+  const metricsServer = options.serveMetrics === false ? undefined : await serveMetrics(app, config)
 
-  let closing: Promise<void> | undefined
-  const close = () => {
-    closing ??= (async () => {
-      await app.close() // stops accepting, lets in-flight requests finish
-      await database.destroy()
-    })()
-    return closing
+  let stopping: Promise<void> | undefined
+  let endDelay = () => {}
+  const stop = async (delayMs: number) => {
+    app.lifecycle.drain()
+    if (delayMs > 0) {
+      app.log.info({ delayMs }, 'shutting down: /readyz answers 503; still serving during the delay')
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, delayMs)
+        endDelay = () => {
+          clearTimeout(timer)
+          resolve()
+        }
+      })
+    }
+    app.lifecycle.close()
+    await closeHttp(app, config.shutdownTimeoutMs)
+    await metricsServer?.close()
+    await database.destroy()
   }
-  return { url, close }
+  return {
+    url,
+    app,
+    metricsUrl: metricsServer?.url,
+    close: () => {
+      stopping ??= stop(0)
+      return stopping
+    },
+    shutdown: () => {
+      stopping ??= stop(config.shutdownDelayMs)
+      return stopping
+    },
+    hurry: () => endDelay(),
+  }
 }
 
-/** Closes the server on SIGINT/SIGTERM, finishing in-flight requests first. */
+/**
+ * Stops listening and lets in-flight requests finish (app.close(); the webhook dispatcher finishes
+ * its deliveries in an onClose hook). Node closes the connections that are idle when the server
+ * closes; a keep-alive connection whose request was still running becomes idle later, so idle ones
+ * are closed again until the server is gone, and after `timeoutMs` every connection is cut.
+ */
+async function closeHttp(app: App, timeoutMs: number): Promise<void> {
+  const reaper = setInterval(() => app.server.closeIdleConnections(), 100)
+  const deadline = setTimeout(() => {
+    app.log.warn(
+      { timeoutMs },
+      'shutdown: requests still running after the timeout; closing their connections',
+    )
+    app.server.closeAllConnections()
+  }, timeoutMs)
+  try {
+    await app.close()
+  } finally {
+    clearInterval(reaper)
+    clearTimeout(deadline)
+  }
+}
+
+/**
+ * The metrics port is secondary: if it is taken (another instance on the host, a test run), the
+ * service still serves its API and says so in the log rather than refusing to start.
+ */
+async function serveMetrics(app: App, config: Config): Promise<MetricsServer | undefined> {
+  if (config.metricsPort === 0) return undefined
+  try {
+    const server = await startMetricsServer({
+      host: config.metricsHost,
+      port: config.metricsPort,
+      scrape: () => app.metrics.scrape(),
+      onError: (error) => app.log.error({ err: error }, 'metrics scrape failed'),
+    })
+    app.log.info({ metrics: server.url }, 'metrics endpoint is listening')
+    return server
+  } catch (error) {
+    app.log.error(
+      { err: error, port: config.metricsPort },
+      'metrics endpoint could not listen (METRICS_PORT=0 turns it off); serving without it',
+    )
+    return undefined
+  }
+}
+
+/**
+ * Pool and group-commit counters, where the database handle exposes them (`pool` for PostgreSQL,
+ * `groupCommit` for SQLite). Until src/db exposes them the metrics are simply absent.
+ */
+function databaseStatsOf(database: DatabaseHandle): DatabaseStats | undefined {
+  const exposed = database as DatabaseHandle &
+    Partial<{ pool: DatabaseStats['pool']; groupCommit: DatabaseStats['groupCommit'] }>
+  if (!exposed.pool && !exposed.groupCommit) return undefined
+  return { pool: exposed.pool, groupCommit: exposed.groupCommit }
+}
+
+/**
+ * SIGTERM/SIGINT start the graceful shutdown, then the process exits 0 (1 if closing failed). A
+ * second signal (a second Ctrl-C) skips what is left of the drain delay; in-flight work still finishes.
+ */
 export function closeOnSignals(server: RunningServer): void {
+  let received = false
   const stop = (signal: string) => {
-    process.stderr.write(`\n${signal} received, shutting down\n`)
-    server.close().then(
+    if (received) {
+      server.app.log.info({ signal }, 'second signal: skipping the rest of the drain delay')
+      server.hurry()
+      return
+    }
+    received = true
+    server.app.log.info({ signal }, 'shutting down')
+    server.shutdown().then(
       () => process.exit(0),
       (error) => {
         process.stderr.write(`shutdown failed: ${error}\n`)
@@ -54,6 +187,6 @@ export function closeOnSignals(server: RunningServer): void {
       },
     )
   }
-  process.once('SIGINT', () => stop('SIGINT'))
-  process.once('SIGTERM', () => stop('SIGTERM'))
+  process.on('SIGINT', () => stop('SIGINT'))
+  process.on('SIGTERM', () => stop('SIGTERM'))
 }

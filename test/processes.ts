@@ -51,6 +51,9 @@ export async function startService(
       LOG_LEVEL: 'warn',
       WEBHOOK_ALLOW_PRIVATE: 'true',
       WEBHOOK_POLL_INTERVAL_MS: '100',
+      // Several services run at once in the tests: no fixed metrics port, no shutdown delay.
+      METRICS_PORT: '0',
+      SHUTDOWN_DELAY_MS: '0',
       ...env,
     },
     stdio: ['ignore', 'ignore', 'inherit'],

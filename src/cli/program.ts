@@ -1,4 +1,5 @@
 // The `fieldservice` command: serve, migrate, orgs, keys and demo. Every command takes --json.
+import cluster from 'node:cluster'
 import { Command, InvalidArgumentError, Option } from 'commander'
 import { type Config, loadConfig } from '../config.js'
 import { createDatabase, type DatabaseHandle } from '../db/database.js'
@@ -20,6 +21,7 @@ import {
   PLAN_TIERS,
 } from '../modules/organisations/service.js'
 import { closeOnSignals, startServer } from '../server.js'
+import { runClusterPrimary, runClusterWorker } from './cluster.js'
 import { runDemo } from './demo.js'
 
 export interface CliOutput {
@@ -41,6 +43,13 @@ function parsePort(value: string): number {
   if (!Number.isInteger(port) || port < 0 || port > 65535)
     throw new InvalidArgumentError('must be a port number')
   return port
+}
+
+function parseWorkers(value: string): number {
+  const workers = Number(value)
+  if (!Number.isInteger(workers) || workers < 1 || workers > 64)
+    throw new InvalidArgumentError('must be a whole number from 1 to 64')
+  return workers
 }
 
 function parseScopes(value: string): Scope[] {
@@ -83,13 +92,27 @@ export function buildCli(config: Config = loadConfig(), output: CliOutput = proc
     .description('Start the HTTP service (applies pending migrations first)')
     .addOption(new Option('--port <port>', 'port to listen on').env('PORT').argParser(parsePort))
     .addOption(new Option('--host <host>', 'interface to bind').env('HOST'))
-    .action(async (options: { port?: number; host?: string }) => {
-      const server = await startServer({
-        ...config,
-        port: options.port ?? config.port,
-        host: options.host ?? config.host,
-      })
-      closeOnSignals(server)
+    .addOption(
+      new Option(
+        '--workers <count>',
+        'worker processes sharing the port (PostgreSQL only: SQLite runs as one writer process)',
+      )
+        .argParser(parseWorkers)
+        .default(1),
+    )
+    .addHelpText(
+      'after',
+      `
+With --workers N (N > 1) a primary process applies migrations once, starts N workers that share the
+port, restarts a worker that dies, serves /metrics for all of them on METRICS_PORT, and on SIGTERM
+stops them gracefully. This needs PostgreSQL (DATABASE_URL=postgres://…): on SQLite, which has one
+writer, the service runs as a single process and --workers above 1 is refused.`,
+    )
+    .action(async (options: { port?: number; host?: string; workers: number }) => {
+      const serveConfig = { ...config, port: options.port ?? config.port, host: options.host ?? config.host }
+      if (cluster.isWorker) return runClusterWorker(serveConfig)
+      if (options.workers > 1) return runClusterPrimary(serveConfig, options.workers)
+      closeOnSignals(await startServer(serveConfig))
     })
 
   program

@@ -41,6 +41,8 @@ function describeFailure(error: unknown, timeoutMs: number): string {
 
 export class WebhookSender {
   private readonly agent: Agent
+  /** Attempts finished by this sender, by result (dispatcher and redeliveries): for /metrics. */
+  readonly results: Record<DeliveryResult['status'], number> = { SUCCESS: 0, FAILED: 0 }
 
   constructor(private readonly options: SenderOptions) {
     this.agent = new Agent({
@@ -58,7 +60,13 @@ export class WebhookSender {
     return this.options.timeoutMs
   }
 
-  async send({ url, body, headers }: DeliveryRequest): Promise<DeliveryResult> {
+  async send(delivery: DeliveryRequest): Promise<DeliveryResult> {
+    const result = await this.attempt(delivery)
+    this.results[result.status] += 1
+    return result
+  }
+
+  private async attempt({ url, body, headers }: DeliveryRequest): Promise<DeliveryResult> {
     const started = performance.now()
     const elapsed = () => Math.round(performance.now() - started)
     const failed = (error: string, httpStatus: number | null = null, responseBody: string | null = null) => ({
