@@ -51,7 +51,7 @@ export interface AppDeps {
   /** Webhook settings left out take WEBHOOK_DEFAULTS (dispatcher on, public targets only). */
   config: Pick<Config, 'authCacheTtlMs' | 'defaultRateLimitPerMinute' | 'bodyLimitBytes'> &
     Partial<WebhookConfig> &
-    Partial<Pick<Config, 'redisUrl'>>
+    Partial<Pick<Config, 'redisUrl' | 'redisKeyPrefix'>>
   logger?: FastifyServerOptions['logger']
 }
 
@@ -140,7 +140,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
 
   // 5. The two APIs: authentication → per-key rate limit → plan and scope checks → routes.
   const apiKeys = new ApiKeyResolver(deps.db, deps.config.authCacheTtlMs)
-  const rateLimits = new RateLimits(deps.config.redisUrl, app.log)
+  const rateLimits = new RateLimits(deps.config.redisUrl, app.log, { keyPrefix: deps.config.redisKeyPrefix })
   app.decorate('rateLimits', rateLimits)
   app.addHook('onClose', async () => rateLimits.close())
   const options: RouteOptions = {

@@ -17,6 +17,8 @@ export interface Config {
   pgPoolSize: number
   /** Redis for rate-limit counters shared by every instance; unset → counters per process. */
   redisUrl: string | undefined
+  /** Prefix of every Redis key the rate limiter writes, so deployments (and tests) can share a Redis. */
+  redisKeyPrefix: string
   /** Run the webhook dispatcher in this process (WEBHOOK_DISPATCHER=false turns it off). */
   webhookDispatcher: boolean
   /** Allow http:// and private, loopback and link-local webhook targets (development and tests). */
@@ -42,6 +44,7 @@ export interface Config {
   shutdownTimeoutMs: number
 }
 
+export const DEFAULT_REDIS_KEY_PREFIX = 'fieldservice:rl:'
 export const DEFAULT_SQLITE_PATH = './data/fieldservice.db'
 
 /** Webhook settings when their variables are unset (also what an app built without them uses). */
@@ -103,6 +106,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     bodyLimitBytes: MAX_BODY_BYTES,
     pgPoolSize: integer('PG_POOL_SIZE', 10, env),
     redisUrl: env.REDIS_URL || undefined,
+    redisKeyPrefix: env.REDIS_KEY_PREFIX || DEFAULT_REDIS_KEY_PREFIX,
     webhookDispatcher: boolean('WEBHOOK_DISPATCHER', WEBHOOK_DEFAULTS.webhookDispatcher, env),
     webhookAllowPrivate: boolean('WEBHOOK_ALLOW_PRIVATE', WEBHOOK_DEFAULTS.webhookAllowPrivate, env),
     webhookTimeoutMs: positive('WEBHOOK_TIMEOUT_MS', WEBHOOK_DEFAULTS.webhookTimeoutMs, env),

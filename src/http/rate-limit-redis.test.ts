@@ -21,8 +21,6 @@ import type { Dialect } from '../db/database.js'
 
 const REDIS_URL = new URL(process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379')
 const PREFIX = `fieldservice-test:${process.pid}:${randomBytes(4).toString('hex')}:`
-// RateLimits reads its key prefix from the environment (this test file runs in its own process).
-process.env.REDIS_KEY_PREFIX = PREFIX
 
 // Generous for a loaded 2-core machine; the bound itself is the 500 ms command timeout.
 const QUICK_MS = 2500
@@ -51,6 +49,7 @@ async function startInstance(dialect: Dialect, database: TestDatabase, redisPort
       webhookDispatcher: false,
       webhookAllowPrivate: true,
       redisUrl: `redis://127.0.0.1:${redisPort}`,
+      redisKeyPrefix: PREFIX,
     },
     logger: { level: 'info', stream },
   })

@@ -10,11 +10,11 @@
 import rateLimit from '@fastify/rate-limit'
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify'
 import { Redis, type RedisOptions } from 'ioredis'
+import { DEFAULT_REDIS_KEY_PREFIX } from '../config.js'
 import { AppError } from './errors.js'
 import { fallbackStore, type StoreSwitch } from './rate-limit-store.js'
 
 export const RATE_LIMIT_WINDOW_MS = 60_000
-export const DEFAULT_REDIS_KEY_PREFIX = 'fieldservice:rl:'
 
 export interface RateLimitStatus {
   /** Where counters live right now: shared in Redis, or in this process only. */
@@ -66,8 +66,7 @@ export class RateLimits implements StoreSwitch {
     readonly log: FastifyBaseLogger,
     options: RateLimitOptions = {},
   ) {
-    // Read here until src/config.ts carries it (then app.ts passes it as options.keyPrefix).
-    this.keyPrefix = options.keyPrefix ?? (process.env.REDIS_KEY_PREFIX || DEFAULT_REDIS_KEY_PREFIX)
+    this.keyPrefix = options.keyPrefix ?? DEFAULT_REDIS_KEY_PREFIX
     this.probeIntervalMs = options.probeIntervalMs ?? PROBE_INTERVAL_MS
     if (!redisUrl) return
     this.redis = new Redis(redisUrl, {
