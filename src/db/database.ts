@@ -19,7 +19,15 @@ export interface DatabaseHandle {
 export interface DatabaseOptions {
   sqliteSynchronous?: 'FULL' | 'NORMAL'
   pgPoolSize?: number
+  /** How long a query waits for a PostgreSQL connection, new or from a full pool, before failing. */
+  pgConnectionTimeoutMs?: number
 }
+
+/**
+ * A request never waits long for PostgreSQL: a connection not made (or freed) within this fails the
+ * request with 503 SERVICE_UNAVAILABLE instead of holding it until the client gives up.
+ */
+export const PG_CONNECTION_TIMEOUT_MS = 2000
 
 export function dialectOfUrl(url: string): Dialect {
   return /^postgres(ql)?:\/\//i.test(url) ? 'postgres' : 'sqlite'
@@ -69,6 +77,11 @@ function createPostgres(url: string, options: DatabaseOptions): DatabaseHandle {
   const pool = new pg.Pool({
     connectionString: url,
     max: options.pgPoolSize ?? 10,
+    connectionTimeoutMillis: options.pgConnectionTimeoutMs ?? PG_CONNECTION_TIMEOUT_MS,
+    // Lets the kernel notice a peer that vanished without closing the connection (a host that died,
+    // a dropped route), so a pooled connection to it errors and is discarded rather than kept.
+    keepAlive: true,
+    keepAliveInitialDelayMillis: 10_000,
     // The hot reads run as named prepared statements (hot-query.ts). With the default plan cache
     // mode PostgreSQL kept re-planning them for every execution (custom plans: ≈ 0.5–1.7 ms of
     // planning for a 0.14 ms job page); their generic plans use the same indexes, so plan them once
@@ -84,9 +97,70 @@ function createPostgres(url: string, options: DatabaseOptions): DatabaseHandle {
       },
     } as pg.CustomTypesConfig,
   })
-  // An idle client that loses its connection must not crash the process; the pool replaces it.
+  // An idle client that loses its connection must not crash the process; the pool discards it and
+  // connects a new one when next needed.
   pool.on('error', () => {})
+  // A checked-out client whose connection drops (PostgreSQL restarted, network cut mid-query) emits
+  // 'error' as well, and the pool listens only while the client is idle: unheard, the event would
+  // crash the process. The query in flight has already failed with the same error (→ 503), and the
+  // pool discards the client when it is released, as it is no longer queryable.
+  pool.on('connect', (client) => {
+    client.on('error', () => {})
+  })
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) })
   registerPool(db, pool)
   return { db, dialect: 'postgres', destroy: () => db.destroy() }
+}
+
+const UNAVAILABLE_SYSTEM_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ECONNABORTED',
+  'EPIPE',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+])
+
+// PostgreSQL SQLSTATEs: admin_shutdown, crash_shutdown, cannot_connect_now (starting up or shutting
+// down) and too_many_connections. Class 08 (connection exceptions) is matched by prefix.
+const UNAVAILABLE_SQLSTATES = new Set(['57P01', '57P02', '57P03', '53300'])
+
+// node-postgres reports a lost or never-made connection with plain Errors (no code).
+const UNAVAILABLE_MESSAGES = [
+  'Connection terminated unexpectedly',
+  'Connection terminated due to connection timeout',
+  'timeout exceeded when trying to connect',
+  'Client has encountered a connection error and is not queryable',
+  'Client was closed and is not queryable',
+  'Cannot use a pool after calling end on the pool',
+]
+
+/**
+ * True when the database could not be reached or could not take the write right now — PostgreSQL
+ * down, restarting or unreachable, a connection lost mid-query, no connection within the timeout;
+ * SQLite locked by another process, out of disk or failing I/O — rather than the query being wrong.
+ * The request may succeed if retried later: the API answers 503 SERVICE_UNAVAILABLE.
+ */
+export function isDatabaseUnavailable(error: unknown): boolean {
+  for (let depth = 0; depth < 5 && typeof error === 'object' && error !== null; depth++) {
+    const { code, message, errors, cause } = error as {
+      code?: unknown
+      message?: unknown
+      errors?: unknown
+      cause?: unknown
+    }
+    if (typeof code === 'string') {
+      if (UNAVAILABLE_SYSTEM_CODES.has(code) || UNAVAILABLE_SQLSTATES.has(code)) return true
+      if (/^08[0-9A-Z]{3}$/.test(code)) return true
+      if (/^SQLITE_(BUSY|LOCKED|FULL|IOERR)/.test(code)) return true
+    }
+    if (typeof message === 'string' && UNAVAILABLE_MESSAGES.some((m) => message.startsWith(m))) return true
+    // Connecting to a name with several addresses fails with an AggregateError of each attempt.
+    if (Array.isArray(errors) && errors.some((inner) => isDatabaseUnavailable(inner))) return true
+    error = cause
+  }
+  return false
 }

@@ -1,7 +1,17 @@
 // One place where every failure becomes `{ error, code }`: coded AppErrors, validation failures,
-// Fastify's own 4xx (bad JSON, body too large, wrong content type) and anything unexpected.
+// Fastify's own 4xx (bad JSON, body too large, wrong content type), an unavailable database (503)
+// and anything unexpected.
+import { Type } from '@sinclair/typebox'
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
-import { AppError, type ErrorCode, type ErrorDetail } from './errors.js'
+import { isDatabaseUnavailable } from '../db/database.js'
+import {
+  AppError,
+  type ErrorCode,
+  type ErrorDetail,
+  RETRY_AFTER_SECONDS,
+  serviceUnavailable,
+} from './errors.js'
+import { ErrorBody } from './schemas.js'
 import { describeValidationErrors, summarise } from './validation.js'
 
 interface ErrorResponse {
@@ -64,14 +74,38 @@ function toResponse(
       },
     }
   }
+  if (isDatabaseUnavailable(error)) {
+    // Expected while the database is down, and one line per request: no stack, not at error level.
+    request.log.warn({ cause: describeCause(error) }, 'database unavailable')
+    const unavailable = serviceUnavailable()
+    return { status: unavailable.statusCode, body: { error: unavailable.message, code: unavailable.code } }
+  }
   request.log.error({ err: error }, 'unhandled error')
   return { status: 500, body: { error: 'Internal server error', code: 'INTERNAL_ERROR' } }
 }
 
+function describeCause(error: unknown): string {
+  const { code, message } = error as { code?: unknown; message?: unknown }
+  return [code, message].filter((part) => typeof part === 'string' && part !== '').join(': ')
+}
+
+const SERVICE_UNAVAILABLE_RESPONSE = Type.Ref(ErrorBody, {
+  description: 'Database unreachable for the moment (SERVICE_UNAVAILABLE); retry after `Retry-After` seconds',
+})
+
 export function installErrorHandling(app: FastifyInstance): void {
+  // Any route that documents its errors can also answer 503 when the database is unreachable: say so
+  // in the OpenAPI documents, next to the other codes.
+  app.addHook('onRoute', (route) => {
+    const response = route.schema?.response as Record<string, unknown> | undefined
+    if (!response || response[503] || !response[401]) return
+    route.schema = { ...route.schema, response: { ...response, 503: SERVICE_UNAVAILABLE_RESPONSE } }
+  })
+
   app.setErrorHandler((error: FastifyError | AppError, request: FastifyRequest, reply: FastifyReply) => {
     const { status, body } = toResponse(error, request)
     if (status >= 500) reply.header('cache-control', 'no-store')
+    if (status === 503 && !reply.hasHeader('retry-after')) reply.header('retry-after', RETRY_AFTER_SECONDS)
     return reply.status(status).send(body)
   })
 

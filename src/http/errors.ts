@@ -41,6 +41,13 @@ export class AppError extends Error {
   }
 }
 
+/** Seconds a client is asked to wait (`Retry-After`) before retrying a 503. */
+export const RETRY_AFTER_SECONDS = 2
+
+/** The database cannot be reached (or cannot take the write) right now; the client may retry. */
+export const serviceUnavailable = () =>
+  new AppError('SERVICE_UNAVAILABLE', 'The service is temporarily unavailable; retry in a few seconds')
+
 export const notFound = (resource: string) => new AppError('NOT_FOUND', `${resource} not found`)
 
 export const validationError = (path: string, message: string) =>
