@@ -353,11 +353,12 @@ describePg('postgres: the database goes away under load', () => {
     const during = service.logs.slice(before)
     proxy.restore()
 
-    // At most one line per poll, at warn level: no error-level flood, no tight retry loop.
+    // It says so once, at warn level, however many polls fail: no error-level flood.
     expect(during.filter((line) => line.level >= 50)).toEqual([])
     const dispatcherLines = during.filter((line) => /webhook|dispatch/i.test(line.msg))
-    expect(dispatcherLines.length).toBeGreaterThan(0) // it did notice, and said so
-    expect(dispatcherLines.length).toBeLessThanOrEqual(outageMs / POLL_INTERVAL_MS + 5)
+    expect(dispatcherLines.map((line) => line.msg)).toEqual([
+      'webhook dispatch failed; retrying at every poll',
+    ])
 
     // Still running after the outage: a job created now is delivered.
     const job = await waitUntil('a write after the outage', async () => {

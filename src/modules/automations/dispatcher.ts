@@ -9,6 +9,7 @@
 // not re-sent — whether it arrived is unknown, and the spec forbids retries. Redelivery is manual.
 import type { FastifyBaseLogger } from 'fastify'
 import type { Kysely } from 'kysely'
+import { isDatabaseUnavailable } from '../../db/database.js'
 import { newId } from '../../db/ids.js'
 import type { Database, OutboxEventRow, WebhookExecutionRow } from '../../db/types.js'
 import type { WebhookSender } from './delivery.js'
@@ -68,6 +69,8 @@ export class WebhookDispatcher {
   private running = false
   private timer: NodeJS.Timeout | undefined
   private ticking: Promise<number> | null = null
+  /** The last round failed (a database outage, usually): logged once, not every poll. */
+  private failing = false
   private tickAgain = false
   private wakeScheduled = false
   private lastMaintenance = 0
@@ -131,8 +134,15 @@ export class WebhookDispatcher {
           await this.maintain()
           claimed += await this.claimAndLaunch()
         } while (this.tickAgain)
+        if (this.failing) {
+          this.failing = false
+          this.options.logger?.info('webhook dispatch works again')
+        }
       } catch (error) {
-        this.options.logger?.warn({ err: error }, 'webhook dispatch failed; retrying at the next poll')
+        // An outage fails every poll: say so once, then quietly until a round succeeds.
+        if (this.failing) this.options.logger?.debug({ err: error }, 'webhook dispatch still failing')
+        else this.options.logger?.warn({ err: error }, 'webhook dispatch failed; retrying at every poll')
+        this.failing = true
       } finally {
         this.ticking = null
       }
@@ -166,8 +176,15 @@ export class WebhookDispatcher {
     const sending: Promise<void> = deliver(this.db, this.sender, delivery)
       .then(
         (row) => this.options.logger?.debug({ execution: row.id, status: row.status }, 'webhook delivered'),
-        (error) =>
-          this.options.logger?.error({ err: error, execution: delivery.row.id }, 'webhook delivery failed'),
+        (error) => {
+          // The POST went out; recording its outcome failed. The sweep for interrupted deliveries
+          // marks it FAILED later. A database outage is expected to do this: warn, not error.
+          const level = isDatabaseUnavailable(error) ? 'warn' : 'error'
+          this.options.logger?.[level](
+            { err: error, execution: delivery.row.id },
+            'webhook delivery not recorded',
+          )
+        },
       )
       .finally(() => {
         this.inFlight.delete(sending)
