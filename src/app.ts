@@ -1,7 +1,7 @@
 // buildApp: the whole HTTP service, used by main.ts and by every test (through app.inject()).
 import { randomUUID } from 'node:crypto'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify'
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyServerOptions } from 'fastify'
 import type { Kysely } from 'kysely'
 import { type Config, WEBHOOK_DEFAULTS } from './config.js'
 import type { Dialect } from './db/database.js'
@@ -70,14 +70,36 @@ declare module 'fastify' {
 
 export type App = FastifyInstance
 
+/** Printable ASCII, at most 128 characters: what a client may choose as its request id. */
+const CLIENT_REQUEST_ID = /^[\x21-\x7e]{1,128}$/
+
 export async function buildApp(deps: AppDeps): Promise<App> {
   const app = Fastify({
     logger: deps.logger ?? false,
     bodyLimit: deps.config.bodyLimitBytes,
     // Long enough for any id we issue; a longer one is simply not found.
     routerOptions: { maxParamLength: 200, ignoreTrailingSlash: true },
-    requestIdHeader: 'x-request-id',
-    genReqId: () => randomUUID(),
+    // A client's own x-request-id is kept when it is a sane token (it is echoed in a header and
+    // written to the logs); anything else gets a fresh id.
+    requestIdHeader: false,
+    genReqId: (request) => {
+      const id = request.headers['x-request-id']
+      return typeof id === 'string' && CLIENT_REQUEST_ID.test(id) ? id : randomUUID()
+    },
+    // URLs Fastify cannot route get our error body too: a parameter longer than any id we issue is
+    // simply not found; broken percent-encoding is a bad request.
+    frameworkErrors: (error, request, reply: FastifyReply) => {
+      const tooLong = error.code === 'FST_ERR_MAX_PARAM_LENGTH'
+      const path = request.url.split('?')[0]
+      reply
+        .code(tooLong ? 404 : 400)
+        .header('x-request-id', request.id)
+        .send(
+          tooLong
+            ? { error: `Route ${request.method} ${path} not found`, code: 'NOT_FOUND' }
+            : { error: 'The URL is not valid (malformed percent-encoding)', code: 'VALIDATION_ERROR' },
+        )
+    },
     return503OnClosing: true,
   }).withTypeProvider<TypeBoxTypeProvider>()
 

@@ -195,6 +195,9 @@ for (const dialect of DIALECTS) {
         ],
         ['customerId unknown', { title: 'x', customerId: 'no-such-customer' }, '/body/customerId'],
         ['locationId unknown', { title: 'x', locationId: 'no-such-location' }, '/body/locationId'],
+        // Found by the fuzzer (test/fuzz): an empty id skipped the check and failed the insert with a 500.
+        ['customerId empty', { title: 'x', customerId: '' }, '/body/customerId'],
+        ['locationId empty', { title: 'x', locationId: '' }, '/body/locationId'],
       ])('rejects %s with 400 VALIDATION_ERROR and creates nothing', async (_case, payload, path) => {
         const before = (await api.get('/jobs')).body.data.pagination.total
         const response = await api.post('/jobs', payload)
@@ -347,6 +350,8 @@ for (const dialect of DIALECTS) {
         ['null priority', { priority: null }],
         ['unknown field', { status: 'COMPLETED' }],
         ['unknown customer', { customerId: 'missing' }],
+        ['empty customerId', { customerId: '' }],
+        ['empty locationId', { locationId: '' }],
       ])('rejects %s with 400 and changes nothing', async (_case, payload) => {
         const created = (await api.post('/jobs', { title: 'Keep me' })).body.data.job
         const response = await api.patch(`/jobs/${created.id}`, payload)

@@ -142,11 +142,13 @@ export async function createJob(
   assertWindowOrdered(earliestStart, latestEnd)
   return db.transaction().execute(async (trx) => {
     let serviceDuration = input.serviceDuration
-    if (input.customerId) {
+    // Any string is checked, the empty one included: only null and omission mean "no customer".
+    if (typeof input.customerId === 'string') {
       const customerDefault = await customerServiceDuration(trx, organisationId, input.customerId)
       serviceDuration ??= customerDefault
     }
-    if (input.locationId) await assertLocationExists(trx, organisationId, input.locationId)
+    if (typeof input.locationId === 'string')
+      await assertLocationExists(trx, organisationId, input.locationId)
     const now = nowIso()
     const job: NewJob = {
       id: newId(),
@@ -263,8 +265,10 @@ export async function updateJob(
       changes.earliest_start !== undefined ? changes.earliest_start : current.earliest_start,
       changes.latest_end !== undefined ? changes.latest_end : current.latest_end,
     )
-    if (changes.customer_id) await customerServiceDuration(trx, organisationId, changes.customer_id)
-    if (changes.location_id) await assertLocationExists(trx, organisationId, changes.location_id)
+    if (typeof changes.customer_id === 'string')
+      await customerServiceDuration(trx, organisationId, changes.customer_id)
+    if (typeof changes.location_id === 'string')
+      await assertLocationExists(trx, organisationId, changes.location_id)
     if (Object.keys(changes).length === 0) return getJob(trx, organisationId, id)
     const at = nowIso()
     await repository.updateJob(trx, organisationId, id, { ...changes, updated_at: at })
