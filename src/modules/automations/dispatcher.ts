@@ -71,6 +71,11 @@ export class WebhookDispatcher {
   private ticking: Promise<number> | null = null
   /** The last round failed (a database outage, usually): logged once, not every poll. */
   private failing = false
+
+  /** Whether the last round failed; true until a round succeeds again. */
+  get isFailing(): boolean {
+    return this.failing
+  }
   private tickAgain = false
   private wakeScheduled = false
   private lastMaintenance = 0
