@@ -154,15 +154,9 @@ async function serveMetrics(app: App, config: Config): Promise<MetricsServer | u
   }
 }
 
-/**
- * Pool and group-commit counters, where the database handle exposes them (`pool` for PostgreSQL,
- * `groupCommit` for SQLite). Until src/db exposes them the metrics are simply absent.
- */
-function databaseStatsOf(database: DatabaseHandle): DatabaseStats | undefined {
-  const exposed = database as DatabaseHandle &
-    Partial<{ pool: DatabaseStats['pool']; groupCommit: DatabaseStats['groupCommit'] }>
-  if (!exposed.pool && !exposed.groupCommit) return undefined
-  return { pool: exposed.pool, groupCommit: exposed.groupCommit }
+/** Pool counters (PostgreSQL) or group-commit counters (SQLite) of the database handle. */
+function databaseStatsOf(database: DatabaseHandle): DatabaseStats {
+  return { pool: database.pool, groupCommit: database.groupCommit }
 }
 
 /**

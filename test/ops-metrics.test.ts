@@ -1,8 +1,22 @@
 // Prometheus metrics: requests go through app.inject(), and /metrics is scraped over HTTP from the
 // metrics server, as Prometheus would.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { loadConfig } from '../src/config.js'
+import { createDatabase } from '../src/db/database.js'
+import { createApiKey } from '../src/modules/api-keys/service.js'
+import { createOrganisation } from '../src/modules/organisations/service.js'
 import { type MetricsServer, startMetricsServer } from '../src/ops/metrics-server.js'
-import { adminClient, client, createTenant, createTestApp, DIALECTS, type TestContext } from './helpers.js'
+import { startServer } from '../src/server.js'
+import {
+  adminClient,
+  client,
+  createTenant,
+  createTestApp,
+  createTestDatabaseUrl,
+  DIALECTS,
+  type TestContext,
+} from './helpers.js'
+import { freePort } from './processes.js'
 import { type Receiver, startReceiver } from './webhook-receiver.js'
 
 /** The value of one series in Prometheus text, or undefined when it is absent. */
@@ -149,6 +163,46 @@ for (const dialect of DIALECTS) {
       expect(sample(text, 'process_cpu_user_seconds_total')).toBeUndefined()
       t.app.metrics.collectProcessMetrics()
       expect(sample(await scrape(), 'process_cpu_user_seconds_total')).toBeGreaterThan(0)
+    })
+
+    it('reports the database pool (PostgreSQL) or group commits (SQLite) of a running server', async () => {
+      const database = await createTestDatabaseUrl(dialect)
+      const config = loadConfig({
+        DATABASE_URL: database.url,
+        PORT: '0',
+        METRICS_PORT: String(await freePort()),
+        LOG_LEVEL: 'silent',
+        WEBHOOK_DISPATCHER: 'false',
+        SHUTDOWN_DELAY_MS: '0',
+      })
+      const running = await startServer(config)
+      try {
+        const handle = createDatabase(database.url)
+        const { key } = await createApiKey(handle.db, {
+          organisationId: (await createOrganisation(handle.db, { name: 'Metered', plan: 'PRO' })).id,
+          name: 'metrics',
+          scopes: ['write'],
+          rateLimitPerMinute: 100,
+        })
+        await handle.destroy()
+        const created = await fetch(`${running.url}/v1/public/jobs`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+          body: JSON.stringify({ title: 'Counted' }),
+        })
+        expect(created.status).toBe(201)
+        const text = await (await fetch(running.metricsUrl as string)).text()
+        if (dialect === 'postgres') {
+          expect(sample(text, 'fieldservice_db_pool_connections', { state: 'total' })).toBeGreaterThan(0)
+          expect(sample(text, 'fieldservice_db_pool_waiting_requests')).toBeGreaterThanOrEqual(0)
+        } else {
+          expect(sample(text, 'fieldservice_sqlite_commits_total')).toBeGreaterThan(0)
+          expect(sample(text, 'fieldservice_sqlite_committed_transactions_total')).toBeGreaterThan(0)
+        }
+      } finally {
+        await running.close()
+        await database.cleanup()
+      }
     })
   })
 }

@@ -14,6 +14,10 @@ export interface DatabaseHandle {
   db: Kysely<Database>
   dialect: Dialect
   destroy(): Promise<void>
+  /** PostgreSQL: the pool's live counters (for /metrics). */
+  pool?: { readonly totalCount: number; readonly idleCount: number; readonly waitingCount: number }
+  /** SQLite: COMMITs issued and the transactions they carried (group commit, for /metrics). */
+  groupCommit?: { readonly commits: number; readonly transactions: number }
 }
 
 export interface DatabaseOptions {
@@ -65,9 +69,10 @@ function createSqlite(path: string, options: DatabaseOptions): DatabaseHandle {
   )
 
   const database = new SqliteStatements(raw)
-  const db = new Kysely<Database>({ dialect: new GroupCommitSqliteDialect(database) })
+  const dialect = new GroupCommitSqliteDialect(database)
+  const db = new Kysely<Database>({ dialect })
   registerSqliteHandle(db, database)
-  return { db, dialect: 'sqlite', destroy: () => db.destroy() }
+  return { db, dialect: 'sqlite', destroy: () => db.destroy(), groupCommit: dialect.driver.stats }
 }
 
 const TIMESTAMPTZ_OID = 1184
@@ -109,7 +114,7 @@ function createPostgres(url: string, options: DatabaseOptions): DatabaseHandle {
   })
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) })
   registerPool(db, pool)
-  return { db, dialect: 'postgres', destroy: () => db.destroy() }
+  return { db, dialect: 'postgres', destroy: () => db.destroy(), pool }
 }
 
 const UNAVAILABLE_SYSTEM_CODES = new Set([
