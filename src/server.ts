@@ -2,7 +2,7 @@
 import { type App, buildApp } from './app.js'
 import type { Config } from './config.js'
 import { createDatabase, type DatabaseHandle } from './db/database.js'
-import { migrateToLatest } from './db/migrator.js'
+import { migrateToLatest, newerMigrations } from './db/migrator.js'
 import type { DatabaseStats } from './ops/metrics.js'
 import { type MetricsServer, startMetricsServer } from './ops/metrics-server.js'
 
@@ -67,6 +67,10 @@ export async function startServer(config: Config, options: ServerOptions = {}): 
     logger: loggerOptions(config.logLevel),
   })
   app.metrics.databaseStats = () => databaseStatsOf(database)
+  const newer = await newerMigrations(database.db)
+  if (newer.length > 0) {
+    app.log.warn({ newer }, 'a newer build has migrated this database; serving on its schema unchanged')
+  }
   app.metrics.collectProcessMetrics()
   const url = await app.listen({ host: config.host, port: config.port })
   app.log.info({ dialect: database.dialect, docs: `${url}/v1/public/docs` }, 'fieldservice is listening')

@@ -1,5 +1,6 @@
 // Hot reads skip query building, and on SQLite even the driver when no transaction is open: they
 // must still never see another transaction's uncommitted writes.
+import { sql } from 'kysely'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { client, createTenant, createTestApp, DIALECTS, type TestContext } from '../../test/helpers.js'
 import { getJob } from '../modules/jobs/service.js'
@@ -39,6 +40,21 @@ for (const dialect of DIALECTS) {
         await trx.updateTable('jobs').set({ title: 'Mine' }).where('id', '=', job.id).execute()
         expect((await getJob(trx, org, job.id)).title).toBe('Mine')
       })
+    })
+
+    it('keep answering after a migration adds a column to a table they read with *', async () => {
+      const tenant = await createTenant(t)
+      const api = client(t, tenant.headers)
+      const job = (await api.post('/jobs', { title: 'Schema drift' })).body.data.job
+      // Prepare the hot statements on the pool's connections, then change the jobs table under them.
+      for (let i = 0; i < 5; i++) expect((await api.get(`/jobs/${job.id}`)).status).toBe(200)
+      await sql`ALTER TABLE jobs ADD COLUMN added_by_a_newer_build text`.execute(t.database.db)
+      for (let i = 0; i < 10; i++) {
+        const response = await api.get(`/jobs/${job.id}`)
+        expect(response.status).toBe(200)
+        expect(response.body.data.job.title).toBe('Schema drift')
+      }
+      expect((await api.get('/jobs')).status).toBe(200)
     })
   })
 }

@@ -30,6 +30,14 @@ export interface HotQuery {
   postgres: string
 }
 
+/** "cached plan must not change result type" */
+const CACHED_PLAN_CHANGED = '0A000'
+let statementGeneration = 0
+
+function statementName(query: HotQuery): string {
+  return statementGeneration === 0 ? query.name : `${query.name}_g${statementGeneration}`
+}
+
 export async function runHotQuery<R>(
   db: Executor,
   query: HotQuery,
@@ -43,8 +51,18 @@ export async function runHotQuery<R>(
   if (sqlite && !sqlite.inTransaction) return sqlite.all<R>(query.sqlite, params)
   const pool = root ? pools.get(root) : undefined
   if (pool) {
-    const result = await pool.query({ name: query.name, text: query.postgres, values: params as unknown[] })
-    return result.rows as R[]
+    const values = params as unknown[]
+    try {
+      const name = statementName(query)
+      return (await pool.query({ name, text: query.postgres, values })).rows as R[]
+    } catch (error) {
+      if ((error as { code?: string }).code !== CACHED_PLAN_CHANGED) throw error
+      // A migration (a newer build's, during a rolling deploy) changed a table this statement reads
+      // with `*`: PostgreSQL refuses the statement prepared before it. Prepare every hot statement
+      // afresh, under new names, on every connection.
+      statementGeneration += 1
+      return (await pool.query({ name: statementName(query), text: query.postgres, values })).rows as R[]
+    }
   }
   const text = isPostgres(db) ? query.postgres : query.sqlite
   const result = await db.executeQuery<R>(CompiledQuery.raw(text, params as unknown[]))

@@ -34,12 +34,27 @@ export function createMigrator(db: Kysely<any>, dialect: Dialect): Migrator {
   })
 }
 
-/** Applies every pending migration; throws with the failing migration's name. */
+/**
+ * Applies every pending migration; throws with the failing migration's name. A database a newer
+ * build has already migrated further is left alone (returns []): during a rolling deploy the old
+ * build's instances keep starting and serving, as our migrations only ever add to the schema.
+ */
 export async function migrateToLatest(db: Kysely<any>, dialect: Dialect): Promise<string[]> {
+  if ((await newerMigrations(db)).length > 0) return []
   const { error, results } = (await createMigrator(db, dialect).migrateToLatest()) as MigrationResultSet
   if (error) {
     const failed = results?.find((r) => r.status === 'Error')?.migrationName ?? 'unknown'
     throw new Error(`Migration ${failed} failed: ${error instanceof Error ? error.message : String(error)}`)
   }
   return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName)
+}
+
+/** Applied migrations this build does not know (none on a new database, which has no table yet). */
+export async function newerMigrations(db: Kysely<any>): Promise<string[]> {
+  const applied = await db
+    .selectFrom('kysely_migration')
+    .select('name')
+    .execute()
+    .catch(() => [] as { name: string }[])
+  return applied.map((row) => row.name as string).filter((name) => !Object.hasOwn(MIGRATIONS, name))
 }
