@@ -28,10 +28,15 @@ export interface CliOutput {
   write(text: string): void
 }
 
-async function withDatabase<T>(config: Config, action: (database: DatabaseHandle) => Promise<T>): Promise<T> {
+/** Opens the database, migrated first unless the action is the migration itself. */
+async function withDatabase<T>(
+  config: Config,
+  action: (database: DatabaseHandle) => Promise<T>,
+  { migrate = true } = {},
+): Promise<T> {
   const database = createDatabase(config.databaseUrl, { sqliteSynchronous: config.sqliteSynchronous })
   try {
-    await migrateToLatest(database.db, database.dialect)
+    if (migrate) await migrateToLatest(database.db, database.dialect)
     return await action(database)
   } finally {
     await database.destroy()
@@ -120,7 +125,9 @@ writer, the service runs as a single process and --workers above 1 is refused.`,
     .description('Apply pending database migrations')
     .option('--json', 'machine-readable output')
     .action(async (options: { json?: boolean }) => {
-      const applied = await withDatabase(config, (database) => migrateToLatest(database.db, database.dialect))
+      const applied = await withDatabase(config, (database) => migrateToLatest(database.db, database.dialect), {
+        migrate: false,
+      })
       print(
         !!options.json,
         { applied },
