@@ -101,7 +101,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     port: integer('PORT', 3000, env),
     logLevel: env.LOG_LEVEL || 'info',
     sqliteSynchronous: synchronous,
-    authCacheTtlMs: integer('AUTH_CACHE_TTL_MS', 5000, env),
+    authCacheTtlMs: integer('AUTH_CACHE_TTL_MS', 4000, env),
     defaultRateLimitPerMinute: integer('DEFAULT_RATE_LIMIT_PER_MINUTE', 100, env),
     bodyLimitBytes: MAX_BODY_BYTES,
     pgPoolSize: integer('PG_POOL_SIZE', 10, env),

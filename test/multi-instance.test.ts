@@ -13,7 +13,8 @@ import { type Receiver, startReceiver } from './webhook-receiver.js'
 
 const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379'
 const PREFIX = `fieldservice-test:${process.pid}:${randomBytes(4).toString('hex')}:`
-const AUTH_CACHE_TTL_MS = 5000
+// The default, which is what makes "within 5 s" hold.
+const AUTH_CACHE_TTL_MS = 4000
 
 // Several instances need a database they can share: SQLite is one process's file.
 const describeOnPostgres = DIALECTS.includes('postgres') ? describe : describe.skip
@@ -45,7 +46,6 @@ describeOnPostgres('postgres: two instances on one database and one Redis', () =
     const env = {
       REDIS_URL,
       REDIS_KEY_PREFIX: PREFIX,
-      AUTH_CACHE_TTL_MS: String(AUTH_CACHE_TTL_MS),
     }
     ;[a, b] = await Promise.all([startService(database.url, env), startService(database.url, env)])
   })
@@ -155,9 +155,38 @@ describeOnPostgres('postgres: two instances on one database and one Redis', () =
     const elapsed = Date.now() - revokedAt
     expect(refused.body.code).toBe('UNAUTHORIZED')
     expect(refused.body.error).toMatch(/revoked/)
-    // Within the TTL, plus a second of slack for a loaded machine.
-    expect(elapsed).toBeLessThan(AUTH_CACHE_TTL_MS + 1000)
+    // Issue 6: every instance refuses it within 5 s (the TTL, plus a second for a loaded machine).
+    expect(elapsed).toBeLessThan(5000)
     expect((await call(b, 'GET', '/v1/public/jobs', key)).status).toBe(401)
+  })
+
+  it('applies a plan downgrade made through one instance on the other within 5 s', async () => {
+    const { key } = await issueKey(100_000)
+    expect((await call(b, 'GET', '/v1/public/jobs', key)).status).toBe(200)
+
+    const downgraded = await call(a, 'PATCH', '/v1/admin/organisation', adminKey, { plan: 'STARTER' })
+    expect(downgraded.status).toBe(200)
+    const changedAt = Date.now()
+    try {
+      const refused = await waitUntil(
+        'the other instance to refuse the downgraded organisation',
+        async () => {
+          const response = await call(b, 'GET', '/v1/public/jobs', key)
+          return response.status === 403 ? response : undefined
+        },
+        AUTH_CACHE_TTL_MS + 5000,
+      )
+      expect(Date.now() - changedAt).toBeLessThan(5000)
+      expect(refused.body.code).toBe('PLAN_UPGRADE_REQUIRED')
+    } finally {
+      // The admin key is refused too now; the plan goes back through the database.
+      const handle = createDatabase(database.url)
+      try {
+        await handle.db.updateTable('organisations').set({ plan: 'PRO' }).execute()
+      } finally {
+        await handle.destroy()
+      }
+    }
   })
 
   it('counts in the shared Redis under the configured prefix', async () => {
