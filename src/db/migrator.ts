@@ -7,6 +7,7 @@ import * as m0004 from './migrations/0004-job-counts.js'
 import * as m0005 from './migrations/0005-job-days.js'
 import * as m0006 from './migrations/0006-customer-search.js'
 import * as m0007 from './migrations/0007-customer-trigrams.js'
+import * as m0008 from './migrations/0008-deferred-job-counters.js'
 
 // Migrations are listed here, in order, so they run the same from source and from dist/.
 const MIGRATIONS: Record<string, { up(db: Kysely<any>, dialect: Dialect): Promise<void> }> = {
@@ -17,6 +18,7 @@ const MIGRATIONS: Record<string, { up(db: Kysely<any>, dialect: Dialect): Promis
   '0005-job-days': m0005,
   '0006-customer-search': m0006,
   '0007-customer-trigrams': m0007,
+  '0008-deferred-job-counters': m0008,
 }
 
 export function createMigrator(db: Kysely<any>, dialect: Dialect): Migrator {

@@ -11,6 +11,7 @@ import {
   type TestContext,
 } from '../../../test/helpers.js'
 import { rebuildDerivedCounts } from '../../db/derived.js'
+import { updateJob } from './repository.js'
 
 const STATUSES = ['CREATED', 'ASSIGNED', 'IN_PROGRESS', 'COMPLETED', 'CANCELLED'] as const
 const PRIORITIES = ['LOW', 'NORMAL', 'HIGH'] as const
@@ -113,6 +114,130 @@ for (const dialect of DIALECTS) {
       // The counters' wildcard is not a location id.
       expect((await api.get('/jobs?locationId=*')).body.data.pagination.total).toBe(0)
     })
+
+    // On PostgreSQL the counters are maintained at COMMIT (deferred triggers, migration 0008), each
+    // change with its own OLD and NEW row: several changes to one job in one transaction net out.
+    it('stay exact when one transaction creates, changes and deletes jobs several times', async () => {
+      const tenant = await createTenant(t, { scopes: ['read', 'write'] })
+      const api = client(t, tenant.headers)
+      const db = t.database.db
+      const org = tenant.organisationId
+      const location = (await makeLocation(db, org, { name: 'East' })).id
+      const window = (from: string, to: string) => ({ earliest_start: from, latest_end: to })
+      const kept = (
+        await api.post('/jobs', {
+          title: 'Kept',
+          earliestStart: '2026-11-24T09:00:00Z',
+          latestEnd: '2026-11-24T11:00:00Z',
+        })
+      ).body.data.job.id as string
+      const dropped = (await api.post('/jobs', { title: 'Dropped', locationId: location })).body.data.job
+        .id as string
+
+      await db.transaction().execute(async (trx) => {
+        await trx
+          .insertInto('jobs')
+          .columns([
+            'id',
+            'organisation_id',
+            'title',
+            'status',
+            'priority',
+            'service_duration',
+            'time_window_type',
+            'created_at',
+            'updated_at',
+          ])
+          .expression((eb) =>
+            eb
+              .selectFrom('jobs')
+              .select([
+                eb.val('trx-new-job').as('id'),
+                'organisation_id',
+                eb.val('Born in a transaction').as('title'),
+                'status',
+                'priority',
+                'service_duration',
+                'time_window_type',
+                'created_at',
+                'updated_at',
+              ])
+              .where('id', '=', kept),
+          )
+          .execute()
+        await updateJob(trx, org, 'trx-new-job', { status: 'ASSIGNED', location_id: location })
+        await updateJob(trx, org, 'trx-new-job', {
+          priority: 'HIGH',
+          ...window('2026-11-25T08:00:00.000Z', '2026-11-26T08:00:00.000Z'),
+        })
+        await updateJob(trx, org, kept, { status: 'ASSIGNED' })
+        await updateJob(trx, org, kept, {
+          status: 'IN_PROGRESS',
+          ...window('2026-11-24T10:00:00.000Z', '2026-11-27T10:00:00.000Z'),
+        })
+        await updateJob(trx, org, kept, { priority: 'LOW' })
+        await updateJob(trx, org, dropped, { priority: 'HIGH' })
+        await updateJob(trx, org, dropped, { deleted_at: '2026-11-23T12:00:00.000Z' })
+      })
+
+      const total = async (query: string) =>
+        (await api.get(`/jobs?limit=1&${query}`)).body.data.pagination.total
+      expect(await total('')).toBe(2)
+      expect(await total('status=ASSIGNED')).toBe(1)
+      expect(await total('status=IN_PROGRESS&priority=LOW')).toBe(1)
+      expect(await total('status=CREATED')).toBe(0)
+      expect(await total(`locationId=${location}`)).toBe(1)
+      expect(await total(`locationId=${location}&priority=HIGH&status=ASSIGNED`)).toBe(1)
+      expect(await total('targetDate=2026-11-24')).toBe(1)
+      expect(await total('targetDate=2026-11-26&status=ASSIGNED')).toBe(1)
+      expect(await total('targetDate=2026-11-26')).toBe(2)
+      // And the counters are what a rebuild from the base tables gives.
+      const snapshot = async () =>
+        Promise.all(
+          (['job_counts', 'job_days', 'job_day_counts'] as const).map((table) =>
+            db
+              .selectFrom(table)
+              .selectAll()
+              .where('organisation_id', '=', org)
+              .execute()
+              .then((rows) => rows.filter((row) => !('count' in row) || row.count !== 0)),
+          ),
+        ).then((tables) => tables.map((rows) => rows.map((row) => JSON.stringify(row)).sort()))
+      const maintained = await snapshot()
+      await rebuildDerivedCounts(db)
+      expect(await snapshot()).toEqual(maintained)
+    })
+
+    it.runIf(dialect === 'postgres')(
+      'let a writer commit while another writer of the organisation is still open',
+      async () => {
+        const tenant = await createTenant(t, { scopes: ['read', 'write'] })
+        const api = client(t, tenant.headers)
+        const first = (await api.post('/jobs', { title: 'First' })).body.data.job.id as string
+        // An open transaction that has changed a job's status and priority: with counters updated at
+        // the write, it would hold the organisation's counter rows until it ends.
+        const open = await t.database.db.startTransaction().execute()
+        try {
+          await updateJob(open, tenant.organisationId, first, { status: 'ASSIGNED', priority: 'HIGH' })
+          const created = await Promise.race([
+            api.post('/jobs', {
+              title: 'Second',
+              earliestStart: '2026-11-24T09:00:00Z',
+              latestEnd: '2026-11-24T10:00:00Z',
+            }),
+            new Promise((resolve) => setTimeout(() => resolve({ status: 'still waiting after 3 s' }), 3000)),
+          ])
+          expect((created as { status: unknown }).status).toBe(201)
+        } finally {
+          await open.rollback().execute()
+        }
+        const total = async (query: string) =>
+          (await api.get(`/jobs?limit=1&${query}`)).body.data.pagination.total
+        expect([await total(''), await total('status=CREATED'), await total('status=ASSIGNED')]).toEqual([
+          2, 2, 0,
+        ])
+      },
+    )
 
     it('match a brute-force overlap check for every targetDate, with pages, cursors and filters', async () => {
       const tenant = await createTenant(t, { scopes: ['admin', 'read', 'write'] })
