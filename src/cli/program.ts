@@ -125,9 +125,13 @@ writer, the service runs as a single process and --workers above 1 is refused.`,
     .description('Apply pending database migrations')
     .option('--json', 'machine-readable output')
     .action(async (options: { json?: boolean }) => {
-      const applied = await withDatabase(config, (database) => migrateToLatest(database.db, database.dialect), {
-        migrate: false,
-      })
+      const applied = await withDatabase(
+        config,
+        (database) => migrateToLatest(database.db, database.dialect),
+        {
+          migrate: false,
+        },
+      )
       print(
         !!options.json,
         { applied },

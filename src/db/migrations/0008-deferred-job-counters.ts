@@ -13,7 +13,11 @@ import type { MigrationDialect } from './0001-initial.js'
 
 const TRIGGERS: [name: string, event: string, fn: string][] = [
   ['jobs_count_insert', 'INSERT', 'job_counts_maintain'],
-  ['jobs_count_update', 'UPDATE OF status, priority, location_id, deleted_at, organisation_id', 'job_counts_maintain'],
+  [
+    'jobs_count_update',
+    'UPDATE OF status, priority, location_id, deleted_at, organisation_id',
+    'job_counts_maintain',
+  ],
   ['jobs_count_delete', 'DELETE', 'job_counts_maintain'],
   ['jobs_days_insert', 'INSERT', 'job_days_maintain'],
   [
