@@ -80,11 +80,11 @@ export const apiKeyAdminRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async 
         tags: TAGS,
         summary: 'Revoke an API key',
         description:
-          'Takes effect on the next request to this server and within AUTH_CACHE_TTL_MS (5 s by default) ' +
+          'Takes effect on the next request to this server and within AUTH_CACHE_TTL_MS (4 s by default) ' +
           'on every other one. Revoking a revoked key changes nothing and answers 200. A key may revoke ' +
           'itself; its next request is refused with 401.',
         params: IdParams,
-        response: { 200: ApiKeyResponse, ...COMMON_ERRORS, ...NOT_FOUND_ERROR },
+        response: { 200: ApiKeyResponse, ...COMMON_ERRORS, ...NOT_FOUND_ERROR, ...BODY_ERRORS },
       },
     },
     async (request) => {

@@ -184,7 +184,7 @@ export const automationAdminRoutes: FastifyPluginAsyncTypebox<RouteOptions> = as
         summary: 'Delete an automation and its execution log',
         description: 'Deliveries already in flight finish; nothing more is sent.',
         params: IdParams,
-        response: { 200: DeletedAutomationResponse, ...COMMON_ERRORS, ...NOT_FOUND_ERROR },
+        response: { 200: DeletedAutomationResponse, ...COMMON_ERRORS, ...NOT_FOUND_ERROR, ...BODY_ERRORS },
       },
     },
     async (request) => ({

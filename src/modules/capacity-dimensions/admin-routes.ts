@@ -130,6 +130,7 @@ export const capacityDimensionAdminRoutes: FastifyPluginAsyncTypebox<RouteOption
           200: DeletedCapacityDimensionResponse,
           ...COMMON_ERRORS,
           ...NOT_FOUND_ERROR,
+          ...BODY_ERRORS,
           ...DIMENSION_IN_USE_ERROR,
         },
       },

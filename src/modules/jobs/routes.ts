@@ -111,6 +111,7 @@ export const jobRoutes: FastifyPluginAsyncTypebox<{ db: Kysely<Database> }> = as
           200: DeletedJobResponse,
           ...COMMON_ERRORS,
           ...NOT_FOUND_ERROR,
+          ...BODY_ERRORS,
           ...BUSINESS_ERROR('Job is IN_PROGRESS (JOB_IN_PROGRESS)'),
         },
       },

@@ -76,6 +76,7 @@ export const locationAdminRoutes: FastifyPluginAsyncTypebox<RouteOptions> = asyn
           200: DeletedLocationResponse,
           ...COMMON_ERRORS,
           ...NOT_FOUND_ERROR,
+          ...BODY_ERRORS,
           ...LOCATION_IN_USE_ERROR,
         },
       },

@@ -103,7 +103,7 @@ export const teamAdminRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (a
           '(the public API still shows them as shift user and job assignee), but cannot be assigned ' +
           'new work. Deactivating an inactive user changes nothing.',
         params: IdParams,
-        response: { 200: UserResponse, ...COMMON_ERRORS, ...NOT_FOUND_ERROR },
+        response: { 200: UserResponse, ...COMMON_ERRORS, ...NOT_FOUND_ERROR, ...BODY_ERRORS },
       },
     },
     async (request) => ({
@@ -120,7 +120,7 @@ export const teamAdminRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (a
         summary: 'Reactivate a team member',
         description: 'Undoes a deactivation. Activating an active user changes nothing.',
         params: IdParams,
-        response: { 200: UserResponse, ...COMMON_ERRORS, ...NOT_FOUND_ERROR },
+        response: { 200: UserResponse, ...COMMON_ERRORS, ...NOT_FOUND_ERROR, ...BODY_ERRORS },
       },
     },
     async (request) => ({

@@ -71,6 +71,7 @@ export const shiftAdminRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (
           200: DeletedShiftResponse,
           ...COMMON_ERRORS,
           ...NOT_FOUND_ERROR,
+          ...BODY_ERRORS,
           ...SHIFT_IN_USE_ERROR,
         },
       },

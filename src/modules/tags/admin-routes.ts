@@ -100,7 +100,13 @@ export const tagAdminRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (ap
           'Refused with 409 IN_USE while a vehicle or a job that is not deleted carries the tag (the ' +
           'message says how many); deleted jobs lose the tag silently.',
         params: IdParams,
-        response: { 200: DeletedTagResponse, ...COMMON_ERRORS, ...NOT_FOUND_ERROR, ...TAG_IN_USE_ERROR },
+        response: {
+          200: DeletedTagResponse,
+          ...COMMON_ERRORS,
+          ...NOT_FOUND_ERROR,
+          ...BODY_ERRORS,
+          ...TAG_IN_USE_ERROR,
+        },
       },
     },
     async (request) => ({

@@ -78,6 +78,7 @@ export const vehicleAdminRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async
           200: DeletedVehicleResponse,
           ...COMMON_ERRORS,
           ...NOT_FOUND_ERROR,
+          ...BODY_ERRORS,
           ...VEHICLE_IN_USE_ERROR,
         },
       },
