@@ -104,6 +104,24 @@ describeOnPostgres('postgres: two instances on one database and one Redis', () =
     }
   })
 
+  it('holds a key to its rate limit across both instances under a concurrent burst', async () => {
+    const limit = 5
+    const { key } = await issueKey(limit)
+    // All in flight at once, half through each instance: the shared counter must not lose a count.
+    const responses = await Promise.all(
+      Array.from({ length: limit + 5 }, (_, i) => call(i % 2 === 0 ? a : b, 'GET', '/v1/public/jobs', key)),
+    )
+    const accepted = responses.filter((response) => response.status === 200)
+    const limited = responses.filter((response) => response.status !== 200)
+    expect(accepted).toHaveLength(limit)
+    expect(limited.map((response) => [response.status, response.body.code])).toEqual(
+      Array(5).fill([429, 'RATE_LIMITED']),
+    )
+    // Each accepted request took its own count: remaining 4, 3, 2, 1, 0, none twice.
+    const remaining = accepted.map((response) => Number(response.headers.get('x-ratelimit-remaining')))
+    expect(remaining.sort()).toEqual([0, 1, 2, 3, 4])
+  })
+
   it('delivers each job created through either instance exactly once, with both dispatchers running', async () => {
     const automation = await call(a, 'POST', '/v1/admin/automations', adminKey, {
       event: 'JOB_CREATED',

@@ -1,5 +1,8 @@
 // The dispatcher's housekeeping and guards: orphaned PENDING executions are failed, never re-sent;
-// old logs are pruned; non-public targets are refused at delivery; writes wake the dispatcher.
+// old logs are pruned; non-public targets are refused at delivery; writes wake the dispatcher; a
+// receiver that hangs or drops connections never holds up API requests.
+import type { AddressInfo } from 'node:net'
+import { createServer as createNetServer } from 'node:net'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import {
   adminClient,
@@ -10,6 +13,7 @@ import {
   type TestContext,
   type TestTenant,
 } from '../../../test/helpers.js'
+import { waitUntil } from '../../../test/processes.js'
 import { type Receiver, startReceiver } from '../../../test/webhook-receiver.js'
 import { newId } from '../../db/ids.js'
 import { WebhookSender } from './delivery.js'
@@ -217,6 +221,72 @@ for (const dialect of DIALECTS) {
         expect((await api.post('/jobs', { title: 'Still works' })).status).toBe(201)
       } finally {
         await receiver.close()
+        await background.close()
+      }
+    })
+
+    it('keeps answering API requests promptly while a receiver drops every connection', async () => {
+      // Accepts the TCP connection and destroys it at once, before a byte of the request is read.
+      let connections = 0
+      const dropper = createNetServer((socket) => {
+        connections++
+        socket.destroy()
+      })
+      await new Promise<void>((resolve) => dropper.listen(0, '127.0.0.1', resolve))
+      const { port } = dropper.address() as AddressInfo
+      const background = await createTestApp(dialect, {
+        webhookDispatcher: true,
+        webhookTimeoutMs: 5000,
+        webhookConcurrency: 2,
+      })
+      try {
+        const owner = await createTenant(background, { scopes: ['admin', 'read', 'write'] })
+        const admin = adminClient(background, owner.headers)
+        const automation = await admin.post('/automations', {
+          event: 'JOB_CREATED',
+          url: `http://127.0.0.1:${port}/drop`,
+        })
+        expect(automation.status).toBe(201)
+        const api = client(background, owner.headers)
+        const timed = async (send: () => Promise<{ status: number }>) => {
+          const started = performance.now()
+          const { status } = await send()
+          return { status, ms: performance.now() - started }
+        }
+        // A burst of events, each a delivery that fails, with reads and writes in between.
+        const answers = []
+        for (let i = 0; i < 20; i++) {
+          answers.push(await timed(() => api.post('/jobs', { title: `Burst ${i}` })))
+          answers.push(await timed(() => api.get('/jobs?limit=5')))
+        }
+        const executionsPath = `/automations/${automation.body.data.automation.id}/executions?limit=100`
+        const logged = await waitUntil(
+          'every delivery to be logged',
+          async () => {
+            answers.push(await timed(() => api.get('/jobs?limit=5')))
+            const log = await admin.get(executionsPath)
+            const executions = log.body.data.executions as { status: string; error: string | null }[]
+            return executions.length === 20 && executions.every((e) => e.status !== 'PENDING')
+              ? executions
+              : undefined
+          },
+          10_000,
+        )
+        expect(answers.map((answer) => answer.status)).toEqual(
+          answers.map((_, i) => (i < 40 && i % 2 === 0 ? 201 : 200)),
+        )
+        // Nothing waits for a delivery: each answer comes well inside the 5 s webhook timeout (the
+        // bound leaves room for a loaded 2-core machine; answers take a few milliseconds).
+        expect(Math.max(...answers.map((answer) => answer.ms))).toBeLessThan(2000)
+        expect(connections).toBeGreaterThanOrEqual(20)
+        for (const execution of logged) {
+          expect(execution).toMatchObject({ status: 'FAILED', httpStatus: null, error: expect.any(String) })
+          // Failed on the dropped connection ("other side closed"), not by waiting out the timeout.
+          expect(execution.error).not.toMatch(/Timed out/)
+        }
+        expect(background.app.webhooks.dispatcher.deliveriesInFlight).toBe(0)
+      } finally {
+        dropper.close()
         await background.close()
       }
     })
