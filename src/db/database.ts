@@ -5,7 +5,8 @@ import SQLite from 'better-sqlite3'
 import { Kysely, PostgresAdapter, PostgresDialect } from 'kysely'
 import pg from 'pg'
 import { registerPool, registerSqliteHandle } from './hot-query.js'
-import { GroupCommitSqliteDialect, SqliteStatements } from './sqlite-driver.js'
+import { GroupCommitSqliteDialect, SqliteStatements, WalSync } from './sqlite-driver.js'
+import { BACKSTOP_CHECKPOINT_PAGES, WalCheckpointer, walFile } from './sqlite-wal.js'
 import type { Database } from './types.js'
 
 export type Dialect = 'sqlite' | 'postgres'
@@ -55,10 +56,23 @@ function createSqlite(path: string, options: DatabaseOptions): DatabaseHandle {
   const file = path.replace(/^sqlite:(\/\/)?/i, '')
   if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true })
   const raw = new SQLite(file)
-  raw.pragma('journal_mode = WAL')
+  const wal = raw.pragma('journal_mode = WAL', { simple: true }) === 'wal'
   raw.pragma('foreign_keys = ON')
   raw.pragma('busy_timeout = 5000')
-  raw.pragma(`synchronous = ${options.sqliteSynchronous ?? 'FULL'}`)
+  // FULL durability without blocking the event loop on the disk: SQLite appends each COMMIT to the WAL
+  // (synchronous=NORMAL) and the group-commit driver fdatasyncs the WAL on libuv's thread pool before
+  // it acknowledges the batch. The same guarantee as synchronous=FULL: no write is answered before it
+  // would survive a power loss. SQLITE_SYNCHRONOUS=NORMAL skips that fdatasync. See sqlite-wal.ts.
+  const synchronous = options.sqliteSynchronous ?? 'FULL'
+  const walSync = wal && synchronous === 'FULL' ? new WalSync(...walFile(`${file}-wal`)) : undefined
+  raw.pragma(`synchronous = ${walSync ? 'NORMAL' : synchronous}`)
+  const checkpointer = wal ? new WalCheckpointer(file) : undefined
+  if (checkpointer) raw.pragma(`wal_autocheckpoint = ${BACKSTOP_CHECKPOINT_PAGES}`)
+  // Statement journals (every statement that fires a trigger, every request's SAVEPOINT) in memory,
+  // not in temporary files: each journalled page was a pwrite system call, and a job insert with its
+  // counter and day triggers cost 190 µs instead of 85 µs (measured). They hold only the pages one
+  // statement changes; our queries sort by index, so no large sort spills here either.
+  raw.pragma('temp_store = MEMORY')
   // Planner statistics, as SQLite advises for long-lived connections: a bounded ANALYZE of the
   // tables that need it, so plans stay good as the data grows.
   raw.pragma('analysis_limit = 400')
@@ -69,10 +83,14 @@ function createSqlite(path: string, options: DatabaseOptions): DatabaseHandle {
   )
 
   const database = new SqliteStatements(raw)
-  const dialect = new GroupCommitSqliteDialect(database)
+  const dialect = new GroupCommitSqliteDialect(database, walSync)
   const db = new Kysely<Database>({ dialect })
   registerSqliteHandle(db, database)
-  return { db, dialect: 'sqlite', destroy: () => db.destroy(), groupCommit: dialect.driver.stats }
+  const destroy = async () => {
+    await db.destroy()
+    await checkpointer?.close()
+  }
+  return { db, dialect: 'sqlite', destroy, groupCommit: dialect.driver.stats }
 }
 
 const TIMESTAMPTZ_OID = 1184

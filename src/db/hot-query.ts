@@ -48,7 +48,7 @@ export async function runHotQuery<R>(
   // interleave with this read: it sees committed data only and needs neither the driver's mutex nor
   // its promises. During a transaction (another request's, between its awaits) it waits its turn.
   const sqlite = root ? sqliteHandles.get(root) : undefined
-  if (sqlite && !sqlite.inTransaction) return sqlite.all<R>(query.sqlite, params)
+  if (sqlite && !sqlite.inTransaction) return sqlite.readCommitted<R>(query.sqlite, params)
   const pool = root ? pools.get(root) : undefined
   if (pool) {
     const values = params as unknown[]

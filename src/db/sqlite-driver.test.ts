@@ -8,7 +8,7 @@ import SQLite from 'better-sqlite3'
 import { Kysely, sql } from 'kysely'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { DIALECTS } from '../../test/helpers.js'
-import { GroupCommitSqliteDialect, MAX_BATCH, SqliteStatements } from './sqlite-driver.js'
+import { GroupCommitSqliteDialect, MAX_BATCH, SqliteStatements, WalSync } from './sqlite-driver.js'
 
 interface Tables {
   parent: { id: number }
@@ -141,5 +141,142 @@ describe.runIf(DIALECTS.includes('sqlite'))('sqlite: group commit', () => {
     expect(committed()).toEqual(ids)
     expect(dialect.driver.stats.commits).toBe(3)
     expect(dialect.driver.stats.transactions).toBe(ids.length)
+  })
+})
+
+/** A stand-in fdatasync that completes when the test says so. */
+function manualSync() {
+  const pending: { resolve(): void; reject(error: Error): void }[] = []
+  const syncFile = () => new Promise<void>((resolve, reject) => pending.push({ resolve, reject }))
+  return {
+    walSync: new WalSync(syncFile),
+    /** fdatasyncs started and not finished. */
+    get running() {
+      return pending.length
+    },
+    finish(error?: Error) {
+      const next = pending.shift()
+      if (!next) throw new Error('no fdatasync is running')
+      if (error) next.reject(error)
+      else next.resolve()
+    },
+  }
+}
+
+const turn = () => new Promise((resolve) => setImmediate(resolve))
+
+/** Whether `promise` has settled once the event loop has run everything that was ready. */
+async function settled(promise: Promise<unknown>): Promise<boolean> {
+  let done = false
+  promise.then(
+    () => (done = true),
+    () => (done = true),
+  )
+  for (let i = 0; i < 10; i++) await turn()
+  return done
+}
+
+describe.runIf(DIALECTS.includes('sqlite'))('sqlite: durability off the event loop, read snapshots', () => {
+  let dir: string
+  let file: string
+  let statements: SqliteStatements
+  let sync: ReturnType<typeof manualSync>
+  let db: Kysely<Tables>
+  let observer: SQLite.Database
+
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'wal-sync-'))
+    file = join(dir, 'test.db')
+    const raw = new SQLite(file)
+    raw.pragma('journal_mode = WAL')
+    raw.pragma('synchronous = NORMAL')
+    raw.exec('CREATE TABLE child (id INTEGER PRIMARY KEY, parent_id INTEGER)')
+    statements = new SqliteStatements(raw)
+    sync = manualSync()
+    db = new Kysely<Tables>({ dialect: new GroupCommitSqliteDialect(statements, sync.walSync) })
+    observer = new SQLite(file)
+  })
+
+  afterEach(async () => {
+    const closing = db.destroy()
+    while (!(await settled(closing))) if (sync.running > 0) sync.finish()
+    await closing
+    observer.close()
+    rmSync(dir, { recursive: true, force: true })
+  })
+
+  const committed = () => observer.prepare('SELECT id FROM child ORDER BY id').pluck().all() as number[]
+  const insert = (id: number) =>
+    db.transaction().execute(async (trx) => {
+      await trx.insertInto('child').values({ id, parent_id: null }).execute()
+      return id
+    })
+  /** Turns of the event loop until `condition` holds (a transaction takes a few to reach COMMIT). */
+  const until = async (condition: () => boolean) => {
+    for (let i = 0; i < 50 && !condition(); i++) await turn()
+    expect(condition()).toBe(true)
+  }
+
+  it('acknowledges a batch only once an fdatasync begun after its COMMIT has finished', async () => {
+    const first = Promise.all([insert(1), insert(2)])
+    await until(() => sync.running === 1)
+    // Committed (other connections see it) and being synced, but not yet acknowledged.
+    expect(committed()).toEqual([1, 2])
+    expect(await settled(first)).toBe(false)
+
+    // A batch committed while that fdatasync runs may not be covered by it: it waits for the next.
+    const second = insert(3)
+    await until(() => committed().length === 3)
+    expect(sync.running).toBe(1)
+    sync.finish()
+    expect(await first).toEqual([1, 2])
+    expect(await settled(second)).toBe(false)
+    expect(sync.running).toBe(1)
+    sync.finish()
+    expect(await second).toBe(3)
+    expect(sync.walSync.syncs).toBe(2)
+  })
+
+  it('answers a write made outside any transaction once it is synced too', async () => {
+    const write = db.insertInto('child').values({ id: 9, parent_id: null }).execute()
+    expect(await settled(write)).toBe(false)
+    expect(committed()).toEqual([9])
+    sync.finish()
+    await write
+    // A read outside a transaction needs no fdatasync.
+    expect((await db.selectFrom('child').select('id').execute()).map((r) => r.id)).toEqual([9])
+    expect(sync.running).toBe(0)
+  })
+
+  it('fails every member of a batch whose fdatasync fails', async () => {
+    const batch = Promise.allSettled([insert(1), insert(2)])
+    await until(() => sync.running === 1)
+    sync.finish(new Error('EIO: i/o error, fdatasync'))
+    const outcomes = await batch
+    expect(outcomes.map((o) => o.status)).toEqual(['rejected', 'rejected'])
+    // The next batch is synced and acknowledged as usual.
+    const next = insert(3)
+    await until(() => sync.running === 1)
+    sync.finish()
+    expect(await next).toBe(3)
+  })
+
+  it('shares one read transaction among the direct reads of a turn, and never hides a write of its own', async () => {
+    const read = () => statements.readCommitted<{ id: number }>('SELECT id FROM child ORDER BY id', [])
+    expect(read()).toEqual([])
+    expect(statements.inTransaction).toBe(false)
+    // Another connection's write lands inside the snapshot's turn: seen from the next turn on.
+    observer.prepare('INSERT INTO child (id) VALUES (1)').run()
+    expect(read()).toEqual([])
+    await turn()
+    expect(read()).toEqual([{ id: 1 }])
+    // A write of this process ends the snapshot first, so a read right after it sees it.
+    expect(read()).toEqual([{ id: 1 }])
+    const write = insert(2)
+    await until(() => sync.running === 1)
+    expect(statements.inTransaction).toBe(false)
+    expect(read()).toEqual([{ id: 1 }, { id: 2 }])
+    sync.finish()
+    await write
   })
 })
