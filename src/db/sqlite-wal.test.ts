@@ -1,8 +1,10 @@
 // The WAL's disk work off the event loop, on a real file: COMMITs are made durable by fdatasync on the
 // thread pool, and checkpoints happen in a worker thread on a connection of its own.
-import { mkdtempSync, rmSync, statSync } from 'node:fs'
+import { spawnSync } from 'node:child_process'
+import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
 import SQLite from 'better-sqlite3'
 import { sql } from 'kysely'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
@@ -75,5 +77,26 @@ describe.runIf(DIALECTS.includes('sqlite'))('sqlite: WAL work off the event loop
     expect(checkpointer.framesCopied).toBeGreaterThan(0)
     await checkpointer.close()
     writer.close()
+  })
+
+  it('lets a process that closes its database carry on afterwards (the worker keeps it alive until then)', () => {
+    // A command-line run has nothing else to keep Node alive while the checkpoint worker closes.
+    const script = join(dir, 'close.mts')
+    const database = fileURLToPath(new URL('./database.ts', import.meta.url))
+    writeFileSync(
+      script,
+      `import { createDatabase } from ${JSON.stringify(database)}
+       const handle = createDatabase(${JSON.stringify(file)})
+       await handle.db.transaction().execute(async () => {})
+       await handle.destroy()
+       console.log('after destroy')`,
+    )
+    const run = spawnSync(process.execPath, ['--import', 'tsx', script], {
+      encoding: 'utf8',
+      timeout: 20_000,
+    })
+    expect(run.stderr).toBe('')
+    expect(run.stdout).toBe('after destroy\n')
+    expect(run.status).toBe(0)
   })
 })

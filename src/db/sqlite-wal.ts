@@ -80,6 +80,8 @@ export class WalCheckpointer {
 
   /** A last checkpoint, then the worker's connection closes. */
   async close(): Promise<void> {
+    // Unreferenced, the worker would not keep the process alive for this wait: it would just end.
+    this.worker.ref()
     this.worker.postMessage('close')
     await this.exited
   }
