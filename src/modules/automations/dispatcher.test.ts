@@ -189,13 +189,13 @@ for (const dialect of DIALECTS) {
       }
     })
 
+    /** An app whose own dispatcher delivers in the background, two deliveries at a time. */
+    const startDispatchingApp = () =>
+      createTestApp(dialect, { webhookDispatcher: true, webhookTimeoutMs: 5000, webhookConcurrency: 2 })
+
     it('keeps answering API requests while a receiver hangs', async () => {
       receiver = await startReceiver({ hang: true })
-      const background = await createTestApp(dialect, {
-        webhookDispatcher: true,
-        webhookTimeoutMs: 5000,
-        webhookConcurrency: 2,
-      })
+      const background = await startDispatchingApp()
       try {
         const owner = await createTenant(background, { scopes: ['admin', 'read', 'write'] })
         const admin = adminClient(background, owner.headers)
@@ -234,11 +234,7 @@ for (const dialect of DIALECTS) {
       })
       await new Promise<void>((resolve) => dropper.listen(0, '127.0.0.1', resolve))
       const { port } = dropper.address() as AddressInfo
-      const background = await createTestApp(dialect, {
-        webhookDispatcher: true,
-        webhookTimeoutMs: 5000,
-        webhookConcurrency: 2,
-      })
+      const background = await startDispatchingApp()
       try {
         const owner = await createTenant(background, { scopes: ['admin', 'read', 'write'] })
         const admin = adminClient(background, owner.headers)
