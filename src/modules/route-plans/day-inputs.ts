@@ -1,0 +1,290 @@
+// The day a plan works on, read from the database in one consistent snapshot: one route per shift
+// template that falls on the date (in its depot's time zone), the jobs to plan with their location,
+// window (narrowed by the customer's opening hours), demands and skills, and the version of every
+// row read. Pure data: model.ts turns it into the optimiser's model, apply.ts compares versions.
+import type { Executor } from '../../db/types.js'
+import { AppError, notFound } from '../../http/errors.js'
+import { DAY, localTime, minutesOf, weekdayOf } from '../shifts/zoned-time.js'
+import * as inputs from './inputs-repository.js'
+import type { PlanMode } from './schemas.js'
+
+export interface RouteInput {
+  shiftId: string
+  userId: string
+  userName: string
+  vehicleId: string
+  vehicleName: string
+  locationId: string
+  /** Instants in ms. */
+  start: number
+  end: number
+  breaks: { start: number; end: number; isPaid: boolean }[]
+  origin: { latitude: number; longitude: number }
+  endPolicy: 'RETURN_TO_ORIGIN' | 'END_AT_LAST_JOB'
+  fixedCost: number
+  costPerKm: number
+  costPerHour: number
+  speedFactor: number
+  /** Capacity per dimension id (a dimension missing here has capacity 0). */
+  capacities: Map<string, number>
+  tagIds: Set<string>
+}
+
+export interface JobInput {
+  id: string
+  title: string
+  status: 'CREATED' | 'ASSIGNED'
+  priority: 'LOW' | 'NORMAL' | 'HIGH'
+  /** null: neither the job nor its customer has coordinates. */
+  position: { latitude: number; longitude: number } | null
+  serviceSeconds: number
+  windowType: 'HARD' | 'SOFT'
+  /** The window in ms (null bound: open), already narrowed by the customer's opening hours. */
+  earliest: number | null
+  latest: number | null
+  demands: Map<string, number>
+  tagIds: string[]
+  /** KEEP_ASSIGNED: the route (shift) an ASSIGNED job stays on. */
+  pinnedShiftId: string | null
+  assignedUserId: string | null
+  shiftId: string | null
+}
+
+/** What a plan read, with the version of each row: applying compares them with the database. */
+export type InputVersions = Record<
+  'jobs' | 'shifts' | 'vehicles' | 'users' | 'customers' | 'locations',
+  Record<string, string>
+>
+
+export interface DayInputs {
+  date: string
+  mode: PlanMode
+  /** The organisation's travel and lateness settings. */
+  routing: { detourFactor: number; speedKmh: number; latenessPenaltyPerMinute: number }
+  routes: RouteInput[]
+  jobs: JobInput[]
+  dimensions: { id: string; key: string; label: string }[]
+  versions: InputVersions
+}
+
+export interface DayRequest {
+  date: string
+  mode: PlanMode
+  locationId?: string | null
+  jobIds?: readonly string[] | null
+  shiftIds?: readonly string[] | null
+}
+
+const decimal = (value: string | null) => (value === null ? null : Number(value))
+
+/** The UTC day `YYYY-MM-DD` as ISO bounds, for the `targetDate` overlap rule. */
+export function utcDayBounds(date: string): { start: string; end: string; startMs: number } {
+  const startMs = Date.parse(`${date}T00:00:00.000Z`)
+  return { start: new Date(startMs).toISOString(), end: new Date(startMs + DAY).toISOString(), startMs }
+}
+
+/** Checks a plan request against the database before it is queued: 404s and unplannable jobs. */
+export async function assertPlannable(
+  db: Executor,
+  organisationId: string,
+  request: DayRequest,
+): Promise<void> {
+  if (request.locationId) {
+    const location = await inputs.findLocationTimezone(db, organisationId, request.locationId)
+    if (!location) throw notFound('Location')
+  }
+  if (request.shiftIds) {
+    const shifts = await inputs.findWorkableShifts(db, organisationId, weekdayOf(request.date), {
+      shiftIds: request.shiftIds,
+      ...(request.locationId ? { locationId: request.locationId } : {}),
+    })
+    const found = new Set(shifts.map((s) => s.id))
+    const missing = request.shiftIds.filter((id) => !found.has(id))
+    if (missing.length > 0) {
+      throw new AppError(
+        'VALIDATION_ERROR',
+        `shiftIds: ${missing.length} shift(s) cannot be used on ${request.date}: ${missing.join(', ')}`,
+        missing.map((id) => ({
+          path: '/body/shiftIds',
+          message: `${id}: not found, not on ${weekdayOf(request.date)}${request.locationId ? ' at this depot' : ''}, or its worker, vehicle or depot is inactive`,
+        })),
+      )
+    }
+  }
+  if (request.jobIds) {
+    const day = utcDayBounds(request.date)
+    const candidates = await inputs.findCandidateJobs(db, organisationId, day, {
+      ids: request.jobIds,
+      ...(request.locationId ? { locationId: request.locationId } : {}),
+    })
+    const plannable = new Set(candidates.map((j) => j.id))
+    const rejected = request.jobIds.filter((id) => !plannable.has(id))
+    if (rejected.length > 0) {
+      const states = new Map((await inputs.findJobStates(db, organisationId, rejected)).map((j) => [j.id, j]))
+      const why = (id: string) => {
+        const job = states.get(id)
+        if (!job) return 'not found'
+        if (job.status !== 'CREATED' && job.status !== 'ASSIGNED') return `is ${job.status}`
+        if (request.locationId && job.location_id !== request.locationId) return 'belongs to another depot'
+        return `its time window does not overlap ${request.date}`
+      }
+      throw new AppError(
+        'JOBS_NOT_PLANNABLE',
+        `${rejected.length} job(s) cannot be planned on ${request.date}: ${rejected.map((id) => `${id} (${why(id)})`).join(', ')}`,
+        rejected.map((id) => ({ path: '/body/jobIds', message: `${id} ${why(id)}` })),
+      )
+    }
+  }
+}
+
+export async function loadDayInputs(
+  db: Executor,
+  organisationId: string,
+  request: DayRequest,
+): Promise<DayInputs> {
+  const day = utcDayBounds(request.date)
+  const locationId = request.locationId ?? undefined
+  const shiftRows = await inputs.findWorkableShifts(db, organisationId, weekdayOf(request.date), {
+    ...(locationId ? { locationId } : {}),
+    ...(request.shiftIds ? { shiftIds: request.shiftIds } : {}),
+  })
+  const shiftIds = shiftRows.map((s) => s.id)
+  const vehicleIds = [...new Set(shiftRows.map((s) => s.vehicle_id))]
+  const [breaks, capacities, vehicleTags, dimensions, settings] = await Promise.all([
+    inputs.findBreaks(db, organisationId, shiftIds),
+    inputs.findVehicleCapacities(db, organisationId, vehicleIds),
+    inputs.findVehicleTags(db, organisationId, vehicleIds),
+    inputs.findCapacityDimensions(db, organisationId),
+    inputs.findRoutingSettings(db, organisationId),
+  ])
+  const routing = {
+    detourFactor: settings?.routing_detour_factor ?? 1.3,
+    speedKmh: settings?.routing_speed_kmh ?? 40,
+    latenessPenaltyPerMinute: settings?.routing_lateness_penalty_per_minute ?? 1,
+  }
+  const breaksOf = groupBy(breaks, (b) => b.shift_id)
+  const capacitiesOf = groupBy(capacities, (c) => c.vehicle_id)
+  const vehicleTagsOf = groupBy(vehicleTags, (t) => t.vehicle_id)
+  const versions: InputVersions = {
+    jobs: {},
+    shifts: {},
+    vehicles: {},
+    users: {},
+    customers: {},
+    locations: {},
+  }
+
+  const routes: RouteInput[] = shiftRows.map((shift) => {
+    const zone = shift.location_timezone
+    const at = (hhmm: string) => localTime(day.startMs, minutesOf(hhmm), zone)
+    versions.shifts[shift.id] = shift.updated_at
+    versions.vehicles[shift.vehicle_id] = shift.vehicle_updated_at
+    versions.users[shift.user_id] = shift.user_updated_at
+    versions.locations[shift.location_id] = shift.location_updated_at
+    const startLatitude = decimal(shift.start_latitude)
+    const startLongitude = decimal(shift.start_longitude)
+    return {
+      shiftId: shift.id,
+      userId: shift.user_id,
+      userName: shift.user_name,
+      vehicleId: shift.vehicle_id,
+      vehicleName: shift.vehicle_name,
+      locationId: shift.location_id,
+      start: at(shift.start_time),
+      end: at(shift.end_time),
+      breaks: (breaksOf.get(shift.id) ?? []).map((b) => ({
+        start: at(b.start_time),
+        end: at(b.end_time),
+        isPaid: Boolean(b.is_paid),
+      })),
+      origin:
+        startLatitude !== null && startLongitude !== null
+          ? { latitude: startLatitude, longitude: startLongitude }
+          : { latitude: Number(shift.location_latitude), longitude: Number(shift.location_longitude) },
+      endPolicy: shift.end_policy === 'END_AT_LAST_JOB' ? 'END_AT_LAST_JOB' : 'RETURN_TO_ORIGIN',
+      fixedCost: shift.fixed_cost,
+      costPerKm: shift.cost_per_km,
+      costPerHour: shift.cost_per_hour,
+      speedFactor: shift.speed_factor,
+      capacities: new Map(
+        (capacitiesOf.get(shift.vehicle_id) ?? []).map((c) => [c.capacity_dimension_id, c.max_value]),
+      ),
+      tagIds: new Set((vehicleTagsOf.get(shift.vehicle_id) ?? []).map((t) => t.tag_id)),
+    }
+  })
+
+  const routeShifts = new Set(shiftIds)
+  const jobRows = (
+    await inputs.findCandidateJobs(db, organisationId, day, {
+      ...(locationId ? { locationId } : {}),
+      ...(request.jobIds ? { ids: request.jobIds } : {}),
+    })
+  ).filter(
+    // An ASSIGNED job on a shift outside this plan (another depot's, another day's) is left alone.
+    (job) => job.status === 'CREATED' || job.shift_id === null || routeShifts.has(job.shift_id),
+  )
+  const jobIds = jobRows.map((j) => j.id)
+  const [demands, jobTags] = await Promise.all([
+    inputs.findJobDemands(db, organisationId, jobIds),
+    inputs.findJobTags(db, organisationId, jobIds),
+  ])
+  const demandsOf = groupBy(demands, (d) => d.job_id)
+  const tagsOf = groupBy(jobTags, (t) => t.job_id)
+  const zoneOfDepot = new Map(shiftRows.map((s) => [s.location_id, s.location_timezone]))
+  const defaultZone = locationId
+    ? ((await inputs.findLocationTimezone(db, organisationId, locationId))?.timezone ?? 'UTC')
+    : await inputs.findOrganisationTimezone(db, organisationId)
+
+  const jobs: JobInput[] = jobRows.map((job) => {
+    versions.jobs[job.id] = job.updated_at
+    if (job.customer_id !== null && job.customer_updated_at !== null) {
+      versions.customers[job.customer_id] = job.customer_updated_at
+    }
+    const latitude = decimal(job.job_latitude) ?? decimal(job.customer_latitude)
+    const longitude = decimal(job.job_longitude) ?? decimal(job.customer_longitude)
+    let earliest = job.earliest_start === null ? null : Date.parse(job.earliest_start)
+    let latest = job.latest_end === null ? null : Date.parse(job.latest_end)
+    // The customer's opening hours on the plan date, in the time zone of the job's depot.
+    const opening = job.customer_operational_start
+    const closing = job.customer_operational_end
+    if (opening !== null && closing !== null && !(opening === '00:00' && closing === '23:59')) {
+      const zone = (job.location_id && zoneOfDepot.get(job.location_id)) || defaultZone
+      const opens = localTime(day.startMs, minutesOf(opening), zone)
+      const closes = localTime(day.startMs, minutesOf(closing), zone)
+      earliest = earliest === null ? opens : Math.max(earliest, opens)
+      latest = latest === null ? closes : Math.min(latest, closes)
+    }
+    const pinned =
+      request.mode === 'KEEP_ASSIGNED' && job.status === 'ASSIGNED' && job.shift_id !== null
+        ? job.shift_id
+        : null
+    return {
+      id: job.id,
+      title: job.title,
+      status: job.status as JobInput['status'],
+      priority: job.priority as JobInput['priority'],
+      position: latitude !== null && longitude !== null ? { latitude, longitude } : null,
+      serviceSeconds: job.service_duration,
+      windowType: job.time_window_type === 'SOFT' ? 'SOFT' : 'HARD',
+      earliest,
+      latest,
+      demands: new Map((demandsOf.get(job.id) ?? []).map((d) => [d.capacity_dimension_id, d.required_value])),
+      tagIds: (tagsOf.get(job.id) ?? []).map((t) => t.tag_id),
+      pinnedShiftId: pinned,
+      assignedUserId: job.assigned_user_id,
+      shiftId: job.shift_id,
+    }
+  })
+  return { date: request.date, mode: request.mode, routing, routes, jobs, dimensions, versions }
+}
+
+function groupBy<T>(rows: readonly T[], keyOf: (row: T) => string): Map<string, T[]> {
+  const groups = new Map<string, T[]>()
+  for (const row of rows) {
+    const key = keyOf(row)
+    const group = groups.get(key)
+    if (group) group.push(row)
+    else groups.set(key, [row])
+  }
+  return groups
+}

@@ -1,0 +1,300 @@
+// What planning a day reads: the shift templates of a weekday with their worker, vehicle, depot,
+// breaks, capacities and tags; the candidate jobs with their customer, demands and tags; and the
+// version (updated_at) of every row read, so that applying a plan can tell whether any input changed.
+// Read-only, scoped by organisation; one query per kind of row, never one per shift or job.
+import { sqlBool } from '../../db/database.js'
+import type { DayOfWeek, Executor } from '../../db/types.js'
+
+export interface ShiftInputRow {
+  id: string
+  user_id: string
+  location_id: string
+  vehicle_id: string
+  start_time: string
+  end_time: string
+  updated_at: string
+  user_name: string
+  user_updated_at: string
+  vehicle_name: string
+  vehicle_updated_at: string
+  fixed_cost: number
+  cost_per_km: number
+  cost_per_hour: number
+  speed_factor: number
+  start_latitude: string | null
+  start_longitude: string | null
+  end_policy: string
+  location_latitude: string
+  location_longitude: string
+  location_timezone: string
+  location_updated_at: string
+}
+
+/** Shifts of `day` whose worker, vehicle and depot are all active. */
+export async function findWorkableShifts(
+  db: Executor,
+  organisationId: string,
+  day: DayOfWeek,
+  filters: { locationId?: string; shiftIds?: readonly string[] },
+): Promise<ShiftInputRow[]> {
+  let query = db
+    .selectFrom('shifts')
+    .innerJoin('users', (j) =>
+      j
+        .onRef('users.id', '=', 'shifts.user_id')
+        .onRef('users.organisation_id', '=', 'shifts.organisation_id'),
+    )
+    .innerJoin('vehicles', (j) =>
+      j
+        .onRef('vehicles.id', '=', 'shifts.vehicle_id')
+        .onRef('vehicles.organisation_id', '=', 'shifts.organisation_id'),
+    )
+    .innerJoin('locations', (j) =>
+      j
+        .onRef('locations.id', '=', 'shifts.location_id')
+        .onRef('locations.organisation_id', '=', 'shifts.organisation_id'),
+    )
+    .select([
+      'shifts.id',
+      'shifts.user_id',
+      'shifts.location_id',
+      'shifts.vehicle_id',
+      'shifts.start_time',
+      'shifts.end_time',
+      'shifts.updated_at',
+      'users.name as user_name',
+      'users.updated_at as user_updated_at',
+      'vehicles.name as vehicle_name',
+      'vehicles.updated_at as vehicle_updated_at',
+      'vehicles.fixed_cost',
+      'vehicles.cost_per_km',
+      'vehicles.cost_per_hour',
+      'vehicles.speed_factor',
+      'vehicles.start_latitude',
+      'vehicles.start_longitude',
+      'vehicles.end_policy',
+      'locations.latitude as location_latitude',
+      'locations.longitude as location_longitude',
+      'locations.timezone as location_timezone',
+      'locations.updated_at as location_updated_at',
+    ])
+    .where('shifts.organisation_id', '=', organisationId)
+    .where('shifts.day', '=', day)
+    .where('users.is_active', '=', sqlBool(true))
+    .where('vehicles.is_active', '=', sqlBool(true))
+    .where('locations.is_active', '=', sqlBool(true))
+  if (filters.locationId !== undefined) query = query.where('shifts.location_id', '=', filters.locationId)
+  if (filters.shiftIds !== undefined) query = query.where('shifts.id', 'in', filters.shiftIds)
+  return query.orderBy('shifts.start_time').orderBy('shifts.id').execute()
+}
+
+export async function findBreaks(db: Executor, organisationId: string, shiftIds: readonly string[]) {
+  if (shiftIds.length === 0) return []
+  return db
+    .selectFrom('shift_breaks')
+    .select(['shift_id', 'start_time', 'end_time', 'is_paid'])
+    .where('organisation_id', '=', organisationId)
+    .where('shift_id', 'in', shiftIds)
+    .orderBy('start_time')
+    .execute()
+}
+
+export async function findVehicleCapacities(
+  db: Executor,
+  organisationId: string,
+  vehicleIds: readonly string[],
+) {
+  if (vehicleIds.length === 0) return []
+  return db
+    .selectFrom('vehicle_capacities')
+    .select(['vehicle_id', 'capacity_dimension_id', 'max_value'])
+    .where('organisation_id', '=', organisationId)
+    .where('vehicle_id', 'in', vehicleIds)
+    .execute()
+}
+
+export async function findVehicleTags(db: Executor, organisationId: string, vehicleIds: readonly string[]) {
+  if (vehicleIds.length === 0) return []
+  return db
+    .selectFrom('vehicle_tags')
+    .select(['vehicle_id', 'tag_id'])
+    .where('organisation_id', '=', organisationId)
+    .where('vehicle_id', 'in', vehicleIds)
+    .execute()
+}
+
+export interface JobInputRow {
+  id: string
+  title: string
+  status: string
+  priority: string
+  location_id: string | null
+  job_latitude: string | null
+  job_longitude: string | null
+  service_duration: number
+  time_window_type: string
+  earliest_start: string | null
+  latest_end: string | null
+  scheduled_start: string | null
+  scheduled_end: string | null
+  assigned_user_id: string | null
+  shift_id: string | null
+  updated_at: string
+  customer_id: string | null
+  customer_latitude: string | null
+  customer_longitude: string | null
+  customer_operational_start: string | null
+  customer_operational_end: string | null
+  customer_updated_at: string | null
+}
+
+/**
+ * Live CREATED and ASSIGNED jobs whose window overlaps [dayStart, dayEnd) or that have no window
+ * (the same rule as `targetDate`), optionally only those of one depot (or of none), or only `ids`.
+ */
+export async function findCandidateJobs(
+  db: Executor,
+  organisationId: string,
+  day: { start: string; end: string },
+  filters: { locationId?: string; ids?: readonly string[] },
+): Promise<JobInputRow[]> {
+  let query = db
+    .selectFrom('jobs')
+    .leftJoin('customers', (j) =>
+      j
+        .onRef('customers.id', '=', 'jobs.customer_id')
+        .onRef('customers.organisation_id', '=', 'jobs.organisation_id'),
+    )
+    .select([
+      'jobs.id',
+      'jobs.title',
+      'jobs.status',
+      'jobs.priority',
+      'jobs.location_id',
+      'jobs.job_latitude',
+      'jobs.job_longitude',
+      'jobs.service_duration',
+      'jobs.time_window_type',
+      'jobs.earliest_start',
+      'jobs.latest_end',
+      'jobs.scheduled_start',
+      'jobs.scheduled_end',
+      'jobs.assigned_user_id',
+      'jobs.shift_id',
+      'jobs.updated_at',
+      'jobs.customer_id',
+      'customers.latitude as customer_latitude',
+      'customers.longitude as customer_longitude',
+      'customers.operational_start as customer_operational_start',
+      'customers.operational_end as customer_operational_end',
+      'customers.updated_at as customer_updated_at',
+    ])
+    .where('jobs.organisation_id', '=', organisationId)
+    .where('jobs.deleted_at', 'is', null)
+    .where('jobs.status', 'in', ['CREATED', 'ASSIGNED'])
+    .where((eb) =>
+      eb.or([
+        eb.and([eb('jobs.earliest_start', 'is', null), eb('jobs.latest_end', 'is', null)]),
+        eb.and([
+          eb.or([eb('jobs.earliest_start', 'is', null), eb('jobs.earliest_start', '<', day.end)]),
+          eb.or([eb('jobs.latest_end', 'is', null), eb('jobs.latest_end', '>=', day.start)]),
+        ]),
+      ]),
+    )
+  if (filters.locationId !== undefined) {
+    const locationId = filters.locationId
+    query = query.where((eb) =>
+      eb.or([eb('jobs.location_id', '=', locationId), eb('jobs.location_id', 'is', null)]),
+    )
+  }
+  if (filters.ids !== undefined) query = query.where('jobs.id', 'in', filters.ids)
+  return query.orderBy('jobs.created_at').orderBy('jobs.id').execute()
+}
+
+/** Live jobs of these ids whatever their state: to explain why a requested job cannot be planned. */
+export async function findJobStates(db: Executor, organisationId: string, ids: readonly string[]) {
+  if (ids.length === 0) return []
+  return db
+    .selectFrom('jobs')
+    .select(['id', 'status', 'earliest_start', 'latest_end', 'location_id'])
+    .where('organisation_id', '=', organisationId)
+    .where('deleted_at', 'is', null)
+    .where('id', 'in', ids)
+    .execute()
+}
+
+export async function findJobDemands(db: Executor, organisationId: string, jobIds: readonly string[]) {
+  if (jobIds.length === 0) return []
+  return db
+    .selectFrom('job_demands')
+    .select(['job_id', 'capacity_dimension_id', 'required_value'])
+    .where('organisation_id', '=', organisationId)
+    .where('job_id', 'in', jobIds)
+    .execute()
+}
+
+export async function findJobTags(db: Executor, organisationId: string, jobIds: readonly string[]) {
+  if (jobIds.length === 0) return []
+  return db
+    .selectFrom('job_tags')
+    .select(['job_id', 'tag_id'])
+    .where('organisation_id', '=', organisationId)
+    .where('job_id', 'in', jobIds)
+    .execute()
+}
+
+export async function findCapacityDimensions(db: Executor, organisationId: string) {
+  return db
+    .selectFrom('capacity_dimensions')
+    .select(['id', 'key', 'label'])
+    .where('organisation_id', '=', organisationId)
+    .orderBy('key')
+    .execute()
+}
+
+/** The time zone jobs without a depot are read in: the primary depot's, else the first one's. */
+export async function findOrganisationTimezone(db: Executor, organisationId: string): Promise<string> {
+  const row = await db
+    .selectFrom('locations')
+    .select('timezone')
+    .where('organisation_id', '=', organisationId)
+    .orderBy('is_primary', 'desc')
+    .orderBy('created_at')
+    .limit(1)
+    .executeTakeFirst()
+  return row?.timezone ?? 'UTC'
+}
+
+export async function findLocationTimezone(db: Executor, organisationId: string, id: string) {
+  return db
+    .selectFrom('locations')
+    .select(['id', 'timezone'])
+    .where('organisation_id', '=', organisationId)
+    .where('id', '=', id)
+    .executeTakeFirst()
+}
+
+/** Versions (updated_at) of rows by table, to compare with what a plan read. */
+export async function findVersions(
+  db: Executor,
+  organisationId: string,
+  table: 'jobs' | 'shifts' | 'vehicles' | 'users' | 'customers' | 'locations',
+  ids: readonly string[],
+): Promise<{ id: string; updated_at: string }[]> {
+  if (ids.length === 0) return []
+  let query = db
+    .selectFrom(table)
+    .select(['id', 'updated_at'])
+    .where('organisation_id', '=', organisationId)
+    .where('id', 'in', ids)
+  if (table === 'jobs') query = query.where('deleted_at' as never, 'is', null)
+  return query.execute()
+}
+
+export async function findRoutingSettings(db: Executor, organisationId: string) {
+  return db
+    .selectFrom('organisations')
+    .select(['routing_detour_factor', 'routing_speed_kmh', 'routing_lateness_penalty_per_minute'])
+    .where('id', '=', organisationId)
+    .executeTakeFirst()
+}

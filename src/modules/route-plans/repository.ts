@@ -1,0 +1,202 @@
+// Route plans. Every query takes the organisation id, except the runners' claim and sweep, which
+// work across organisations by design (one runner serves them all) and touch one plan row each.
+import type { Transaction, Updateable } from 'kysely'
+import { isPostgres, sqlBool } from '../../db/database.js'
+import type { Database, Executor, RoutePlanRow, RoutePlansTable } from '../../db/types.js'
+
+export type RoutePlanUpdate = Updateable<RoutePlansTable>
+
+export interface RoutePlanFilters {
+  status?: string
+  date?: string
+}
+
+export async function insertRoutePlan(
+  db: Executor,
+  row: RoutePlanRow & { cancel_requested: number },
+): Promise<void> {
+  await db.insertInto('route_plans').values(row).execute()
+}
+
+export async function findRoutePlan(
+  db: Executor,
+  organisationId: string,
+  id: string,
+): Promise<RoutePlanRow | undefined> {
+  return db
+    .selectFrom('route_plans')
+    .selectAll()
+    .where('organisation_id', '=', organisationId)
+    .where('id', '=', id)
+    .executeTakeFirst()
+}
+
+/** The plan, locked until the transaction ends (PostgreSQL; SQLite's writer is alone anyway). */
+export async function lockRoutePlan(
+  trx: Transaction<Database>,
+  organisationId: string,
+  id: string,
+): Promise<RoutePlanRow | undefined> {
+  let query = trx
+    .selectFrom('route_plans')
+    .selectAll()
+    .where('organisation_id', '=', organisationId)
+    .where('id', '=', id)
+  if (isPostgres(trx)) query = query.forUpdate()
+  return query.executeTakeFirst()
+}
+
+function plansMatching(db: Executor, organisationId: string, filters: RoutePlanFilters) {
+  let query = db.selectFrom('route_plans').where('organisation_id', '=', organisationId)
+  if (filters.status !== undefined) query = query.where('status', '=', filters.status)
+  if (filters.date !== undefined) query = query.where('plan_date', '=', filters.date)
+  return query
+}
+
+export async function listRoutePlans(
+  db: Executor,
+  organisationId: string,
+  filters: RoutePlanFilters,
+  page: { limit: number; offset: number },
+): Promise<RoutePlanRow[]> {
+  return plansMatching(db, organisationId, filters)
+    .selectAll()
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(page.limit)
+    .offset(page.offset)
+    .execute()
+}
+
+export async function countRoutePlans(
+  db: Executor,
+  organisationId: string,
+  filters: RoutePlanFilters,
+): Promise<number> {
+  const row = await plansMatching(db, organisationId, filters)
+    .select((eb) => eb.fn.countAll<number | string>().as('count'))
+    .executeTakeFirstOrThrow()
+  return Number(row.count)
+}
+
+/** Updates a plan only while it is in one of `statuses`; says whether it did. */
+export async function updateRoutePlanIf(
+  db: Executor,
+  organisationId: string,
+  id: string,
+  statuses: readonly string[],
+  changes: RoutePlanUpdate,
+): Promise<boolean> {
+  const result = await db
+    .updateTable('route_plans')
+    .set(changes)
+    .where('organisation_id', '=', organisationId)
+    .where('id', '=', id)
+    .where('status', 'in', statuses)
+    .executeTakeFirst()
+  return Number(result.numUpdatedRows) > 0
+}
+
+/**
+ * The oldest queued plan, marked RUNNING for `runnerId`, or undefined. On PostgreSQL `FOR UPDATE
+ * SKIP LOCKED` lets every instance's runner claim a different plan, and the status check in the
+ * UPDATE makes a claim exactly-once even without it.
+ */
+export async function claimQueuedPlan(
+  db: Executor,
+  runnerId: string,
+  at: string,
+): Promise<RoutePlanRow | undefined> {
+  return db.transaction().execute(async (trx) => {
+    let query = trx
+      .selectFrom('route_plans')
+      .selectAll()
+      .where('status', '=', 'QUEUED')
+      .orderBy('created_at')
+      .orderBy('id')
+      .limit(1)
+    if (isPostgres(trx)) query = query.forUpdate().skipLocked()
+    const plan = await query.executeTakeFirst()
+    if (!plan) return undefined
+    const changes = {
+      status: 'RUNNING',
+      claimed_by: runnerId,
+      heartbeat_at: at,
+      started_at: at,
+      updated_at: at,
+    }
+    const claimed = await updateRoutePlanIf(trx, plan.organisation_id, plan.id, ['QUEUED'], changes)
+    return claimed ? { ...plan, ...changes } : undefined
+  })
+}
+
+/** A runner says it is still working on the plan; false when the plan is no longer its own. */
+export async function heartbeat(
+  db: Executor,
+  plan: Pick<RoutePlanRow, 'organisation_id' | 'id'>,
+  runnerId: string,
+  changes: RoutePlanUpdate,
+): Promise<{ owned: boolean; cancelRequested: boolean }> {
+  const result = await db
+    .updateTable('route_plans')
+    .set(changes)
+    .where('organisation_id', '=', plan.organisation_id)
+    .where('id', '=', plan.id)
+    .where('status', '=', 'RUNNING')
+    .where('claimed_by', '=', runnerId)
+    .returning(['cancel_requested'])
+    .executeTakeFirst()
+  return { owned: result !== undefined, cancelRequested: Boolean(result?.cancel_requested) }
+}
+
+/** Ends a RUNNING plan, only while `runnerId` still owns it. */
+export async function finishOwnedPlan(
+  db: Executor,
+  plan: Pick<RoutePlanRow, 'organisation_id' | 'id'>,
+  runnerId: string,
+  changes: RoutePlanUpdate,
+): Promise<void> {
+  await db
+    .updateTable('route_plans')
+    .set(changes)
+    .where('organisation_id', '=', plan.organisation_id)
+    .where('id', '=', plan.id)
+    .where('status', '=', 'RUNNING')
+    .where('claimed_by', '=', runnerId)
+    .execute()
+}
+
+/**
+ * RUNNING plans whose runner went silent before `staleBefore` (its process died): FAILED, never
+ * left RUNNING. Returns how many.
+ */
+export async function failSilentPlans(db: Executor, staleBefore: string, at: string): Promise<number> {
+  // Every runner sweeps on every poll: a read first, so an idle sweep never takes SQLite's write lock.
+  const silent = await db
+    .selectFrom('route_plans')
+    .select('id')
+    .where('status', '=', 'RUNNING')
+    .where('heartbeat_at', '<', staleBefore)
+    .limit(1)
+    .executeTakeFirst()
+  if (!silent) return 0
+  const result = await db
+    .updateTable('route_plans')
+    .set({
+      status: 'FAILED',
+      error: 'The process running the plan stopped before it finished; run it again',
+      finished_at: at,
+      updated_at: at,
+    })
+    .where('status', '=', 'RUNNING')
+    .where('heartbeat_at', '<', staleBefore)
+    .executeTakeFirst()
+  return Number(result.numUpdatedRows)
+}
+
+export async function requestCancel(db: Executor, organisationId: string, id: string, at: string) {
+  return updateRoutePlanIf(db, organisationId, id, ['RUNNING'], {
+    cancel_requested: sqlBool(true),
+    updated_at: at,
+  })
+}

@@ -1,0 +1,234 @@
+// The plan runner: every instance runs one. It claims QUEUED plans (exactly once across instances:
+// FOR UPDATE SKIP LOCKED and a status-checked update), reads the day, solves it off the event loop,
+// reports progress as a heartbeat, and stores the result. A plan whose runner goes silent (its
+// process died) is failed by any other runner's sweep, so none stays RUNNING for ever; one running
+// when this process shuts down is put back in the queue for the next instance.
+import { randomUUID } from 'node:crypto'
+import type { FastifyBaseLogger } from 'fastify'
+import type { Kysely } from 'kysely'
+import { nowIso } from '../../db/ids.js'
+import type { Database, RoutePlanRow } from '../../db/types.js'
+import { type DayInputs, loadDayInputs } from './day-inputs.js'
+import * as repository from './repository.js'
+import type { PlanMode, RoutePlanResult } from './schemas.js'
+import type { PlanInputsRecord } from './service.js'
+
+export interface SolveProgress {
+  elapsedMs: number
+  iterations: number
+  bestCost: number | null
+  assignedJobs: number
+}
+
+/** Solves a day (off the event loop); resolves with the best plan found when time is up or on abort. */
+export type DaySolver = (
+  day: DayInputs,
+  options: {
+    timeLimitMs: number
+    seed: number
+    signal: AbortSignal
+    onProgress(progress: SolveProgress): void
+  },
+) => Promise<RoutePlanResult>
+
+export interface PlanRunnerOptions {
+  /** Plans solved at once by this process (PLAN_WORKERS). */
+  concurrency: number
+  /** How often the queue is polled when nothing wakes the runner. */
+  pollMs: number
+  /** How often a running plan writes its progress (its heartbeat). */
+  heartbeatMs: number
+  /** A RUNNING plan silent for this long is failed. */
+  staleAfterMs: number
+}
+
+export const PLAN_RUNNER_DEFAULTS: PlanRunnerOptions = {
+  concurrency: 1,
+  pollMs: 2000,
+  heartbeatMs: 1000,
+  staleAfterMs: 30_000,
+}
+
+export class PlanRunner {
+  readonly id = randomUUID()
+  private readonly running = new Map<string, { controller: AbortController; done: Promise<void> }>()
+  private timer: NodeJS.Timeout | undefined
+  private polling: Promise<void> | undefined
+  private again = false
+  private closed = false
+
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly solve: DaySolver,
+    private readonly log: FastifyBaseLogger,
+    private readonly options: PlanRunnerOptions = PLAN_RUNNER_DEFAULTS,
+  ) {}
+
+  start(): void {
+    this.schedule(0)
+  }
+
+  /** A plan was queued: look now rather than at the next poll. */
+  wake(): void {
+    if (!this.closed) this.schedule(0)
+  }
+
+  /** Stops claiming; plans still running go back to the queue for another instance. */
+  async close(): Promise<void> {
+    this.closed = true
+    clearTimeout(this.timer)
+    await this.polling
+    for (const { controller } of this.running.values()) controller.abort(new Error('shutting down'))
+    await Promise.all([...this.running.values()].map((r) => r.done))
+  }
+
+  private schedule(delayMs: number): void {
+    clearTimeout(this.timer)
+    this.timer = setTimeout(() => this.poll(), delayMs)
+    this.timer.unref()
+  }
+
+  private poll(): void {
+    if (this.polling) {
+      this.again = true
+      return
+    }
+    this.polling = this.claimAndRun()
+      .catch((error) => this.log.warn({ err: error }, 'route plan runner: polling the queue failed'))
+      .finally(() => {
+        this.polling = undefined
+        if (this.closed) return
+        if (this.again) {
+          this.again = false
+          this.schedule(0)
+        } else {
+          this.schedule(this.options.pollMs)
+        }
+      })
+  }
+
+  private async claimAndRun(): Promise<void> {
+    const at = Date.now()
+    const failed = await repository.failSilentPlans(
+      this.db,
+      new Date(at - this.options.staleAfterMs).toISOString(),
+      new Date(at).toISOString(),
+    )
+    if (failed > 0) this.log.warn({ failed }, 'route plans whose runner stopped were marked FAILED')
+    while (!this.closed && this.running.size < this.options.concurrency) {
+      const plan = await repository.claimQueuedPlan(this.db, this.id, nowIso())
+      if (!plan) return
+      const controller = new AbortController()
+      const done = this.run(plan, controller).finally(() => {
+        this.running.delete(plan.id)
+        this.wake()
+      })
+      this.running.set(plan.id, { controller, done })
+    }
+  }
+
+  private async run(plan: RoutePlanRow, controller: AbortController): Promise<void> {
+    const log = this.log.child({ routePlanId: plan.id, organisationId: plan.organisation_id })
+    let lastBeat = 0
+    let beating: Promise<unknown> = Promise.resolve()
+    const beat = (progress: SolveProgress | null) => {
+      lastBeat = Date.now()
+      const at = nowIso()
+      beating = beating
+        .then(() =>
+          repository.heartbeat(this.db, plan, this.id, {
+            heartbeat_at: at,
+            updated_at: at,
+            ...(progress ? { progress: JSON.stringify(progressOf(progress)) } : {}),
+          }),
+        )
+        .then(({ owned, cancelRequested }) => {
+          if (!owned) controller.abort(new Error('the plan is no longer this runner’s'))
+          else if (cancelRequested) controller.abort(new Error('cancelled'))
+        })
+        .catch((error) => log.warn({ err: error }, 'route plan heartbeat failed'))
+    }
+    // The heartbeat also runs while the day is read and when the solver is quiet.
+    const ticker = setInterval(() => {
+      if (Date.now() - lastBeat >= this.options.heartbeatMs) beat(null)
+    }, this.options.heartbeatMs)
+    ticker.unref()
+    try {
+      const day = await loadDayInputs(this.db, plan.organisation_id, {
+        date: plan.plan_date,
+        mode: plan.mode as PlanMode,
+        locationId: plan.location_id,
+        jobIds: plan.job_ids === null ? null : (JSON.parse(plan.job_ids) as string[]),
+        shiftIds: plan.shift_ids === null ? null : (JSON.parse(plan.shift_ids) as string[]),
+      })
+      const record: PlanInputsRecord = {
+        versions: day.versions,
+        assignedJobIds: day.jobs.filter((j) => j.status === 'ASSIGNED').map((j) => j.id),
+      }
+      let last: SolveProgress | null = null
+      const result = await this.solve(day, {
+        timeLimitMs: plan.time_limit_seconds * 1000,
+        seed: plan.seed,
+        signal: controller.signal,
+        onProgress: (progress) => {
+          last = progress
+          if (Date.now() - lastBeat >= this.options.heartbeatMs) beat(progress)
+        },
+      })
+      clearInterval(ticker)
+      await beating
+      const at = nowIso()
+      const reason = controller.signal.aborted ? String((controller.signal.reason as Error)?.message) : null
+      if (reason === 'shutting down') {
+        await repository.updateRoutePlanIf(this.db, plan.organisation_id, plan.id, ['RUNNING'], {
+          status: 'QUEUED',
+          claimed_by: null,
+          heartbeat_at: null,
+          progress: null,
+          updated_at: at,
+        })
+        return
+      }
+      const finished = {
+        ...(last ? { progress: JSON.stringify(progressOf(last)) } : {}),
+        finished_at: at,
+        updated_at: at,
+      }
+      if (reason === 'cancelled') {
+        await repository.finishOwnedPlan(this.db, plan, this.id, { status: 'CANCELLED', ...finished })
+      } else if (reason === null) {
+        await repository.finishOwnedPlan(this.db, plan, this.id, {
+          status: 'DONE',
+          result: JSON.stringify(result),
+          inputs: JSON.stringify(record),
+          ...finished,
+        })
+        log.info(
+          { assigned: result.totals.assignedJobs, unassigned: result.totals.unassignedJobs },
+          'route plan done',
+        )
+      }
+    } catch (error) {
+      clearInterval(ticker)
+      log.error({ err: error }, 'route plan failed')
+      const at = nowIso()
+      await repository
+        .finishOwnedPlan(this.db, plan, this.id, {
+          status: 'FAILED',
+          error: 'The optimiser failed on this plan; the error is in the service log',
+          finished_at: at,
+          updated_at: at,
+        })
+        .catch((e) => log.warn({ err: e }, 'could not record the failure of a route plan'))
+    }
+  }
+}
+
+function progressOf(progress: SolveProgress) {
+  return {
+    elapsedSeconds: Math.round(progress.elapsedMs) / 1000,
+    iterations: progress.iterations,
+    bestCost: progress.bestCost === null ? null : Math.round(progress.bestCost * 100) / 100,
+    assignedJobs: progress.assignedJobs,
+  }
+}

@@ -1,0 +1,199 @@
+import { type Static, Type } from '@sinclair/typebox'
+import { DateTime, Envelope, Id, Nullable, PageQuery, Pagination, StringEnum } from '../../http/schemas.js'
+
+export const PLAN_STATUSES = ['QUEUED', 'RUNNING', 'DONE', 'FAILED', 'CANCELLED', 'APPLIED', 'STALE'] as const
+export type PlanStatus = (typeof PLAN_STATUSES)[number]
+export const PLAN_MODES = ['REPLAN_ALL', 'KEEP_ASSIGNED'] as const
+export type PlanMode = (typeof PLAN_MODES)[number]
+export const UNASSIGNED_REASONS = ['NO_LOCATION', 'TIME_WINDOW', 'CAPACITY', 'SKILL', 'NO_SHIFT'] as const
+
+export const DEFAULT_TIME_LIMIT_SECONDS = 10
+export const MAX_PLAN_IDS = 5000
+
+const PlanStatus = StringEnum(
+  PLAN_STATUSES,
+  'QUEUED (waiting for a runner), RUNNING, DONE (ready to apply), FAILED, CANCELLED, APPLIED, or ' +
+    'STALE (an input changed after the plan was made; it can no longer be applied)',
+)
+const PlanMode = StringEnum(
+  PLAN_MODES,
+  'REPLAN_ALL: re-plan the CREATED and ASSIGNED jobs of the day (assigned jobs may move or be ' +
+    'unassigned); KEEP_ASSIGNED: assigned jobs stay on their routes and the CREATED ones are fitted around them',
+)
+const PlanDate = Type.String({
+  format: 'date',
+  description: 'The day to plan, YYYY-MM-DD; each shift is placed on it in its depot’s time zone',
+  examples: ['2026-11-26'],
+})
+const IdList = (description: string) =>
+  Type.Array(Type.String({ minLength: 1, maxLength: 200 }), {
+    minItems: 1,
+    maxItems: MAX_PLAN_IDS,
+    uniqueItems: true,
+    description,
+  })
+
+export const CreateRoutePlanBody = Type.Object(
+  {
+    date: PlanDate,
+    locationId: Type.Optional(
+      Type.String({
+        minLength: 1,
+        description: 'Plan one depot: its shifts, and the jobs of that depot or of none',
+      }),
+    ),
+    jobIds: Type.Optional(
+      IdList('Plan only these jobs (each must be plannable on the date); omitted: every plannable job'),
+    ),
+    shiftIds: Type.Optional(
+      IdList('Use only these shift templates (each must fall on the weekday of the date)'),
+    ),
+    mode: PlanMode,
+    timeLimitSeconds: Type.Optional(
+      Type.Integer({
+        minimum: 1,
+        maximum: 300,
+        default: DEFAULT_TIME_LIMIT_SECONDS,
+        description: 'Wall-clock time the optimiser may search, 1–300 s',
+      }),
+    ),
+  },
+  {
+    additionalProperties: false,
+    examples: [{ date: '2026-11-26', mode: 'REPLAN_ALL', timeLimitSeconds: 10 }],
+  },
+)
+export type CreateRoutePlanBody = Static<typeof CreateRoutePlanBody>
+
+export const RoutePlanListQuery = Type.Object(
+  {
+    ...PageQuery(20),
+    status: Type.Optional(PlanStatus),
+    date: Type.Optional(PlanDate),
+  },
+  { additionalProperties: false },
+)
+export type RoutePlanListQuery = Static<typeof RoutePlanListQuery>
+
+const Progress = Type.Object(
+  {
+    elapsedSeconds: Type.Number({ description: 'Seconds the optimiser has searched' }),
+    iterations: Type.Integer(),
+    bestCost: Nullable(Type.Number({ description: 'Cost of the best plan found so far' })),
+    assignedJobs: Type.Integer({ description: 'Jobs the best plan so far assigns' }),
+  },
+  { description: 'While RUNNING (and the last report once finished)' },
+)
+
+const Load = Type.Object({
+  capacityDimensionId: Id,
+  key: Type.String(),
+  value: Type.Number({ description: 'Sum of the demands of this and every earlier stop of the route' }),
+})
+
+const Stop = Type.Object({
+  jobId: Id,
+  title: Type.String(),
+  arrival: DateTime,
+  serviceStart: DateTime,
+  serviceEnd: DateTime,
+  travelKm: Type.Number({ description: 'Travel from the previous stop (or the route start)' }),
+  travelMinutes: Type.Number(),
+  lateMinutes: Type.Number({ description: 'SOFT window only: minutes the visit ends after latestEnd' }),
+  load: Type.Array(Load),
+})
+
+const Break = Type.Object({ start: DateTime, end: DateTime, isPaid: Type.Boolean() })
+
+const Route = Type.Object({
+  shiftId: Id,
+  user: Type.Object({ id: Id, name: Type.String() }),
+  vehicle: Type.Object({ id: Id, name: Type.String() }),
+  locationId: Id,
+  start: DateTime,
+  end: DateTime,
+  breaks: Type.Array(Break),
+  stops: Type.Array(Stop),
+  returnTravelKm: Type.Number({
+    description: 'From the last stop back to the origin; 0 for END_AT_LAST_JOB',
+  }),
+  returnTravelMinutes: Type.Number(),
+  totals: Type.Object({
+    jobs: Type.Integer(),
+    km: Type.Number(),
+    hours: Type.Number({ description: 'From leaving the start to the end of the route' }),
+    cost: Type.Number(),
+  }),
+})
+
+const UnassignedJob = Type.Object({
+  jobId: Id,
+  title: Type.String(),
+  reason: StringEnum(
+    UNASSIGNED_REASONS,
+    'NO_LOCATION: neither the job nor its customer has coordinates; TIME_WINDOW: no route can reach it ' +
+      'inside its window; CAPACITY: no vehicle has room for its demands; SKILL: no vehicle has all its tags; ' +
+      'NO_SHIFT: no route that day',
+  ),
+})
+
+const Cost = Type.Object({
+  fixed: Type.Number({ description: 'Σ fixedCost of the vehicles used' }),
+  distance: Type.Number({ description: 'Σ costPerKm × km' }),
+  time: Type.Number({ description: 'Σ costPerHour × route hours' }),
+  lateness: Type.Number({ description: 'SOFT windows: penalty per minute late × minutes' }),
+  total: Type.Number(),
+})
+
+export const RoutePlanResult = Type.Object({
+  routes: Type.Array(Route),
+  unassigned: Type.Array(UnassignedJob),
+  totals: Type.Object({
+    assignedJobs: Type.Integer(),
+    unassignedJobs: Type.Integer(),
+    routesUsed: Type.Integer(),
+    km: Type.Number(),
+    hours: Type.Number(),
+  }),
+  cost: Cost,
+})
+export type RoutePlanResult = Static<typeof RoutePlanResult>
+
+export const RoutePlan = Type.Object(
+  {
+    id: Id,
+    status: PlanStatus,
+    date: Type.String({ format: 'date' }),
+    locationId: Nullable(Type.String()),
+    mode: PlanMode,
+    timeLimitSeconds: Type.Integer(),
+    jobIds: Nullable(Type.Array(Type.String())),
+    shiftIds: Nullable(Type.Array(Type.String())),
+    progress: Nullable(Progress),
+    result: Nullable(RoutePlanResult),
+    error: Nullable(Type.String({ description: 'Why the plan FAILED' })),
+    createdAt: DateTime,
+    updatedAt: DateTime,
+    startedAt: Nullable(DateTime),
+    finishedAt: Nullable(DateTime),
+    appliedAt: Nullable(DateTime),
+  },
+  { title: 'RoutePlan' },
+)
+export type RoutePlan = Static<typeof RoutePlan>
+
+/** In lists: everything but the (large) result; read one plan for its routes. */
+export const RoutePlanSummary = Type.Object(
+  {
+    ...Type.Omit(RoutePlan, ['result']).properties,
+    totals: Nullable(RoutePlanResult.properties.totals),
+  },
+  { title: 'RoutePlanSummary' },
+)
+export type RoutePlanSummary = Static<typeof RoutePlanSummary>
+
+export const RoutePlanResponse = Envelope(Type.Object({ routePlan: RoutePlan }), 'The route plan')
+export const RoutePlanListResponse = Envelope(
+  Type.Object({ routePlans: Type.Array(RoutePlanSummary), pagination: Pagination }),
+  'Route plans, newest first',
+)

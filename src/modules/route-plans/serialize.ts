@@ -1,0 +1,32 @@
+import type { RoutePlanRow } from '../../db/types.js'
+import type { PlanMode, PlanStatus, RoutePlan, RoutePlanResult, RoutePlanSummary } from './schemas.js'
+
+const parsed = <T>(json: string | null): T | null => (json === null ? null : (JSON.parse(json) as T))
+
+function common(row: RoutePlanRow) {
+  return {
+    id: row.id,
+    status: row.status as PlanStatus,
+    date: row.plan_date,
+    locationId: row.location_id,
+    mode: row.mode as PlanMode,
+    timeLimitSeconds: row.time_limit_seconds,
+    jobIds: parsed<string[]>(row.job_ids),
+    shiftIds: parsed<string[]>(row.shift_ids),
+    progress: parsed<RoutePlan['progress']>(row.progress),
+    error: row.error,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+    startedAt: row.started_at,
+    finishedAt: row.finished_at,
+    appliedAt: row.applied_at,
+  }
+}
+
+export function serializeRoutePlan(row: RoutePlanRow): RoutePlan {
+  return { ...common(row), result: parsed<RoutePlanResult>(row.result) }
+}
+
+export function serializeRoutePlanSummary(row: RoutePlanRow): RoutePlanSummary {
+  return { ...common(row), totals: parsed<RoutePlanResult>(row.result)?.totals ?? null }
+}

@@ -1,0 +1,200 @@
+// Route plans (issue "Route optimiser"): queue a day to plan, follow it, cancel it, apply it. The
+// search itself runs in a runner (runner.ts) on whichever instance claims the plan; applying goes
+// through the job lifecycle, in one transaction, and only while every input is as the plan read it.
+import { randomInt } from 'node:crypto'
+import type { Kysely } from 'kysely'
+import { sqlBool } from '../../db/database.js'
+import { newId, nowIso } from '../../db/ids.js'
+import type { Database, Executor, RoutePlanRow } from '../../db/types.js'
+import { AppError, notFound } from '../../http/errors.js'
+import { offsetOf, paginationOf } from '../../http/pagination.js'
+import type { Pagination } from '../../http/schemas.js'
+import { assignJobIn, unassignJobIn } from '../jobs/admin-service.js'
+import { assertPlannable, type InputVersions } from './day-inputs.js'
+import * as inputs from './inputs-repository.js'
+import * as repository from './repository.js'
+import {
+  type CreateRoutePlanBody,
+  DEFAULT_TIME_LIMIT_SECONDS,
+  type RoutePlan,
+  type RoutePlanListQuery,
+  type RoutePlanResult,
+  type RoutePlanSummary,
+} from './schemas.js'
+import { serializeRoutePlan, serializeRoutePlanSummary } from './serialize.js'
+
+type Db = Kysely<Database>
+
+/** What the runner records beside the result: what the plan read, for PLAN_STALE, and the jobs it held. */
+export interface PlanInputsRecord {
+  versions: InputVersions
+  /** Jobs that were ASSIGNED when the plan was made (REPLAN_ALL unassigns those it leaves out). */
+  assignedJobIds: string[]
+}
+
+async function findOrThrow(db: Executor, organisationId: string, id: string): Promise<RoutePlanRow> {
+  const row = await repository.findRoutePlan(db, organisationId, id)
+  if (!row) throw notFound('Route plan')
+  return row
+}
+
+export async function createRoutePlan(
+  db: Db,
+  organisationId: string,
+  input: CreateRoutePlanBody,
+): Promise<RoutePlan> {
+  await assertPlannable(db, organisationId, {
+    date: input.date,
+    mode: input.mode,
+    locationId: input.locationId ?? null,
+    jobIds: input.jobIds ?? null,
+    shiftIds: input.shiftIds ?? null,
+  })
+  const now = nowIso()
+  const row: RoutePlanRow & { cancel_requested: number } = {
+    id: newId(),
+    organisation_id: organisationId,
+    status: 'QUEUED',
+    plan_date: input.date,
+    location_id: input.locationId ?? null,
+    mode: input.mode,
+    time_limit_seconds: input.timeLimitSeconds ?? DEFAULT_TIME_LIMIT_SECONDS,
+    job_ids: input.jobIds ? JSON.stringify(input.jobIds) : null,
+    shift_ids: input.shiftIds ? JSON.stringify(input.shiftIds) : null,
+    seed: randomInt(1, 2 ** 31 - 1),
+    progress: null,
+    result: null,
+    inputs: null,
+    error: null,
+    cancel_requested: sqlBool(false),
+    claimed_by: null,
+    heartbeat_at: null,
+    created_at: now,
+    updated_at: now,
+    started_at: null,
+    finished_at: null,
+    applied_at: null,
+  }
+  await repository.insertRoutePlan(db, row)
+  return serializeRoutePlan(row)
+}
+
+export async function getRoutePlan(db: Executor, organisationId: string, id: string): Promise<RoutePlan> {
+  return serializeRoutePlan(await findOrThrow(db, organisationId, id))
+}
+
+export async function listRoutePlans(
+  db: Executor,
+  organisationId: string,
+  query: RoutePlanListQuery,
+): Promise<{ routePlans: RoutePlanSummary[]; pagination: Pagination }> {
+  const filters = { status: query.status, date: query.date }
+  const [rows, total] = await Promise.all([
+    repository.listRoutePlans(db, organisationId, filters, { limit: query.limit, offset: offsetOf(query) }),
+    repository.countRoutePlans(db, organisationId, filters),
+  ])
+  return { routePlans: rows.map(serializeRoutePlanSummary), pagination: paginationOf(query, total) }
+}
+
+/**
+ * Stops a plan: a QUEUED or DONE one (discarding its result) at once; a RUNNING one at its runner's
+ * next progress report (within about a second), after which it reads CANCELLED.
+ */
+export async function cancelRoutePlan(db: Db, organisationId: string, id: string): Promise<RoutePlan> {
+  const plan = await findOrThrow(db, organisationId, id)
+  const at = nowIso()
+  if (plan.status === 'RUNNING') {
+    await repository.requestCancel(db, organisationId, id, at)
+  } else if (plan.status === 'QUEUED' || plan.status === 'DONE') {
+    const done = await repository.updateRoutePlanIf(db, organisationId, id, [plan.status], {
+      status: 'CANCELLED',
+      finished_at: plan.finished_at ?? at,
+      updated_at: at,
+    })
+    if (!done) return cancelRoutePlan(db, organisationId, id) // it moved on meanwhile: decide again
+  } else {
+    throw new AppError(
+      'CONFLICT',
+      `The plan is ${plan.status}; only a QUEUED, RUNNING or DONE plan can be cancelled`,
+    )
+  }
+  return getRoutePlan(db, organisationId, id)
+}
+
+/** Which of the rows the plan read have changed or gone since: none means the plan still holds. */
+async function changedInputs(
+  trx: Executor,
+  organisationId: string,
+  versions: InputVersions,
+): Promise<string[]> {
+  const changed: string[] = []
+  for (const table of Object.keys(versions) as (keyof InputVersions)[]) {
+    const expected = versions[table]
+    const ids = Object.keys(expected)
+    const current = new Map(
+      (await inputs.findVersions(trx, organisationId, table, ids)).map((row) => [row.id, row.updated_at]),
+    )
+    for (const id of ids)
+      if (current.get(id) !== expected[id]) changed.push(`${table.replace(/s$/, '')} ${id}`)
+  }
+  return changed
+}
+
+/**
+ * Assigns every planned job (worker, shift, scheduled window) through the job lifecycle, and, for
+ * REPLAN_ALL, unassigns the jobs the plan took off a route: one transaction, so either the whole plan
+ * is applied, with its events in the outbox, or nothing is. A plan whose inputs changed since it was
+ * made is marked STALE and refused with 409 PLAN_STALE.
+ */
+export async function applyRoutePlan(db: Db, organisationId: string, id: string): Promise<RoutePlan> {
+  const outcome = await db.transaction().execute(async (trx) => {
+    const plan = await repository.lockRoutePlan(trx, organisationId, id)
+    if (!plan) throw notFound('Route plan')
+    if (plan.status !== 'DONE' || plan.result === null || plan.inputs === null) {
+      throw new AppError('PLAN_NOT_READY', `The plan is ${plan.status}; only a DONE plan can be applied`)
+    }
+    const recorded = JSON.parse(plan.inputs) as PlanInputsRecord
+    const changed = await changedInputs(trx, organisationId, recorded.versions)
+    const at = nowIso()
+    if (changed.length > 0) {
+      await repository.updateRoutePlanIf(trx, organisationId, id, ['DONE'], {
+        status: 'STALE',
+        updated_at: at,
+      })
+      return { changed }
+    }
+    const result = JSON.parse(plan.result) as RoutePlanResult
+    const planned = new Set<string>()
+    for (const route of result.routes) {
+      for (const stop of route.stops) {
+        planned.add(stop.jobId)
+        await assignJobIn(trx, organisationId, stop.jobId, {
+          userId: route.user.id,
+          shiftId: route.shiftId,
+          scheduledStart: stop.serviceStart,
+          scheduledEnd: stop.serviceEnd,
+        })
+      }
+    }
+    if (plan.mode === 'REPLAN_ALL') {
+      for (const jobId of recorded.assignedJobIds) {
+        if (!planned.has(jobId)) await unassignJobIn(trx, organisationId, jobId)
+      }
+    }
+    await repository.updateRoutePlanIf(trx, organisationId, id, ['DONE'], {
+      status: 'APPLIED',
+      applied_at: at,
+      updated_at: at,
+    })
+    return { changed: [] }
+  })
+  if (outcome.changed.length > 0) {
+    const shown = outcome.changed.slice(0, 20).join(', ')
+    const more = outcome.changed.length > 20 ? ` and ${outcome.changed.length - 20} more` : ''
+    throw new AppError(
+      'PLAN_STALE',
+      `The plan is stale: ${shown}${more} changed after it was made; nothing was applied. Run a new plan.`,
+    )
+  }
+  return getRoutePlan(db, organisationId, id)
+}

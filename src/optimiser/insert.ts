@@ -1,0 +1,146 @@
+// Cheapest feasible insertion of one customer over every allowed route and position, each position
+// evaluated in O(1) from the route's cached prefix and suffix segments (plus a walk of the route
+// only where SOFT windows make lateness depend on the whole schedule). SISR's "blinks" skip a
+// position with a small probability, which diversifies the recreate step.
+import type { Random } from './random.js'
+import { TOL as IMPORTED_TOL, type SearchState } from './state.js'
+
+/** Module-local copy: an imported binding can compile to a getter call under some loaders (tsx). */
+const TOL = IMPORTED_TOL
+
+export class Inserter {
+  bestRoute = -1
+  bestAfter = -1
+  bestDelta = Number.POSITIVE_INFINITY
+  /** Evaluations of a position (statistics). */
+  evaluations = 0
+  private readonly classStamp: Int32Array
+  private stamp = 0
+
+  constructor(routeClasses: number) {
+    this.classStamp = new Int32Array(routeClasses)
+  }
+
+  /**
+   * Finds the cheapest feasible position of customer c (result in bestRoute/bestAfter/bestDelta;
+   * bestRoute −1 when none). `blink` is the probability of skipping a position; `onlyRoute` ≥ 0
+   * restricts the search to that route.
+   */
+  find(s: SearchState, c: number, rng: Random, blink: number, onlyRoute = -1): boolean {
+    const p = s.p
+    const R = p.routes
+    const S = s.stride
+    const size = p.size
+    const dims = p.dims
+    const dur = p.dur
+    const dist = p.dist
+    const uLoc = p.nodeLoc[c]!
+    const uE = p.nodeE[c]!
+    const uL = p.nodeL[c]!
+    const uS = p.nodeS[c]!
+    const uSoft = p.soft[c]!
+    const pD = s.pD
+    const pE = s.pE
+    const pL = s.pL
+    const pLast = s.pLast
+    const sLD = s.sLD
+    const sLE = s.sLE
+    const sLL = s.sLL
+    const sRD = s.sRD
+    const sRE = s.sRE
+    const sRL = s.sRL
+    const sFirst = s.sFirst
+    let bestDelta = Number.POSITIVE_INFINITY
+    let bestRoute = -1
+    let bestAfter = -1
+    let evaluations = 0
+    const stamp = ++this.stamp
+    const firstRoute = Math.max(onlyRoute, 0)
+    const endRoute = onlyRoute >= 0 ? onlyRoute + 1 : R
+    routes: for (let r = firstRoute; r < endRoute; r++) {
+      if (p.allowed[c * R + r] === 0) continue
+      for (let d = 0; d < dims; d++) {
+        if (s.load[r * dims + d]! + p.demand[c * dims + d]! > p.capacity[r * dims + d]! + TOL) continue routes
+      }
+      const base = r * S
+      const len = s.len[r]!
+      const inv = p.invSpeed[r]!
+      const distCoef = p.distCoef[r]!
+      const timeCoef = p.timeCoef[r]!
+      const slow = uSoft === 1 || s.softCount[r]! > 0
+      const oldCost = s.routeCost[r]!
+      const empty = s.count[r] === 0
+      if (empty) {
+        // Identical empty routes give identical insertions: try one of each kind.
+        const kind = p.routeClass[r]!
+        if (this.classStamp[kind] === stamp) continue
+        this.classStamp[kind] = stamp
+      }
+      const fixedPart = empty ? p.fixed[r]! : 0
+      const oldDist = s.pDist[base + len - 1]!
+      // Lower bound of the delta from distance alone (duration never shrinks by an insertion when
+      // travel times obey the triangle inequality; lateness can shrink by at most what it is now).
+      const lowerSlack = slow ? s.routeLate[r]! * p.penaltyPerSecond : 0
+      const unpaid = p.unpaidBreak[r]!
+      for (let after = 0; after < len - 1; after++) {
+        const pb = base + after
+        const a = pLast[pb]!
+        const sb = pb + 1
+        const b = sFirst[sb]!
+        let dDist = dist[a * size + uLoc]!
+        if (b >= 0) dDist += dist[uLoc * size + b]! - dist[a * size + b]!
+        if (fixedPart + distCoef * dDist - lowerSlack >= bestDelta) continue
+        if (blink > 0 && rng.next() < blink) continue
+        evaluations++
+        // prefix ⊕ u
+        let D = pD[pb]!
+        let E = pE[pb]!
+        let L = pL[pb]!
+        let t = dur[a * size + uLoc]! * inv
+        let delta = D + t
+        if (E + delta > uL + TOL) continue
+        let wt = Math.max(uE - delta - L, 0)
+        let nE = Math.max(uE - delta, E) - wt
+        let nL = Math.min(uL - delta, L)
+        D = D + uS + t + wt
+        E = nE
+        L = nL
+        // ⊕ leading transparent part of the suffix (no travel)
+        const e2 = sLE[sb]!
+        const l2 = sLL[sb]!
+        if (E + D > l2 + TOL) continue
+        wt = Math.max(e2 - D - L, 0)
+        nE = Math.max(e2 - D, E) - wt
+        nL = Math.min(l2 - D, L)
+        D = D + sLD[sb]! + wt
+        E = nE
+        L = nL
+        // ⊕ the rest, after the travel to its first real node
+        if (b >= 0) {
+          t = dur[uLoc * size + b]! * inv
+          delta = D + t
+          const e3 = sRE[sb]!
+          const l3 = sRL[sb]!
+          if (E + delta > l3 + TOL) continue
+          wt = Math.max(e3 - delta - L, 0)
+          nE = Math.max(e3 - delta, E) - wt
+          D = D + sRD[sb]! + t + wt
+          E = nE
+        }
+        let cost = p.fixed[r]! + distCoef * (oldDist + dDist) + timeCoef * (D - unpaid)
+        if (slow) cost += s.lateness(r, c, after, E) * p.penaltyPerSecond
+        const deltaCost = cost - oldCost
+        if (deltaCost < bestDelta) {
+          bestDelta = deltaCost
+          bestRoute = r
+          bestAfter = after
+        }
+      }
+    }
+    this.bestDelta = bestDelta
+    this.bestRoute = bestRoute
+    this.bestAfter = bestAfter
+    this.evaluations += evaluations
+    return bestRoute >= 0
+  }
+}

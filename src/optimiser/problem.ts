@@ -1,0 +1,240 @@
+// The model compiled into the flat, immutable arrays the search reads: one node per routable job
+// ("customer"), plus each route's start, end and break nodes. A node has a matrix location (-1:
+// "transparent", a break or an END_AT_LAST_JOB end, which the worker reaches without travel) and a
+// window on its service start [E, L] with a service duration S.
+import type { RoutingModel, UnassignedReason } from './model.js'
+import { greatCircleMatrix } from './travel.js'
+
+/** Stands in for ±infinity in windows without overflowing to NaN in segment arithmetic. */
+export const BIG = 1e15
+
+export const TIER_PINNED = 0
+export const TIER_HIGH = 1
+export const TIER_NORMAL = 2
+export const TIER_LOW = 3
+export const TIERS = 4
+
+export interface Problem {
+  model: RoutingModel
+  /** Routable jobs (customers) 0..n-1 are nodes 0..n-1. */
+  n: number
+  routes: number
+  dims: number
+  /** Matrix side, distances and durations (at speedFactor 1), row-major. */
+  size: number
+  dist: Float64Array
+  dur: Float64Array
+  /** customer → model job index; model job → customer (-1 when not routable). */
+  jobOf: Int32Array
+  customerOf: Int32Array
+  /** Reasons of the jobs that are not routable at all (NO_LOCATION, NO_SHIFT, SKILL). */
+  fixedReasons: Map<number, UnassignedReason>
+  nodeLoc: Int32Array
+  nodeE: Float64Array
+  nodeL: Float64Array
+  nodeS: Float64Array
+  /** customer × dims */
+  demand: Float64Array
+  tier: Uint8Array
+  /** SOFT customers: due (service end under VISIT_WITHIN, start under START_BY_DUE) for lateness. */
+  soft: Uint8Array
+  softDue: Float64Array
+  penaltyPerSecond: number
+  startByDue: boolean
+  /** customer × routes: skills, pin and static capacity allow it. */
+  allowed: Uint8Array
+  routeStart: Int32Array
+  routeEnd: Int32Array
+  /** Break nodes of route r: breakNodes[breakOffset[r] .. breakOffset[r+1]), in time order. */
+  breakOffset: Int32Array
+  breakNodes: Int32Array
+  /** Index into the model route's `breaks` of each break node (by node − first break node). */
+  breakSpecIndex: Int32Array
+  /** routes × dims */
+  capacity: Float64Array
+  invSpeed: Float64Array
+  /** Cost per distance unit and per second. */
+  distCoef: Float64Array
+  timeCoef: Float64Array
+  fixed: Float64Array
+  unpaidBreak: Float64Array
+  /** Longest possible node sequence of a route (all customers, its breaks, start and end). */
+  maxRouteNodes: number
+  /** Routes with identical specifications share a class: one empty route per class is enough to try. */
+  routeClass: Int32Array
+  /** Customers sorted by distance from each customer: neighbours[c * k .. c * k + k). */
+  neighbours: Int32Array
+  neighbourCount: number
+}
+
+const TIER_OF = { HIGH: TIER_HIGH, NORMAL: TIER_NORMAL, LOW: TIER_LOW } as const
+
+export function compileProblem(model: RoutingModel): Problem {
+  const options = model.options ?? {}
+  const travel =
+    model.travel ??
+    greatCircleMatrix(model.locations, { detourFactor: options.detourFactor, speedKmh: options.speedKmh })
+  const size = travel.size
+  const startByDue = options.windowRule === 'START_BY_DUE'
+  const R = model.routes.length
+  const dims = model.dimensions
+  const fixedReasons = new Map<number, UnassignedReason>()
+  const customerOf = new Int32Array(model.jobs.length).fill(-1)
+  const jobs: number[] = []
+  model.routes.forEach((route, r) => {
+    if (!(route.speedFactor > 0)) throw new RangeError(`route ${r}: speedFactor must be > 0`)
+    if (route.start < 0 || route.start >= size) throw new RangeError(`route ${r}: start is not a location`)
+  })
+  model.jobs.forEach((job, j) => {
+    if (job.location === null) fixedReasons.set(j, 'NO_LOCATION')
+    else if (job.location < 0 || job.location >= size) throw new RangeError(`job ${j}: location out of range`)
+    else if (R === 0) fixedReasons.set(j, 'NO_SHIFT')
+    else if (!model.routes.some((route) => job.skills.every((s) => route.skills.includes(s))))
+      fixedReasons.set(j, 'SKILL')
+    else {
+      customerOf[j] = jobs.length
+      jobs.push(j)
+    }
+  })
+  const n = jobs.length
+  const breakCount = model.routes.map(
+    (route) => route.breaks.filter((b) => b.start >= route.window[0] && b.end <= route.window[1]).length,
+  )
+  const totalBreaks = breakCount.reduce((a, b) => a + b, 0)
+  const nodes = n + 2 * R + totalBreaks
+  const nodeLoc = new Int32Array(nodes)
+  const nodeE = new Float64Array(nodes)
+  const nodeL = new Float64Array(nodes)
+  const nodeS = new Float64Array(nodes)
+  const demand = new Float64Array(n * dims)
+  const tier = new Uint8Array(n)
+  const soft = new Uint8Array(n)
+  const softDue = new Float64Array(n)
+  const allowed = new Uint8Array(n * R)
+  for (let c = 0; c < n; c++) {
+    const job = model.jobs[jobs[c]!]!
+    nodeLoc[c] = job.location!
+    nodeS[c] = job.serviceSeconds
+    nodeE[c] = job.window ? job.window[0] : -BIG
+    const hardLatest = job.window ? (startByDue ? job.window[1] : job.window[1] - job.serviceSeconds) : BIG
+    if (job.window && job.windowType === 'SOFT') {
+      soft[c] = 1
+      softDue[c] = job.window[1]
+      nodeL[c] = BIG
+    } else nodeL[c] = hardLatest
+    for (let d = 0; d < dims; d++) demand[c * dims + d] = job.demand[d] ?? 0
+    tier[c] = job.pinnedRoute !== undefined ? TIER_PINNED : TIER_OF[job.priority]
+    for (let r = 0; r < R; r++) {
+      const route = model.routes[r]!
+      let ok = job.skills.every((s) => route.skills.includes(s))
+      if (job.pinnedRoute !== undefined && job.pinnedRoute !== r) ok = false
+      for (let d = 0; d < dims && ok; d++) if (demand[c * dims + d]! > (route.capacity[d] ?? 0)) ok = false
+      allowed[c * R + r] = ok ? 1 : 0
+    }
+  }
+  const routeStart = new Int32Array(R)
+  const routeEnd = new Int32Array(R)
+  const breakOffset = new Int32Array(R + 1)
+  const breakNodes = new Int32Array(totalBreaks)
+  const breakSpecIndex = new Int32Array(totalBreaks)
+  const capacity = new Float64Array(R * dims)
+  const invSpeed = new Float64Array(R)
+  const distCoef = new Float64Array(R)
+  const timeCoef = new Float64Array(R)
+  const fixed = new Float64Array(R)
+  const unpaidBreak = new Float64Array(R)
+  let next = n
+  let nextBreak = 0
+  for (let r = 0; r < R; r++) {
+    const route = model.routes[r]!
+    const [open, close] = route.window
+    routeStart[r] = next
+    nodeLoc[next] = route.start
+    nodeE[next] = open
+    nodeL[next] = close
+    nodeS[next] = 0
+    next++
+    routeEnd[r] = next
+    nodeLoc[next] = route.end === 'RETURN_TO_ORIGIN' ? route.start : -1
+    nodeE[next] = open
+    nodeL[next] = close
+    nodeS[next] = 0
+    next++
+    breakOffset[r] = nextBreak
+    const breaks = route.breaks
+      .map((b, index) => ({ ...b, index }))
+      .filter((b) => b.start >= open && b.end <= close)
+      .sort((a, b) => a.start - b.start)
+    for (const b of breaks) {
+      nodeLoc[next] = -1
+      nodeE[next] = b.start
+      nodeL[next] = b.start
+      nodeS[next] = Math.max(0, b.end - b.start)
+      if (!b.paid) unpaidBreak[r] = unpaidBreak[r]! + Math.max(0, b.end - b.start)
+      breakSpecIndex[nextBreak] = b.index
+      breakNodes[nextBreak++] = next++
+    }
+    for (let d = 0; d < dims; d++) capacity[r * dims + d] = route.capacity[d] ?? 0
+    invSpeed[r] = 1 / route.speedFactor
+    distCoef[r] = route.costPerKm / 1000
+    timeCoef[r] = route.costPerHour / 3600
+    fixed[r] = route.fixedCost
+  }
+  breakOffset[R] = nextBreak
+  const classes = new Map<string, number>()
+  const routeClass = new Int32Array(R)
+  model.routes.forEach((route, r) => {
+    const { id: _id, workerId: _worker, vehicleId: _vehicle, ...spec } = route
+    const key = JSON.stringify(spec)
+    if (!classes.has(key)) classes.set(key, classes.size)
+    routeClass[r] = classes.get(key)!
+  })
+  const k = Math.min(Math.max(n - 1, 0), 100)
+  const neighbours = new Int32Array(n * k)
+  const order = Array.from({ length: n }, (_, i) => i)
+  for (let c = 0; c < n; c++) {
+    const from = nodeLoc[c]! * size
+    const sorted = order
+      .filter((o) => o !== c)
+      .sort((a, b) => travel.distance[from + nodeLoc[a]!]! - travel.distance[from + nodeLoc[b]!]! || a - b)
+    for (let i = 0; i < k; i++) neighbours[c * k + i] = sorted[i]!
+  }
+  return {
+    model,
+    n,
+    routes: R,
+    dims,
+    size,
+    dist: travel.distance,
+    dur: travel.duration,
+    jobOf: Int32Array.from(jobs),
+    customerOf,
+    fixedReasons,
+    nodeLoc,
+    nodeE,
+    nodeL,
+    nodeS,
+    demand,
+    tier,
+    soft,
+    softDue,
+    penaltyPerSecond: (options.latenessPenaltyPerMinute ?? 1) / 60,
+    startByDue,
+    allowed,
+    routeStart,
+    routeEnd,
+    breakOffset,
+    breakNodes,
+    breakSpecIndex,
+    capacity,
+    invSpeed,
+    distCoef,
+    timeCoef,
+    fixed,
+    unpaidBreak,
+    maxRouteNodes: n + 2 + Math.max(0, ...breakCount),
+    routeClass,
+    neighbours,
+    neighbourCount: k,
+  }
+}

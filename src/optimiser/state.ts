@@ -1,0 +1,437 @@
+// The search state: each route is a node sequence start … end (breaks among the customers) in one
+// flat slab, with cached prefix and suffix time-window segments (Vidal et al. 2013: duration D,
+// earliest start E, latest start L of a segment, concatenated in O(1)), so inserting a customer
+// anywhere is evaluated from two cached segments.
+//
+// Breaks and END_AT_LAST_JOB ends are "transparent" nodes: the worker stays where they are, and
+// the travel to the next real stop happens after them. A prefix is one segment plus its last real
+// location; a suffix is a leading transparent part (L*) followed by a part starting at its first
+// real location (R*), so the travel at a junction lands after the leading breaks and the
+// concatenation stays associative.
+import { BIG as IMPORTED_BIG, type Problem, TIERS } from './problem.js'
+
+// Module-local copies: an imported binding can compile to a getter call under some loaders (tsx),
+// which shows up in the hot loops.
+const BIG = IMPORTED_BIG
+const TOLERANCE = 1e-7
+
+/** Slack tolerated on a time window: float noise, never a real violation (the checker allows 1e-6). */
+export const TOL = TOLERANCE
+
+export class SearchState {
+  readonly p: Problem
+  readonly stride: number
+  readonly nodes: Int32Array
+  readonly len: Int32Array
+  readonly count: Int32Array
+  readonly load: Float64Array
+  // Prefix segments (nodes 0..i).
+  readonly pD: Float64Array
+  readonly pE: Float64Array
+  readonly pL: Float64Array
+  readonly pDist: Float64Array
+  readonly pLast: Int32Array
+  /** Prefix loads: pLoad[(slot) * dims + d] is the demand of dimension d served by nodes 0..i. */
+  readonly pLoad: Float64Array
+  // Suffix segments (nodes i..len-1): leading transparent part, then the part from the first real node.
+  readonly sLD: Float64Array
+  readonly sLE: Float64Array
+  readonly sLL: Float64Array
+  readonly sRD: Float64Array
+  readonly sRE: Float64Array
+  readonly sRL: Float64Array
+  readonly sDist: Float64Array
+  readonly sFirst: Int32Array
+  readonly routeCost: Float64Array
+  readonly routeLate: Float64Array
+  readonly softCount: Int32Array
+  /** Position of route r's last break node (0 when it has none): tails after it hold customers only. */
+  readonly lastBreak: Int32Array
+  /**
+   * Whether route r's sequence is feasible. Insertions are checked exactly, but a removal can break
+   * a route with a break: the travel after the break starts from the last stop before it, and
+   * removing that stop moves the start of that leg (see ruin.ts, which then restores the route).
+   */
+  readonly feasible: Uint8Array
+  readonly custRoute: Int32Array
+  readonly custPos: Int32Array
+  readonly unassignedByTier: Int32Array
+  totalCost = 0
+
+  // Undo log of one iteration.
+  private readonly backupNodes: Int32Array
+  private readonly backupLen: Int32Array
+  private readonly touchedStamp: Int32Array
+  readonly touched: Int32Array
+  touchedCount = 0
+  private stamp = 1
+  private savedCost = 0
+  private readonly savedTiers: Int32Array
+  private readonly savedUnassigned: Int32Array
+  private savedUnassignedCount = 0
+
+  constructor(problem: Problem) {
+    this.p = problem
+    const R = problem.routes
+    const S = problem.maxRouteNodes
+    this.stride = S
+    const slots = R * S
+    this.nodes = new Int32Array(slots)
+    this.len = new Int32Array(R)
+    this.count = new Int32Array(R)
+    this.load = new Float64Array(R * problem.dims)
+    this.pD = new Float64Array(slots)
+    this.pE = new Float64Array(slots)
+    this.pL = new Float64Array(slots)
+    this.pDist = new Float64Array(slots)
+    this.pLast = new Int32Array(slots)
+    this.pLoad = new Float64Array(slots * problem.dims)
+    this.sLD = new Float64Array(slots)
+    this.sLE = new Float64Array(slots)
+    this.sLL = new Float64Array(slots)
+    this.sRD = new Float64Array(slots)
+    this.sRE = new Float64Array(slots)
+    this.sRL = new Float64Array(slots)
+    this.sDist = new Float64Array(slots)
+    this.sFirst = new Int32Array(slots)
+    this.routeCost = new Float64Array(R)
+    this.routeLate = new Float64Array(R)
+    this.softCount = new Int32Array(R)
+    this.lastBreak = new Int32Array(R)
+    this.feasible = new Uint8Array(R)
+    this.custRoute = new Int32Array(problem.n).fill(-1)
+    this.custPos = new Int32Array(problem.n).fill(-1)
+    this.unassignedByTier = new Int32Array(TIERS)
+    this.backupNodes = new Int32Array(slots)
+    this.backupLen = new Int32Array(R)
+    this.touchedStamp = new Int32Array(R)
+    this.touched = new Int32Array(R)
+    this.savedTiers = new Int32Array(TIERS)
+    this.savedUnassigned = new Int32Array(problem.n)
+    for (let c = 0; c < problem.n; c++) this.unassignedByTier[problem.tier[c]!]!++
+    for (let r = 0; r < R; r++) {
+      const base = r * S
+      this.nodes[base] = problem.routeStart[r]!
+      let i = 1
+      for (let b = problem.breakOffset[r]!; b < problem.breakOffset[r + 1]!; b++)
+        this.nodes[base + i++] = problem.breakNodes[b]!
+      this.nodes[base + i++] = problem.routeEnd[r]!
+      this.len[r] = i
+      this.refresh(r)
+    }
+  }
+
+  /** Recomputes route r's positions, load, segments and cost from its node sequence. */
+  refresh(r: number): void {
+    const p = this.p
+    const S = this.stride
+    const base = r * S
+    const len = this.len[r]!
+    const nodes = this.nodes
+    const size = p.size
+    const dur = p.dur
+    const dist = p.dist
+    const inv = p.invSpeed[r]!
+    const dims = p.dims
+    let count = 0
+    let soft = 0
+    for (let d = 0; d < dims; d++) this.load[r * dims + d] = 0
+    // Prefixes.
+    let v = nodes[base]!
+    let D = p.nodeS[v]!
+    let E = p.nodeE[v]!
+    let L = p.nodeL[v]!
+    let dd = 0
+    let last = p.nodeLoc[v]!
+    this.pD[base] = D
+    this.pE[base] = E
+    this.pL[base] = L
+    this.pDist[base] = 0
+    this.pLast[base] = last
+    let feasible = 1
+    let lastBreak = 0
+    const pLoad = this.pLoad
+    for (let d = 0; d < dims; d++) pLoad[base * dims + d] = 0
+    for (let i = 1; i < len; i++) {
+      v = nodes[base + i]!
+      const loc = p.nodeLoc[v]!
+      let t = 0
+      if (loc >= 0) {
+        t = dur[last * size + loc]! * inv
+        dd += dist[last * size + loc]!
+        last = loc
+      }
+      const delta = D + t
+      const e2 = p.nodeE[v]!
+      const l2 = p.nodeL[v]!
+      const wt = Math.max(e2 - delta - L, 0)
+      if (E + delta > l2 + TOLERANCE) feasible = 0
+      D = D + p.nodeS[v]! + t + wt
+      E = Math.max(e2 - delta, E) - wt
+      L = Math.min(l2 - delta, L)
+      this.pD[base + i] = D
+      this.pE[base + i] = E
+      this.pL[base + i] = L
+      this.pDist[base + i] = dd
+      this.pLast[base + i] = last
+      if (v < p.n) {
+        count++
+        this.custRoute[v] = r
+        this.custPos[v] = i
+        soft += p.soft[v]!
+        for (let d = 0; d < dims; d++) this.load[r * dims + d]! += p.demand[v * dims + d]!
+      } else if (i < len - 1) lastBreak = i
+      for (let d = 0; d < dims; d++) pLoad[(base + i) * dims + d] = this.load[r * dims + d]!
+    }
+    // Suffixes.
+    let lD = 0
+    let lE = -BIG
+    let lL = BIG
+    let rD = 0
+    let rE = -BIG
+    let rL = BIG
+    let first = -1
+    dd = 0
+    for (let i = len - 1; i >= 0; i--) {
+      v = nodes[base + i]!
+      const loc = p.nodeLoc[v]!
+      const s = p.nodeS[v]!
+      const e1 = p.nodeE[v]!
+      const l1 = p.nodeL[v]!
+      if (loc < 0) {
+        // v ⊕ L (no travel)
+        const wt = Math.max(lE - s - l1, 0)
+        const nE = Math.max(lE - s, e1) - wt
+        const nL = Math.min(lL - s, l1)
+        lD = s + lD + wt
+        lE = nE
+        lL = nL
+      } else {
+        // v ⊕ L, then ⊕ R with the travel to R's first real node.
+        let wt = Math.max(lE - s - l1, 0)
+        let cD = s + lD + wt
+        let cE = Math.max(lE - s, e1) - wt
+        let cL = Math.min(lL - s, l1)
+        if (first >= 0) {
+          const t = dur[loc * size + first]! * inv
+          dd += dist[loc * size + first]!
+          const delta = cD + t
+          wt = Math.max(rE - delta - cL, 0)
+          const nE = Math.max(rE - delta, cE) - wt
+          const nL = Math.min(rL - delta, cL)
+          cD = cD + rD + t + wt
+          cE = nE
+          cL = nL
+        }
+        rD = cD
+        rE = cE
+        rL = cL
+        lD = 0
+        lE = -BIG
+        lL = BIG
+        first = loc
+      }
+      this.sLD[base + i] = lD
+      this.sLE[base + i] = lE
+      this.sLL[base + i] = lL
+      this.sRD[base + i] = rD
+      this.sRE[base + i] = rE
+      this.sRL[base + i] = rL
+      this.sDist[base + i] = dd
+      this.sFirst[base + i] = first
+    }
+    this.count[r] = count
+    this.softCount[r] = soft
+    this.lastBreak[r] = lastBreak
+    this.feasible[r] = feasible
+    const late = soft > 0 ? this.lateness(r, -1, -1, this.pE[base + len - 1]!) : 0
+    this.routeLate[r] = late
+    const cost =
+      count === 0
+        ? 0
+        : p.fixed[r]! +
+          p.distCoef[r]! * this.pDist[base + len - 1]! +
+          p.timeCoef[r]! * (this.pD[base + len - 1]! - p.unpaidBreak[r]!) +
+          late * p.penaltyPerSecond
+    this.totalCost += cost - this.routeCost[r]!
+    this.routeCost[r] = cost
+  }
+
+  /**
+   * Seconds of SOFT lateness of route r departing at `departure`, with customer `extra` inserted
+   * after position `after` (or none: extra = -1). Walks the route: used only where SOFT jobs are.
+   */
+  lateness(r: number, extra: number, after: number, departure: number): number {
+    const p = this.p
+    const base = r * this.stride
+    const len = this.len[r]!
+    const inv = p.invSpeed[r]!
+    let time = departure
+    let last = p.nodeLoc[this.nodes[base]!]!
+    let late = 0
+    for (let i = 1; i < len; i++) {
+      for (let k = 0; k < 2; k++) {
+        let v: number
+        if (k === 0) {
+          v = this.nodes[base + i]!
+          if (i === after + 1 && extra >= 0) v = extra
+        } else {
+          if (i !== after + 1 || extra < 0) break
+          v = this.nodes[base + i]!
+        }
+        const loc = p.nodeLoc[v]!
+        if (loc >= 0) {
+          time += p.dur[last * p.size + loc]! * inv
+          last = loc
+        }
+        const e = p.nodeE[v]!
+        if (time < e) time = e
+        if (v < p.n && p.soft[v] === 1) {
+          const due = p.startByDue ? time : time + p.nodeS[v]!
+          if (due > p.softDue[v]!) late += due - p.softDue[v]!
+        }
+        time += p.nodeS[v]!
+      }
+    }
+    return late
+  }
+
+  isUnassigned(c: number): boolean {
+    return this.custRoute[c] === -1
+  }
+
+  /** Starts an iteration's undo log. */
+  beginMove(unassigned: Int32Array, unassignedCount: number): void {
+    this.stamp++
+    this.touchedCount = 0
+    this.savedCost = this.totalCost
+    this.savedTiers.set(this.unassignedByTier)
+    this.savedUnassigned.set(unassigned.subarray(0, unassignedCount))
+    this.savedUnassignedCount = unassignedCount
+  }
+
+  /** Records route r's sequence before its first change in this iteration. */
+  touch(r: number): void {
+    if (this.touchedStamp[r] === this.stamp) return
+    this.touchedStamp[r] = this.stamp
+    this.touched[this.touchedCount++] = r
+    const base = r * this.stride
+    this.backupNodes.set(this.nodes.subarray(base, base + this.len[r]!), base)
+    this.backupLen[r] = this.len[r]!
+  }
+
+  /** Undoes the iteration; returns the restored number of unassigned customers (in `unassigned`). */
+  undoMove(unassigned: Int32Array): number {
+    const S = this.stride
+    for (let k = 0; k < this.touchedCount; k++) {
+      const r = this.touched[k]!
+      const base = r * S
+      for (let i = 1; i < this.len[r]! - 1; i++) {
+        const v = this.nodes[base + i]!
+        if (v < this.p.n) this.custRoute[v] = -1
+      }
+    }
+    for (let k = 0; k < this.touchedCount; k++) {
+      const r = this.touched[k]!
+      const base = r * S
+      this.len[r] = this.backupLen[r]!
+      this.nodes.set(this.backupNodes.subarray(base, base + this.len[r]!), base)
+      this.refresh(r)
+    }
+    for (let i = 0; i < this.savedUnassignedCount; i++) {
+      const c = this.savedUnassigned[i]!
+      this.custRoute[c] = -1
+      this.custPos[c] = -1
+      unassigned[i] = c
+    }
+    this.unassignedByTier.set(this.savedTiers)
+    this.totalCost = this.savedCost
+    return this.savedUnassignedCount
+  }
+
+  /**
+   * Puts route r back as it was before this iteration's first change to it; returns the number of
+   * customers that came back (they are assigned again).
+   */
+  restoreRoute(r: number): number {
+    const base = r * this.stride
+    this.len[r] = this.backupLen[r]!
+    this.nodes.set(this.backupNodes.subarray(base, base + this.len[r]!), base)
+    let back = 0
+    for (let i = 1; i < this.len[r]! - 1; i++) {
+      const v = this.nodes[base + i]!
+      if (v < this.p.n && this.custRoute[v] === -1) {
+        this.unassignedByTier[this.p.tier[v]!]!--
+        back++
+      }
+    }
+    this.refresh(r)
+    return back
+  }
+
+  /** Inserts customer c into route r after position `after`, then refreshes the route. */
+  insert(c: number, r: number, after: number): void {
+    this.touch(r)
+    const base = r * this.stride
+    const len = this.len[r]!
+    this.nodes.copyWithin(base + after + 2, base + after + 1, base + len)
+    this.nodes[base + after + 1] = c
+    this.len[r] = len + 1
+    this.unassignedByTier[this.p.tier[c]!]!--
+    this.refresh(r)
+  }
+
+  /**
+   * Replaces route r's node sequence by seq[0..length) (same start, breaks and end; customers moved
+   * between routes are re-registered by the refresh of the route that receives them).
+   */
+  replaceRoute(r: number, seq: Int32Array, length: number): void {
+    this.touch(r)
+    this.nodes.set(seq.subarray(0, length), r * this.stride)
+    this.len[r] = length
+    this.refresh(r)
+  }
+
+  /** Removes every customer flagged in `removed` from route r (one refresh). */
+  removeFlagged(r: number, removed: Uint8Array): void {
+    this.touch(r)
+    const base = r * this.stride
+    const len = this.len[r]!
+    let w = base
+    for (let i = 0; i < len; i++) {
+      const v = this.nodes[base + i]!
+      if (v < this.p.n && removed[v] === 1) {
+        this.custRoute[v] = -1
+        this.custPos[v] = -1
+        this.unassignedByTier[this.p.tier[v]!]!++
+        continue
+      }
+      this.nodes[w++] = v
+    }
+    this.len[r] = w - base
+    this.refresh(r)
+  }
+
+  /** Copies the routes into `into` (a snapshot of the best solution). */
+  saveRoutes(into: Int32Array, intoLen: Int32Array): void {
+    for (let r = 0; r < this.p.routes; r++) {
+      const base = r * this.stride
+      into.set(this.nodes.subarray(base, base + this.len[r]!), base)
+      intoLen[r] = this.len[r]!
+    }
+  }
+
+  /** Replaces every route by a snapshot taken with saveRoutes. */
+  loadRoutes(from: Int32Array, fromLen: Int32Array): void {
+    this.custRoute.fill(-1)
+    this.custPos.fill(-1)
+    this.unassignedByTier.fill(0)
+    for (let r = 0; r < this.p.routes; r++) {
+      const base = r * this.stride
+      this.len[r] = fromLen[r]!
+      this.nodes.set(from.subarray(base, base + fromLen[r]!), base)
+      this.refresh(r)
+    }
+    for (let c = 0; c < this.p.n; c++) if (this.custRoute[c] === -1) this.unassignedByTier[this.p.tier[c]!]!++
+  }
+}
