@@ -1,0 +1,71 @@
+// The web dashboard (web/, built into dist/web by `npm run build`), served at `/`.
+//
+// Hashed build assets under /assets/ are cached for a year (a new build has new names); index.html
+// is never cached, so a deploy reaches every browser on its next navigation. Any other GET that is
+// not the API and does not name a file gets index.html (the SPA routes it: /jobs,
+// /settings/api-keys …). The API keeps its JSON 404s: nothing under /v1 is ever answered with HTML.
+// The technician app's PWA files sit at the root: /sw.js and /manifest.webmanifest are never cached
+// (a service worker must be re-checked on every visit, or a phone keeps an old one for a day), the
+// icons under /icons/ for a day.
+// Without a build (tests that do not build it, a checkout before `npm run build:web`) nothing is
+// installed and the caller serves the landing page instead (landing-page.ts).
+import { existsSync } from 'node:fs'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import fastifyStatic from '@fastify/static'
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+
+/** `<repository>/dist/web`, from src/http/ (tsx) and from dist/http/ (built) alike. */
+export const DEFAULT_DASHBOARD_DIR = fileURLToPath(new URL('../../dist/web', import.meta.url))
+
+const API_PATH = /^\/v1(\/|$)/
+/** A last path segment with an extension names a file: a missing one is a 404, not the SPA. */
+const FILE_PATH = /\/[^/]*\.[^/]*$/
+/** Root files of the build served as they are (content types by extension: JavaScript, manifest+json). */
+const ROOT_FILES = ['/sw.js', '/manifest.webmanifest']
+
+export interface DashboardOptions {
+  /** The built SPA (index.html + assets/): DEFAULT_DASHBOARD_DIR for the server. */
+  dir: string
+}
+
+/** Serves the built dashboard at `/`; false (nothing installed) when there is no build. */
+export async function installDashboard(app: FastifyInstance, { dir }: DashboardOptions): Promise<boolean> {
+  if (!existsSync(join(dir, 'index.html'))) return false
+  // Encapsulated, so reply.sendFile stays local to these routes (the playgrounds bring their own).
+  await app.register(async (scope) => {
+    await scope.register(fastifyStatic, {
+      root: join(dir, 'assets'),
+      prefix: '/assets/',
+      index: false,
+      maxAge: '365d',
+      immutable: true,
+    })
+    if (existsSync(join(dir, 'icons'))) {
+      await scope.register(fastifyStatic, {
+        root: join(dir, 'icons'),
+        prefix: '/icons/',
+        index: false,
+        maxAge: '1d',
+        decorateReply: false,
+      })
+    }
+    for (const path of ROOT_FILES) {
+      if (!existsSync(join(dir, path))) continue
+      scope.get(path, { schema: { hide: true } }, (_request, reply) =>
+        reply.header('cache-control', 'no-cache').sendFile(path.slice(1), dir, { cacheControl: false }),
+      )
+    }
+    scope.get('/*', { config: { spaFallback: true }, schema: { hide: true } }, (request, reply) =>
+      serveApp(request, reply, dir),
+    )
+  })
+  return true
+}
+
+function serveApp(request: FastifyRequest, reply: FastifyReply, dir: string) {
+  const path = request.url.split('?')[0] ?? '/'
+  if (API_PATH.test(path) || FILE_PATH.test(path)) return reply.callNotFound()
+  reply.header('cache-control', 'no-cache')
+  return reply.sendFile('index.html', dir, { cacheControl: false })
+}

@@ -1,0 +1,94 @@
+// The dashboard's way into the admin API: the `fs_session` cookie names a server-side session, and
+// every request that changes something also carries the session's CSRF token in `X-CSRF-Token`.
+//
+// CSRF: a synchronizer token stored on the session row (OWASP's first recommendation), not
+// @fastify/csrf-protection. The sessions live in our own table already, so the token is one more
+// column, checked with one constant-time comparison; the plugin would need a secret kept in a second
+// cookie or a session plugin, and gives nothing more here. The token reaches the SPA in the sign-in
+// answer and GET /session (the cookie itself is httpOnly). SameSite=Lax on the cookie and the JSON
+// content type of every write (an HTML form cannot send one, and a cross-site fetch with it needs a
+// CORS preflight this service never grants) are the further layers.
+import type {} from '@fastify/cookie'
+import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify'
+import { CSRF_HEADER, SESSION_COOKIE } from '../modules/sessions/schemas.js'
+import { csrfTokenMatches, type LiveSession, type Sessions } from '../modules/sessions/service.js'
+import { AppError } from './errors.js'
+import { ERROR_CODE_DESCRIPTIONS, ERROR_CODES_KEYWORD, errorResponses } from './schemas.js'
+
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS'])
+
+export class SessionCookies {
+  constructor(readonly sessions: Sessions) {}
+
+  valueOf(request: FastifyRequest): string | undefined {
+    const value = request.cookies?.[SESSION_COOKIE]
+    return value === undefined || value === '' ? undefined : value
+  }
+
+  /** httpOnly, SameSite=Lax, path /; Secure when the request came over TLS (see TRUST_PROXY). */
+  set(request: FastifyRequest, reply: FastifyReply, value: string): void {
+    reply.setCookie(SESSION_COOKIE, value, {
+      path: '/',
+      httpOnly: true,
+      sameSite: 'lax',
+      secure: request.protocol === 'https',
+    })
+  }
+
+  clear(request: FastifyRequest, reply: FastifyReply): void {
+    reply.clearCookie(SESSION_COOKIE, {
+      path: '/',
+      httpOnly: true,
+      sameSite: 'lax',
+      secure: request.protocol === 'https',
+    })
+  }
+
+  /**
+   * The live session of a request that sent the cookie, or 401 (and the dead cookie cleared). A
+   * state-changing request must also carry the session's CSRF token, or 403 CSRF_INVALID; it is then
+   * refused before the session is touched or anything else happens.
+   */
+  async authenticate(request: FastifyRequest, reply: FastifyReply, value: string): Promise<LiveSession> {
+    const session = await this.sessions.find(value)
+    if (!session) {
+      this.clear(request, reply)
+      throw new AppError('UNAUTHORIZED', 'Your session has ended or is not valid; sign in again')
+    }
+    if (!SAFE_METHODS.has(request.method) && !csrfTokenMatches(session, request.headers[CSRF_HEADER])) {
+      throw new AppError(
+        'CSRF_INVALID',
+        request.headers[CSRF_HEADER] === undefined
+          ? 'Missing X-CSRF-Token header: send the csrfToken of your session with every change'
+          : 'The X-CSRF-Token header does not match your session',
+      )
+    }
+    await this.sessions.touch(session)
+    return session
+  }
+}
+
+const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE'])
+
+/**
+ * Every state-changing admin route can answer 403 CSRF_INVALID to a session request: list the code
+ * in its 403 response (a copy: public routes share these schema objects).
+ */
+export function documentCsrfErrors(api: FastifyInstance): void {
+  api.addHook('onRoute', (route: RouteOptions) => {
+    const methods = ([] as string[]).concat(route.method)
+    const response = route.schema?.response as Record<string, Record<string, unknown>> | undefined
+    if (route.config?.access === 'sign-in' || !response || !methods.some((m) => WRITE_METHODS.has(m))) return
+    const forbidden = response[403]
+    const codes = (forbidden?.[ERROR_CODES_KEYWORD] as string[] | undefined) ?? []
+    if (codes.includes('CSRF_INVALID')) return
+    const documented = forbidden
+      ? {
+          ...forbidden,
+          [ERROR_CODES_KEYWORD]: [...codes, 'CSRF_INVALID'],
+          description: `${forbidden.description}; or ${ERROR_CODE_DESCRIPTIONS.CSRF_INVALID} (CSRF_INVALID)`,
+        }
+      : errorResponses('CSRF_INVALID')[403]
+    route.schema = { ...route.schema, response: { ...response, 403: documented } }
+  })
+}

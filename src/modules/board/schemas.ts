@@ -1,0 +1,104 @@
+import { type Static, Type } from '@sinclair/typebox'
+import {
+  DateTime,
+  Envelope,
+  Id,
+  JobPriority,
+  JobStatus,
+  LatitudeString,
+  LongitudeString,
+  Nullable,
+  NullableObject,
+  TimeWindowType,
+  VehicleEndPolicy,
+} from '../../http/schemas.js'
+
+export const BoardQuery = Type.Object(
+  {
+    date: Type.String({
+      format: 'date',
+      pattern: '^(?!0000)',
+      description:
+        'The day, YYYY-MM-DD; each shift template of its weekday is placed on it in its depot’s time zone',
+      examples: ['2026-11-26'],
+    }),
+    locationId: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 200,
+        description: 'One depot: its shifts, and the unassigned jobs of that depot or of none',
+      }),
+    ),
+  },
+  { additionalProperties: false },
+)
+export type BoardQuery = Static<typeof BoardQuery>
+
+const NamedRef = Type.Object({ id: Id, name: Type.String() })
+const Point = Type.Object({ latitude: LatitudeString, longitude: LongitudeString })
+
+const BoardDepot = Type.Object({
+  id: Id,
+  name: Type.String(),
+  timezone: Type.String({ description: 'IANA time zone of the depot' }),
+  ...Point.properties,
+})
+
+const BoardRow = Type.Object({
+  shiftId: Id,
+  user: NamedRef,
+  vehicle: NamedRef,
+  locationId: Id,
+  start: DateTime,
+  end: DateTime,
+  breaks: Type.Array(Type.Object({ start: DateTime, end: DateTime, isPaid: Type.Boolean() })),
+  origin: Type.Object(Point.properties, {
+    description: 'Where the route starts: the vehicle’s start position, else its depot',
+  }),
+  endPolicy: VehicleEndPolicy,
+})
+
+const BoardJob = Type.Object({
+  id: Id,
+  title: Type.String(),
+  status: JobStatus,
+  priority: JobPriority,
+  customer: NullableObject(NamedRef),
+  locationId: Nullable(Id),
+  latitude: Nullable(
+    Type.String({ description: 'The job’s own position, else its customer’s; null: neither' }),
+  ),
+  longitude: Nullable(Type.String()),
+  serviceDuration: Type.Integer({ description: 'Seconds on site' }),
+  timeWindowType: TimeWindowType,
+  earliestStart: Nullable(DateTime),
+  latestEnd: Nullable(DateTime),
+  scheduledStart: Nullable(DateTime),
+  scheduledEnd: Nullable(DateTime),
+  assignedUserId: Nullable(Id),
+  shiftId: Nullable(Id),
+  tags: Type.Array(NamedRef),
+})
+export type BoardJob = Static<typeof BoardJob>
+
+export const Board = Type.Object(
+  {
+    date: Type.String({ format: 'date' }),
+    locationId: Nullable(Id),
+    timezone: Type.String({
+      description: 'The depot’s time zone, or without locationId the organisation’s (its primary depot’s)',
+    }),
+    dayStart: Type.String({ ...DateTime, description: 'Midnight starting the date in `timezone`' }),
+    dayEnd: Type.String({ ...DateTime, description: 'Midnight ending the date in `timezone`' }),
+    depots: Type.Array(BoardDepot, { description: 'The active depots shown (the one asked for, or all)' }),
+    rows: Type.Array(BoardRow, { description: 'One per shift on the date, by start time' }),
+    jobs: Type.Array(BoardJob, {
+      description:
+        'The jobs scheduled on a row that day (any status), then the CREATED jobs waiting for dispatch',
+    }),
+  },
+  { title: 'Board' },
+)
+export type Board = Static<typeof Board>
+
+export const BoardResponse = Envelope(Type.Object({ board: Board }), 'The dispatch board of the day')

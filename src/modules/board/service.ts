@@ -1,0 +1,132 @@
+// The dispatch board of one day: a row per shift on the date (the same instantiation a route plan
+// uses: day-inputs.ts places each weekly template on the date in its depot's time zone, with its
+// breaks), the jobs scheduled on those rows that day whatever their status, and the CREATED jobs
+// waiting for dispatch (those a plan of the day would consider: window overlapping the date, or none).
+
+import type { Executor } from '../../db/types.js'
+import { toDecimalString } from '../../db/values.js'
+import { notFound } from '../../http/errors.js'
+import { loadDayInputs, utcDayBounds } from '../route-plans/day-inputs.js'
+import { localTime } from '../shifts/zoned-time.js'
+import * as repository from './repository.js'
+import type { Board, BoardJob, BoardQuery } from './schemas.js'
+
+const MINUTES_PER_DAY = 24 * 60
+const iso = (ms: number) => new Date(ms).toISOString()
+
+export async function getBoard(db: Executor, organisationId: string, query: BoardQuery): Promise<Board> {
+  const locationId = query.locationId ?? null
+  const depots = await repository.findDepots(db, organisationId)
+  const depot = locationId === null ? undefined : depots.find((d) => d.id === locationId)
+  if (locationId !== null && !depot) throw notFound('Location')
+  const timezone = depot?.timezone ?? depots[0]?.timezone ?? 'UTC'
+  const dayUtc = utcDayBounds(query.date).startMs
+  const localDay = (zone: string) => ({
+    from: localTime(dayUtc, 0, zone),
+    to: localTime(dayUtc, MINUTES_PER_DAY, zone),
+  })
+
+  const day = await loadDayInputs(db, organisationId, {
+    date: query.date,
+    mode: 'KEEP_ASSIGNED',
+    locationId,
+  })
+  const rows = [...day.routes].sort((a, b) => a.start - b.start || a.userName.localeCompare(b.userName))
+  // A row's jobs are those scheduled on its shift during the date in its depot's zone (a weekly
+  // template is the same shift every week).
+  const zoneOf = new Map(depots.map((d) => [d.id, d.timezone]))
+  const rangeOf = new Map(rows.map((r) => [r.shiftId, localDay(zoneOf.get(r.locationId) ?? timezone)]))
+  const ranges = [...rangeOf.values()]
+  const scheduled =
+    ranges.length === 0
+      ? []
+      : (
+          await repository.findJobsOnShifts(
+            db,
+            organisationId,
+            rows.map((r) => r.shiftId),
+            {
+              from: iso(Math.min(...ranges.map((r) => r.from))),
+              to: iso(Math.max(...ranges.map((r) => r.to))),
+            },
+          )
+        ).filter((job) => {
+          const range = job.shift_id === null ? undefined : rangeOf.get(job.shift_id)
+          return (
+            range !== undefined &&
+            Date.parse(job.scheduled_start ?? '') < range.to &&
+            Date.parse(job.scheduled_end ?? '') > range.from
+          )
+        })
+  const waitingIds = day.jobs.filter((job) => job.status === 'CREATED').map((job) => job.id)
+  const waiting = await repository.findJobsByIds(db, organisationId, waitingIds)
+  const jobRows = [...scheduled, ...waiting]
+  const tags = await repository.findJobTags(
+    db,
+    organisationId,
+    jobRows.map((job) => job.id),
+  )
+  const tagsOf = new Map<string, { id: string; name: string }[]>()
+  for (const tag of tags) {
+    const list = tagsOf.get(tag.job_id) ?? []
+    list.push({ id: tag.id, name: tag.name })
+    tagsOf.set(tag.job_id, list)
+  }
+
+  const { from, to } = localDay(timezone)
+  return {
+    date: query.date,
+    locationId,
+    timezone,
+    dayStart: iso(from),
+    dayEnd: iso(to),
+    depots: depots
+      .filter((d) => (depot ? d.id === depot.id : Boolean(d.is_active)))
+      .map((d) => ({
+        id: d.id,
+        name: d.name,
+        timezone: d.timezone,
+        latitude: d.latitude,
+        longitude: d.longitude,
+      })),
+    rows: rows.map((row) => ({
+      shiftId: row.shiftId,
+      user: { id: row.userId, name: row.userName },
+      vehicle: { id: row.vehicleId, name: row.vehicleName },
+      locationId: row.locationId,
+      start: iso(row.start),
+      end: iso(row.end),
+      breaks: row.breaks.map((b) => ({ start: iso(b.start), end: iso(b.end), isPaid: b.isPaid })),
+      origin: {
+        latitude: toDecimalString(row.origin.latitude),
+        longitude: toDecimalString(row.origin.longitude),
+      },
+      endPolicy: row.endPolicy,
+    })),
+    jobs: jobRows.map((job) => serializeBoardJob(job, tagsOf.get(job.id) ?? [])),
+  }
+}
+
+function serializeBoardJob(row: repository.BoardJobRow, tags: { id: string; name: string }[]): BoardJob {
+  // The job's own position when it has one, else its customer's (as a plan places it).
+  const own = row.job_latitude !== null && row.job_longitude !== null
+  return {
+    id: row.id,
+    title: row.title,
+    status: row.status,
+    priority: row.priority,
+    customer: row.customer_id ? { id: row.customer_id, name: row.customer_name ?? '' } : null,
+    locationId: row.location_id,
+    latitude: own ? row.job_latitude : row.customer_latitude,
+    longitude: own ? row.job_longitude : row.customer_longitude,
+    serviceDuration: row.service_duration,
+    timeWindowType: row.time_window_type,
+    earliestStart: row.earliest_start,
+    latestEnd: row.latest_end,
+    scheduledStart: row.scheduled_start,
+    scheduledEnd: row.scheduled_end,
+    assignedUserId: row.assigned_user_id,
+    shiftId: row.shift_id,
+    tags,
+  }
+}

@@ -1,0 +1,144 @@
+// Settings › Automations: "when this event happens, POST it to this URL". The list (server-paged,
+// filtered by event and state), create, and a link to each automation's page and to all logs.
+import { useState } from 'react'
+import { Link, useNavigate } from 'react-router'
+import { useListParams } from '../../lib/search-params'
+import { Button, ButtonLink } from '../../ui/button'
+import { type Column, DataTable } from '../../ui/data-table'
+import { DateTime } from '../../ui/date-time'
+import { Field } from '../../ui/form'
+import { PageHeader } from '../../ui/page-header'
+import { Pager } from '../../ui/pager'
+import { EmptyState } from '../../ui/states'
+import { CreateAutomationDialog } from './automation-form-dialog'
+import { AutomationStatus } from './automation-status'
+import { EVENTS, type EventName, eventLabel } from './events'
+import { type Automation, useAutomations } from './queries'
+
+export function AutomationsPage() {
+  const params = useListParams()
+  const navigate = useNavigate()
+  const event = params.get('event') as EventName | undefined
+  const state = params.get('state')
+  const filters = { ...(event ? { event } : {}), ...(state ? { isActive: state === 'active' } : {}) }
+  const automations = useAutomations(params.page, filters)
+  const [creating, setCreating] = useState(false)
+  const filtered = Boolean(event || state)
+
+  const columns: Column<Automation>[] = [
+    {
+      header: 'Name',
+      cell: (a) => (
+        <Link to={`/settings/automations/${a.id}`}>
+          <strong>{a.name}</strong>
+        </Link>
+      ),
+    },
+    { header: 'Trigger', cell: (a) => eventLabel(a.event) },
+    { header: 'Action', cell: () => 'Send webhook' },
+    { header: 'Endpoint', cell: (a) => <span className="mono">{shortUrl(a.url)}</span> },
+    { header: 'Status', cell: (a) => <AutomationStatus automation={a} /> },
+    { header: 'Created', cell: (a) => <DateTime value={a.createdAt} dateOnly /> },
+  ]
+
+  return (
+    <div className="page">
+      <PageHeader
+        title="Automations"
+        description="Send your systems a signed webhook when something happens to a job. Delivery status and errors are in the logs."
+        actions={
+          <>
+            <ButtonLink to="/settings/webhook-logs">View logs</ButtonLink>
+            <Button variant="primary" onClick={() => setCreating(true)}>
+              Create automation
+            </Button>
+          </>
+        }
+      />
+      <div className="filters">
+        <Field label="Trigger event">
+          {(control) => (
+            <select
+              {...control}
+              className="select"
+              value={event ?? ''}
+              onChange={(e) => params.set({ event: e.target.value })}
+            >
+              <option value="">All events</option>
+              {EVENTS.map((option) => (
+                <option key={option.value} value={option.value}>
+                  {option.label}
+                </option>
+              ))}
+            </select>
+          )}
+        </Field>
+        <Field label="Status">
+          {(control) => (
+            <select
+              {...control}
+              className="select"
+              value={state ?? ''}
+              onChange={(e) => params.set({ state: e.target.value })}
+            >
+              <option value="">Any status</option>
+              <option value="active">Active</option>
+              <option value="inactive">Inactive</option>
+            </select>
+          )}
+        </Field>
+      </div>
+      <div>
+        <DataTable
+          label="Automations"
+          columns={columns}
+          rows={automations.data?.automations}
+          rowKey={(a) => a.id}
+          isLoading={automations.isPending}
+          error={automations.error}
+          onRetry={() => automations.refetch()}
+          onRowClick={(a) => navigate(`/settings/automations/${a.id}`)}
+          empty={
+            filtered ? (
+              <EmptyState
+                title="No automations match these filters"
+                action={
+                  <Button onClick={() => params.set({ event: undefined, state: undefined })}>
+                    Clear filters
+                  </Button>
+                }
+              />
+            ) : (
+              <EmptyState
+                icon="⚡"
+                title="No automations yet"
+                description="Create one to send job events (created, assigned, completed …) to your ERP, CRM or chat."
+                action={
+                  <Button variant="primary" onClick={() => setCreating(true)}>
+                    Create automation
+                  </Button>
+                }
+              />
+            )
+          }
+        />
+        <Pager
+          pagination={automations.data?.pagination}
+          onPage={(page) => params.set({ page })}
+          noun="automations"
+        />
+      </div>
+      {creating && <CreateAutomationDialog onClose={() => setCreating(false)} />}
+    </div>
+  )
+}
+
+/** The host and path, without query (which may hold a token) — the full URL is on the detail page. */
+export function shortUrl(url: string): string {
+  try {
+    const parsed = new URL(url)
+    return `${parsed.host}${parsed.pathname === '/' ? '' : parsed.pathname}`
+  } catch {
+    return url
+  }
+}

@@ -1,0 +1,123 @@
+// The keyboard (and precise) way to assign: pick the worker's row and a start time; the visit lasts
+// the job's service duration. Also used to move an assigned job to another row or time.
+import { useState } from 'react'
+import { zonedToUtc } from '../../lib/time'
+import { Button } from '../../ui/button'
+import { Dialog } from '../../ui/dialog'
+import { Field, FormError, serverErrors } from '../../ui/form'
+import { type BoardJob, type BoardRow, clock, duration, jobsOfRow, suggestStart } from './board-model'
+import { useAssignJob } from './queries'
+import { windowText } from './tray'
+
+export function AssignDialog({
+  job,
+  rows,
+  jobs,
+  date,
+  timeZone,
+  onClose,
+  onAssigned,
+}: {
+  job: BoardJob
+  rows: BoardRow[]
+  /** Every job of the board, to suggest a free time. */
+  jobs: BoardJob[]
+  date: string
+  timeZone: string
+  onClose: () => void
+  onAssigned: (message: string) => void
+}) {
+  const assign = useAssignJob()
+  const firstRow = rows.find((r) => r.shiftId === job.shiftId) ?? rows[0]
+  const [shiftId, setShiftId] = useState(firstRow?.shiftId ?? '')
+  const startFor = (row: BoardRow | undefined) =>
+    job.scheduledStart && row?.shiftId === job.shiftId
+      ? clock(job.scheduledStart, timeZone)
+      : row
+        ? clock(suggestStart(row, jobsOfRow(row, jobs), job), timeZone)
+        : '09:00'
+  const [time, setTime] = useState(() => startFor(firstRow))
+  const row = rows.find((r) => r.shiftId === shiftId)
+  const valid = /^\d{2}:\d{2}$/.test(time)
+  const start = valid ? zonedToUtc(date, time, timeZone).getTime() : null
+  const end = start === null ? null : start + job.serviceDuration * 1000
+  const errors = serverErrors(assign.error, ['userId', 'shiftId', 'scheduledStart', 'scheduledEnd'])
+  const moving = job.status === 'ASSIGNED'
+
+  const submit = () => {
+    if (!row || start === null || end === null) return
+    assign.mutate(
+      {
+        id: job.id,
+        assignment: {
+          userId: row.user.id,
+          shiftId: row.shiftId,
+          scheduledStart: new Date(start).toISOString(),
+          scheduledEnd: new Date(end).toISOString(),
+        },
+      },
+      { onSuccess: () => onAssigned(`${job.title} assigned to ${row.user.name} at ${time}`) },
+    )
+  }
+
+  return (
+    <Dialog
+      title={moving ? `Reassign ${job.title}` : `Assign ${job.title}`}
+      description={`Window ${windowText(job, timeZone)} (${job.timeWindowType === 'HARD' ? 'must be kept' : 'flexible'}) · ${duration(job.serviceDuration)} on site`}
+      onClose={onClose}
+      onSubmit={submit}
+      footer={
+        <>
+          <Button onClick={onClose}>Cancel</Button>
+          <Button type="submit" variant="primary" pending={assign.isPending} disabled={!row || !valid}>
+            {moving ? 'Move' : 'Assign'}
+          </Button>
+        </>
+      }
+    >
+      <FormError message={errors.form} />
+      {rows.length === 0 ? (
+        <p>Nobody works this day: there is no shift to assign the job to.</p>
+      ) : (
+        <>
+          <Field label="Worker and vehicle" error={errors.fields.userId ?? errors.fields.shiftId}>
+            {(control) => (
+              <select
+                {...control}
+                className="select"
+                value={shiftId}
+                onChange={(e) => {
+                  setShiftId(e.target.value)
+                  setTime(startFor(rows.find((r) => r.shiftId === e.target.value)))
+                }}
+              >
+                {rows.map((r) => (
+                  <option key={r.shiftId} value={r.shiftId}>
+                    {`${r.user.name} · ${r.vehicle.name} (${clock(r.start, timeZone)}–${clock(r.end, timeZone)})`}
+                  </option>
+                ))}
+              </select>
+            )}
+          </Field>
+          <Field
+            label="Start time"
+            error={errors.fields.scheduledStart ?? errors.fields.scheduledEnd}
+            hint={end === null ? `In ${timeZone}` : `Ends at ${clock(end, timeZone)} · ${timeZone}`}
+          >
+            {(control) => (
+              <input
+                {...control}
+                className="input"
+                type="time"
+                step={900}
+                required
+                value={time}
+                onChange={(e) => setTime(e.target.value)}
+              />
+            )}
+          </Field>
+        </>
+      )}
+    </Dialog>
+  )
+}

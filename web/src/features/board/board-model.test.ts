@@ -1,0 +1,126 @@
+// The board's arithmetic: the hours shown, where a drop lands (snapped to a quarter hour), the
+// default free time of a job on a row, filters and the route drawn for a row.
+import { describe, expect, it } from 'vitest'
+import {
+  addDays,
+  type BoardJob,
+  type BoardRow,
+  duration,
+  HOUR,
+  instantAt,
+  matchesFilters,
+  percentOf,
+  routePath,
+  suggestStart,
+  timelineRange,
+} from './board-model'
+
+const DAY_START = '2026-12-07T00:00:00.000Z'
+const DAY_END = '2026-12-08T00:00:00.000Z'
+const at = (hhmm: string) => Date.parse(`2026-12-07T${hhmm}:00.000Z`)
+
+const job = (overrides: Partial<BoardJob> = {}): BoardJob => ({
+  id: 'j1',
+  title: 'Boiler service',
+  status: 'CREATED',
+  priority: 'NORMAL',
+  customer: null,
+  locationId: null,
+  latitude: '53.5',
+  longitude: '-2.2',
+  serviceDuration: 3600,
+  timeWindowType: 'HARD',
+  earliestStart: null,
+  latestEnd: null,
+  scheduledStart: null,
+  scheduledEnd: null,
+  assignedUserId: null,
+  shiftId: null,
+  tags: [],
+  ...overrides,
+})
+
+const row: BoardRow = {
+  shiftId: 's1',
+  user: { id: 'u1', name: 'Ana' },
+  vehicle: { id: 'v1', name: 'Van' },
+  locationId: 'l1',
+  start: '2026-12-07T08:00:00.000Z',
+  end: '2026-12-07T16:00:00.000Z',
+  breaks: [],
+  origin: { latitude: '53.48', longitude: '-2.24' },
+  endPolicy: 'RETURN_TO_ORIGIN',
+}
+
+describe('the timeline', () => {
+  it('spans the shifts and visits with an hour either side, in whole hours, within the day', () => {
+    expect(timelineRange(DAY_START, DAY_END, [{ start: at('08:30'), end: at('16:10') }])).toEqual({
+      from: at('07:00'),
+      to: at('18:00'),
+    })
+    expect(timelineRange(DAY_START, DAY_END, [{ start: at('00:30'), end: at('23:30') }])).toEqual({
+      from: at('00:00'),
+      to: Date.parse(DAY_END),
+    })
+    expect(timelineRange(DAY_START, DAY_END, [])).toEqual({ from: at('07:00'), to: at('19:00') })
+  })
+
+  it('turns a drop position into a time snapped to the quarter hour, and back', () => {
+    const range = { from: at('07:00'), to: at('17:00') }
+    // 1000 px for 10 hours: 100 px an hour.
+    expect(new Date(instantAt(400, 1000, range)).toISOString()).toBe('2026-12-07T11:00:00.000Z')
+    expect(new Date(instantAt(407, 1000, range)).toISOString()).toBe('2026-12-07T11:00:00.000Z')
+    expect(new Date(instantAt(418, 1000, range)).toISOString()).toBe('2026-12-07T11:15:00.000Z')
+    expect(instantAt(-50, 1000, range)).toBe(at('07:00'))
+    expect(instantAt(5000, 1000, range)).toBe(at('17:00'))
+    expect(percentOf(at('12:00'), range)).toBe(50)
+    expect(percentOf(at('06:00'), range)).toBe(0)
+  })
+})
+
+describe('a job on a row', () => {
+  it('is suggested the first free quarter hour from the shift start or its window', () => {
+    const busy = job({
+      id: 'j0',
+      status: 'ASSIGNED',
+      shiftId: 's1',
+      scheduledStart: '2026-12-07T08:00:00.000Z',
+      scheduledEnd: '2026-12-07T09:10:00.000Z',
+    })
+    expect(suggestStart(row, [busy], job())).toBe(at('09:15'))
+    expect(suggestStart(row, [], job({ earliestStart: '2026-12-07T10:05:00.000Z' }))).toBe(at('10:15'))
+  })
+
+  it('is kept by the filters it matches only', () => {
+    const tagged = job({ priority: 'HIGH', tags: [{ id: 't1', name: 'gas-safe' }] })
+    expect(matchesFilters(tagged, { priority: 'HIGH', tagId: 't1' })).toBe(true)
+    expect(matchesFilters(tagged, { status: 'ASSIGNED' })).toBe(false)
+    expect(matchesFilters(tagged, { tagId: 't2' })).toBe(false)
+  })
+
+  it('is drawn on its route after the start, skipping stops without a position, and back', () => {
+    const stops = [
+      job(),
+      job({ latitude: null, longitude: null }),
+      job({ latitude: '53.6', longitude: '-2.1' }),
+    ]
+    expect(routePath(row.origin, stops, true)).toEqual([
+      [53.48, -2.24],
+      [53.5, -2.2],
+      [53.6, -2.1],
+      [53.48, -2.24],
+    ])
+    expect(routePath(row.origin, stops, false)).toHaveLength(3)
+    expect(routePath(row.origin, [], true)).toEqual([[53.48, -2.24]])
+  })
+})
+
+describe('words', () => {
+  it('says durations and moves dates', () => {
+    expect(duration(5400)).toBe('1 h 30 min')
+    expect(duration(2700)).toBe('45 min')
+    expect(duration((2 * HOUR) / 1000)).toBe('2 h')
+    expect(addDays('2026-12-31', 1)).toBe('2027-01-01')
+    expect(addDays('2026-03-01', -1)).toBe('2026-02-28')
+  })
+})

@@ -1,0 +1,110 @@
+// A job picked on the board (click or Enter): what it is, when, for whom, and what can be done with
+// it here — assign a waiting job, move or unassign an assigned one.
+import { Badge } from '../../ui/badge'
+import { Button } from '../../ui/button'
+import { Sheet } from '../../ui/dialog'
+import { type BoardJob, type BoardRow, clock, duration } from './board-model'
+import { STATUS_LOOK } from './status'
+import { windowText } from './tray'
+
+export function JobSheet({
+  job,
+  row,
+  timeZone,
+  unassigning,
+  onAssign,
+  onUnassign,
+  onClose,
+}: {
+  job: BoardJob
+  /** The row the job is on, if any. */
+  row: BoardRow | undefined
+  timeZone: string
+  unassigning: boolean
+  onAssign: () => void
+  onUnassign: () => void
+  onClose: () => void
+}) {
+  const look = STATUS_LOOK[job.status]
+  return (
+    <Sheet title={job.title} description={job.customer?.name ?? 'No customer'} onClose={onClose}>
+      <div className="stack">
+        <div className="row">
+          {job.status === 'CREATED' && (
+            <Button variant="primary" onClick={onAssign}>
+              Assign…
+            </Button>
+          )}
+          {job.status === 'ASSIGNED' && (
+            <>
+              <Button variant="primary" onClick={onAssign}>
+                Move…
+              </Button>
+              <Button onClick={onUnassign} pending={unassigning}>
+                Unassign
+              </Button>
+            </>
+          )}
+        </div>
+        {(job.status === 'IN_PROGRESS' || job.status === 'COMPLETED' || job.status === 'CANCELLED') && (
+          <p className="muted">
+            {look.label} jobs stay where they are: only waiting and assigned jobs can be moved on the board.
+          </p>
+        )}
+        <dl className="details">
+          <dt>Status</dt>
+          <dd>
+            <span className={`status-chip ${look.className}`}>
+              <span aria-hidden="true">{look.glyph}</span> {look.label}
+            </span>
+          </dd>
+          <dt>Priority</dt>
+          <dd>
+            {job.priority === 'HIGH' ? (
+              <Badge tone="red">High</Badge>
+            ) : job.priority === 'LOW' ? (
+              'Low'
+            ) : (
+              'Normal'
+            )}
+          </dd>
+          <dt>Window</dt>
+          <dd>
+            {windowText(job, timeZone)} ·{' '}
+            {job.timeWindowType === 'HARD' ? 'must be kept (hard)' : 'flexible (soft)'}
+          </dd>
+          <dt>On site</dt>
+          <dd>{duration(job.serviceDuration)}</dd>
+          <dt>Scheduled</dt>
+          <dd>
+            {job.scheduledStart && job.scheduledEnd
+              ? `${clock(job.scheduledStart, timeZone)}–${clock(job.scheduledEnd, timeZone)}`
+              : 'Not yet'}
+          </dd>
+          <dt>Worker</dt>
+          <dd>{row ? `${row.user.name} · ${row.vehicle.name}` : 'Nobody yet'}</dd>
+          <dt>Location</dt>
+          <dd>
+            {job.latitude && job.longitude
+              ? `${job.latitude}, ${job.longitude}`
+              : 'No coordinates: not on the map'}
+          </dd>
+          <dt>Tags</dt>
+          <dd>
+            {job.tags.length === 0 ? (
+              <span className="muted">None</span>
+            ) : (
+              <span className="row">
+                {job.tags.map((tag) => (
+                  <Badge key={tag.id} tone="blue">
+                    {tag.name}
+                  </Badge>
+                ))}
+              </span>
+            )}
+          </dd>
+        </dl>
+      </div>
+    </Sheet>
+  )
+}

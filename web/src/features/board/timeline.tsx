@@ -1,0 +1,249 @@
+// Rows × hours: one row per shift (worker · vehicle) across the day's hours in the depot's zone, the
+// time outside the shift and its breaks shaded, jobs as blocks at their scheduled times, and the
+// current time as a line. Interactive on the board (rows are drop targets, assigned jobs can be
+// dragged: dnd-kit, inside the page's DndContext); read-only in a plan preview.
+import { useDraggable, useDroppable } from '@dnd-kit/core'
+import type { ReactNode } from 'react'
+import { clock, hourTicks, percentOf, type TimeRange } from './board-model'
+import { type BlockStatus, STATUS_LOOK } from './status'
+
+export interface TimelineBlock {
+  id: string
+  title: string
+  start: number
+  end: number
+  status: BlockStatus
+  /** Can be dragged to another row or time, or back to the tray (ASSIGNED jobs on the board). */
+  draggable: boolean
+  /** Read by screen readers and shown on hover: title, status, times, customer. */
+  description: string
+}
+
+export interface TimelineRow {
+  id: string
+  label: string
+  sublabel: string
+  start: number
+  end: number
+  breaks: { start: number; end: number; isPaid: boolean }[]
+  /** 1–8: the route's colour (the same on the map). */
+  colour: number
+  blocks: TimelineBlock[]
+}
+
+export interface DropPreview {
+  rowId: string
+  start: number
+  end: number
+}
+
+export const rowDropId = (rowId: string) => `row:${rowId}`
+export const jobDragId = (jobId: string) => `job:${jobId}`
+
+const span = (start: number, end: number, range: TimeRange) => {
+  const left = percentOf(start, range)
+  return { left: `${left}%`, width: `${Math.max(0, percentOf(end, range) - left)}%` }
+}
+
+export function Timeline({
+  label,
+  rows,
+  range,
+  timeZone,
+  now,
+  interactive = false,
+  preview,
+  onSelect,
+  empty,
+}: {
+  label: string
+  rows: TimelineRow[]
+  range: TimeRange
+  timeZone: string
+  /** The current instant, when the day shown is today. */
+  now?: number | undefined
+  interactive?: boolean
+  preview?: DropPreview | null
+  onSelect?: (jobId: string) => void
+  empty?: ReactNode
+}) {
+  const ticks = hourTicks(range)
+  const nowShown = now !== undefined && now >= range.from && now <= range.to
+  return (
+    <section className="timeline" aria-label={label}>
+      <div className="timeline-scroll">
+        <div className="timeline-grid">
+          <div className="timeline-head" aria-hidden="true">
+            <div className="timeline-corner">{timeZone}</div>
+            <div className="timeline-hours">
+              {ticks.map((tick) => (
+                <span key={tick} className="timeline-hour" style={{ left: `${percentOf(tick, range)}%` }}>
+                  {clock(tick, timeZone)}
+                </span>
+              ))}
+              {nowShown && (
+                <span className="timeline-now-label" style={{ left: `${percentOf(now, range)}%` }}>
+                  Now {clock(now, timeZone)}
+                </span>
+              )}
+            </div>
+          </div>
+          {rows.length === 0 && <div className="timeline-empty">{empty}</div>}
+          {rows.map((row) => {
+            const breaks = row.breaks
+              .map((b) => `break ${clock(b.start, timeZone)}–${clock(b.end, timeZone)}`)
+              .join(', ')
+            const rowLabel = `${row.label}, ${row.sublabel}${breaks ? `, ${breaks}` : ''}`
+            const content = (
+              <>
+                <div className="timeline-offshift" style={span(range.from, row.start, range)} />
+                <div className="timeline-offshift" style={span(row.end, range.to, range)} />
+                {ticks.map((tick) => (
+                  <div
+                    key={tick}
+                    className="timeline-gridline"
+                    style={{ left: `${percentOf(tick, range)}%` }}
+                  />
+                ))}
+                {row.breaks.map((b) => (
+                  <div
+                    key={b.start}
+                    className="timeline-break"
+                    style={span(b.start, b.end, range)}
+                    title={`Break ${clock(b.start, timeZone)}–${clock(b.end, timeZone)}${b.isPaid ? ' (paid)' : ''}`}
+                  />
+                ))}
+                {preview?.rowId === row.id && (
+                  <div className="timeline-preview" style={span(preview.start, preview.end, range)}>
+                    {clock(preview.start, timeZone)}
+                  </div>
+                )}
+                {row.blocks.map((block) =>
+                  interactive && block.draggable ? (
+                    <DraggableBlock
+                      key={block.id}
+                      block={block}
+                      range={range}
+                      timeZone={timeZone}
+                      onSelect={onSelect}
+                    />
+                  ) : (
+                    <StaticBlock
+                      key={block.id}
+                      block={block}
+                      range={range}
+                      timeZone={timeZone}
+                      onSelect={onSelect}
+                    />
+                  ),
+                )}
+                {nowShown && <div className="timeline-now" style={{ left: `${percentOf(now, range)}%` }} />}
+              </>
+            )
+            return (
+              // biome-ignore lint/a11y/useSemanticElements: a row of the board, not a form fieldset
+              <div key={row.id} className="timeline-row" role="group" aria-label={rowLabel}>
+                <div className="timeline-label">
+                  <span className={`route-swatch route-${row.colour}`} aria-hidden="true" />
+                  <span>
+                    <strong>{row.label}</strong>
+                    <span className="timeline-sublabel">{row.sublabel}</span>
+                  </span>
+                </div>
+                {interactive ? (
+                  <DroppableTrack rowId={row.id}>{content}</DroppableTrack>
+                ) : (
+                  <div className="timeline-track">{content}</div>
+                )}
+              </div>
+            )
+          })}
+        </div>
+      </div>
+    </section>
+  )
+}
+
+function DroppableTrack({ rowId, children }: { rowId: string; children: ReactNode }) {
+  const { setNodeRef, isOver } = useDroppable({ id: rowDropId(rowId), data: { rowId } })
+  return (
+    <div
+      ref={setNodeRef}
+      data-drop-track
+      className={isOver ? 'timeline-track timeline-track-over' : 'timeline-track'}
+    >
+      {children}
+    </div>
+  )
+}
+
+interface BlockProps {
+  block: TimelineBlock
+  range: TimeRange
+  timeZone: string
+  onSelect?: ((jobId: string) => void) | undefined
+}
+
+function BlockContent({ block, timeZone }: { block: TimelineBlock; timeZone: string }) {
+  const look = STATUS_LOOK[block.status]
+  return (
+    <>
+      <span className="block-title">{block.title}</span>
+      <span className="block-meta">
+        <span aria-hidden="true">{look.glyph}</span> {look.label} · {clock(block.start, timeZone)}
+      </span>
+    </>
+  )
+}
+
+function DraggableBlock({ block, range, timeZone, onSelect }: BlockProps) {
+  const { attributes, listeners, setNodeRef, isDragging } = useDraggable({
+    id: jobDragId(block.id),
+    data: { jobId: block.id },
+  })
+  const select = onSelect ? () => onSelect(block.id) : undefined
+  return (
+    // A click or Enter opens the job; Space picks it up (dnd-kit's keyboard sensor cancels the click).
+    <button
+      type="button"
+      ref={setNodeRef}
+      {...attributes}
+      {...listeners}
+      onClick={select}
+      className={`block ${STATUS_LOOK[block.status].className}${isDragging ? ' block-dragging' : ''}`}
+      style={span(block.start, block.end, range)}
+      aria-label={block.description}
+      title={block.description}
+    >
+      <BlockContent block={block} timeZone={timeZone} />
+    </button>
+  )
+}
+
+function StaticBlock({ block, range, timeZone, onSelect }: BlockProps) {
+  const select = onSelect ? () => onSelect(block.id) : undefined
+  const className = `block ${STATUS_LOOK[block.status].className}`
+  const style = span(block.start, block.end, range)
+  if (!select) {
+    return (
+      <div className={className} style={style} title={block.description}>
+        <span className="visually-hidden">{block.description}</span>
+        <span aria-hidden="true" className="block-inner">
+          <BlockContent block={block} timeZone={timeZone} />
+        </span>
+      </div>
+    )
+  }
+  return (
+    <button
+      type="button"
+      className={className}
+      style={style}
+      aria-label={block.description}
+      title={block.description}
+      onClick={select}
+    >
+      <BlockContent block={block} timeZone={timeZone} />
+    </button>
+  )
+}

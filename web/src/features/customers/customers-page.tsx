@@ -1,0 +1,211 @@
+// Customers: everyone the organisation visits (server-paged, searched by name or address on the
+// server), added and edited in a dialog with a map pin. `?customer=ID` opens one for editing, so an
+// edit can be linked; an id that is not the organisation's shows "not found".
+import { useEffect, useState } from 'react'
+import { Link } from 'react-router'
+import { formatDuration } from '../../lib/form-values'
+import { useListParams } from '../../lib/search-params'
+import { Badge } from '../../ui/badge'
+import { Button } from '../../ui/button'
+import { type Column, DataTable } from '../../ui/data-table'
+import { Dialog } from '../../ui/dialog'
+import { Field } from '../../ui/form'
+import { PageHeader } from '../../ui/page-header'
+import { Pager } from '../../ui/pager'
+import { EmptyState, ErrorState, LoadingState } from '../../ui/states'
+import { useToast } from '../../ui/toast'
+import { priorityOf } from '../jobs/job-labels'
+import { CustomerDialog } from './customer-dialog'
+import { type Customer, useCustomer, useCustomers } from './queries'
+
+export function CustomersPage() {
+  const params = useListParams()
+  const search = params.get('q')
+  const editing = params.get('customer')
+  const [searchText, setSearchText] = useState(search ?? '')
+  useEffect(() => {
+    const timer = setTimeout(() => {
+      if ((search ?? '') !== searchText.trim()) params.set({ q: searchText.trim() })
+    }, 300)
+    return () => clearTimeout(timer)
+  }, [searchText, search, params])
+  const customers = useCustomers(params.page, search)
+  const toast = useToast()
+  const [adding, setAdding] = useState(false)
+  const close = () => params.set({ customer: undefined }, { keepPage: true })
+
+  const columns: Column<Customer>[] = [
+    {
+      header: 'Customer',
+      cell: (c) => (
+        <span className="stack" style={{ gap: 0 }}>
+          <strong>{c.name}</strong>
+          <span className="muted">{c.address || 'No address'}</span>
+        </span>
+      ),
+    },
+    {
+      header: 'Coordinates',
+      cell: (c) => (
+        <span className="mono">
+          {Number(c.latitude).toFixed(4)}, {Number(c.longitude).toFixed(4)}
+        </span>
+      ),
+    },
+    {
+      header: 'Opening hours',
+      cell: (c) => (
+        <span>
+          {c.operationalStart}–{c.operationalEnd}{' '}
+          <span className="muted">({c.timeWindowType === 'HARD' ? 'hard' : 'soft'})</span>
+        </span>
+      ),
+    },
+    { header: 'Service time', cell: (c) => formatDuration(c.serviceDuration) },
+    {
+      header: 'Priority',
+      cell: (c) => <Badge tone={priorityOf(c.priority).tone}>{priorityOf(c.priority).label}</Badge>,
+    },
+    {
+      header: 'Actions',
+      hiddenHeader: true,
+      className: 'cell-actions',
+      cell: (c) => (
+        <span className="row" style={{ justifyContent: 'flex-end', flexWrap: 'nowrap' }}>
+          <Link
+            className="btn btn-sm btn-ghost"
+            to={`/jobs?customer=${c.id}`}
+            aria-label={`Jobs of ${c.name}`}
+          >
+            Jobs
+          </Link>
+          <Button
+            size="sm"
+            onClick={() => params.set({ customer: c.id }, { keepPage: true })}
+            aria-label={`Edit ${c.name}`}
+          >
+            Edit
+          </Button>
+        </span>
+      ),
+    },
+  ]
+
+  return (
+    <div className="page">
+      <PageHeader
+        title="Customers"
+        description="The places your team visits, with the defaults their jobs take."
+        actions={
+          <Button variant="primary" onClick={() => setAdding(true)}>
+            Add customer
+          </Button>
+        }
+      />
+      <div className="filters">
+        <Field label="Search">
+          {(control) => (
+            <input
+              {...control}
+              className="input"
+              type="search"
+              placeholder="Name or address"
+              value={searchText}
+              onChange={(e) => setSearchText(e.target.value)}
+            />
+          )}
+        </Field>
+      </div>
+      <div>
+        <DataTable
+          label="Customers"
+          columns={columns}
+          rows={customers.data?.customers}
+          rowKey={(c) => c.id}
+          isLoading={customers.isPending}
+          error={customers.error}
+          onRetry={() => customers.refetch()}
+          empty={
+            search ? (
+              <EmptyState
+                title={`No customer matches “${search}”`}
+                action={
+                  <Button
+                    onClick={() => {
+                      setSearchText('')
+                      params.set({ q: undefined })
+                    }}
+                  >
+                    Clear search
+                  </Button>
+                }
+              />
+            ) : (
+              <EmptyState
+                icon="⌖"
+                title="No customers yet"
+                description="Add the homes and businesses your team visits; jobs can then be booked for them."
+                action={
+                  <Button variant="primary" onClick={() => setAdding(true)}>
+                    Add customer
+                  </Button>
+                }
+              />
+            )
+          }
+        />
+        <Pager
+          pagination={customers.data?.pagination}
+          onPage={(page) => params.set({ page })}
+          noun="customers"
+        />
+      </div>
+      {adding && (
+        <CustomerDialog
+          onClose={() => setAdding(false)}
+          onSaved={(customer) => {
+            setAdding(false)
+            toast.success(`${customer.name} added`)
+          }}
+        />
+      )}
+      {editing && (
+        <EditCustomer
+          id={editing}
+          onClose={close}
+          onSaved={(customer) => {
+            close()
+            toast.success(`${customer.name} saved`)
+          }}
+        />
+      )}
+    </div>
+  )
+}
+
+/** The customer of `?customer=ID`, loaded, then its edit dialog; not found and errors in a dialog too. */
+function EditCustomer({
+  id,
+  onClose,
+  onSaved,
+}: {
+  id: string
+  onClose: () => void
+  onSaved: (customer: Customer) => void
+}) {
+  const query = useCustomer(id)
+  if (query.data) return <CustomerDialog customer={query.data.customer} onClose={onClose} onSaved={onSaved} />
+  return (
+    <Dialog title="Edit customer" onClose={onClose} footer={<Button onClick={onClose}>Close</Button>}>
+      {query.error ? (
+        <ErrorState
+          error={query.error}
+          title="This customer could not be loaded"
+          onRetry={() => query.refetch()}
+        />
+      ) : (
+        <LoadingState label="Loading the customer…" />
+      )}
+    </Dialog>
+  )
+}

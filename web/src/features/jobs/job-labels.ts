@@ -1,0 +1,32 @@
+// How a job's status, priority and time window read, in one place for every page that shows them
+// (jobs, customers' defaults).
+import type { Schema } from '../../api/types'
+import type { Tone } from '../../ui/badge'
+
+type Job = Schema<'Job'>
+export type JobStatus = Job['status']
+export type JobPriority = Job['priority']
+export type TimeWindowType = Job['timeWindowType']
+
+export const STATUSES: { value: JobStatus; label: string; tone: Tone }[] = [
+  { value: 'CREATED', label: 'Unassigned', tone: 'neutral' },
+  { value: 'ASSIGNED', label: 'Assigned', tone: 'blue' },
+  { value: 'IN_PROGRESS', label: 'In progress', tone: 'amber' },
+  { value: 'COMPLETED', label: 'Completed', tone: 'green' },
+  { value: 'CANCELLED', label: 'Cancelled', tone: 'red' },
+]
+
+export const PRIORITIES: { value: JobPriority; label: string; tone: Tone }[] = [
+  { value: 'HIGH', label: 'High', tone: 'red' },
+  { value: 'NORMAL', label: 'Normal', tone: 'neutral' },
+  { value: 'LOW', label: 'Low', tone: 'neutral' },
+]
+
+export const WINDOW_TYPES: { value: TimeWindowType; label: string; hint: string }[] = [
+  { value: 'SOFT', label: 'Soft', hint: 'Preferred: a visit outside it is allowed, at a cost' },
+  { value: 'HARD', label: 'Hard', hint: 'Promised: a visit outside it is refused' },
+]
+
+export const statusOf = (status: JobStatus) => STATUSES.find((s) => s.value === status) ?? STATUSES[0]!
+export const priorityOf = (priority: JobPriority) =>
+  PRIORITIES.find((p) => p.value === priority) ?? PRIORITIES[1]!

@@ -1,0 +1,265 @@
+// The day on a map (Leaflet): depots as squares, jobs as status glyphs in the status colours, each
+// route as a line in its row's colour, in visiting order. No tile server unless the user set one
+// (Map settings): the background is plain and nothing is fetched from elsewhere.
+import L from 'leaflet'
+import 'leaflet/dist/leaflet.css'
+import './map.css'
+import { useEffect, useId, useRef, useState } from 'react'
+import { Button } from '../../ui/button'
+import { Field } from '../../ui/form'
+import type { LatLng } from '../board/board-model'
+import { type BlockStatus, STATUS_LOOK } from '../board/status'
+import { type TileSettings, tileUrlProblem, useTileSettings } from './tile-settings'
+
+export interface MapDepot {
+  id: string
+  name: string
+  position: LatLng
+}
+
+export interface MapJob {
+  id: string
+  title: string
+  status: BlockStatus
+  position: LatLng
+}
+
+export interface MapRoute {
+  id: string
+  label: string
+  /** 1–8, as the timeline row's swatch. */
+  colour: number
+  path: LatLng[]
+}
+
+const WORLD_ZOOM = 2
+
+/** Leaflet writes attributions as HTML: the user's text is shown as text. */
+const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`)
+
+/** Text as a DOM node: Leaflet would read a string tooltip as HTML. */
+function textNode(text: string): HTMLElement {
+  const element = document.createElement('span')
+  element.textContent = text
+  return element
+}
+
+export function MapPanel({
+  label,
+  depots,
+  jobs,
+  routes,
+  fitKey,
+}: {
+  label: string
+  depots: MapDepot[]
+  jobs: MapJob[]
+  routes: MapRoute[]
+  /** The view is fitted to the markers when this changes (another day or depot), not on every refresh. */
+  fitKey: string
+}) {
+  const container = useRef<HTMLDivElement>(null)
+  const map = useRef<L.Map | null>(null)
+  const overlays = useRef<L.LayerGroup | null>(null)
+  const fitted = useRef<string | null>(null)
+  const fitToMarkers = useRef(() => {})
+  const { tiles, save } = useTileSettings()
+  const [settingsOpen, setSettingsOpen] = useState(false)
+  const settingsId = useId()
+
+  useEffect(() => {
+    if (!container.current) return
+    // The whole world until the markers are known (fitToMarkers then fits the view to them).
+    const created = L.map(container.current, { zoomSnap: 0.5, minZoom: WORLD_ZOOM, maxZoom: 19 }).setView(
+      [20, 0],
+      WORLD_ZOOM,
+      {
+        animate: false,
+      },
+    )
+    overlays.current = L.layerGroup().addTo(created)
+    map.current = created
+    const resize = new ResizeObserver(() => {
+      created.invalidateSize({ animate: false })
+      fitToMarkers.current()
+    })
+    resize.observe(container.current)
+    return () => {
+      resize.disconnect()
+      created.remove()
+      map.current = null
+    }
+  }, [])
+
+  useEffect(() => {
+    const current = map.current
+    if (!current || !tiles) return
+    const layer = L.tileLayer(tiles.url, { attribution: escapeHtml(tiles.attribution), maxZoom: 19 }).addTo(
+      current,
+    )
+    return () => {
+      layer.remove()
+    }
+  }, [tiles])
+
+  useEffect(() => {
+    const current = map.current
+    const group = overlays.current
+    if (!current || !group) return
+    group.clearLayers()
+    for (const route of routes) {
+      if (route.path.length < 2) continue
+      L.polyline(route.path, { className: `map-route route-${route.colour}`, weight: 4, opacity: 0.85 })
+        .bindTooltip(textNode(route.label), { sticky: true })
+        .addTo(group)
+      // Where the route leaves from (a van may start away from its depot).
+      const [start] = route.path
+      if (start) {
+        L.circleMarker(start, { className: `map-route map-route-start route-${route.colour}`, radius: 5 })
+          .bindTooltip(textNode(`${route.label}: start`))
+          .addTo(group)
+      }
+    }
+    for (const depot of depots) {
+      L.marker(depot.position, {
+        icon: L.divIcon({ className: 'map-depot', html: '■', iconSize: [20, 20] }),
+        keyboard: false,
+        title: `Depot: ${depot.name}`,
+      }).addTo(group)
+    }
+    for (const job of jobs) {
+      const look = STATUS_LOOK[job.status]
+      L.marker(job.position, {
+        icon: L.divIcon({ className: `map-job ${look.className}`, html: look.glyph, iconSize: [20, 20] }),
+        keyboard: false,
+        title: `${job.title} (${look.label})`,
+      })
+        .bindTooltip(textNode(`${job.title} · ${look.label}`))
+        .addTo(group)
+    }
+    fitToMarkers.current = () => {
+      // Once per day and depot (or while still showing the whole world), once the map has a size.
+      const element = container.current
+      if (!element || element.clientWidth === 0 || element.clientHeight === 0) return
+      const points = [...depots.map((d) => d.position), ...jobs.map((j) => j.position)]
+      const worldView = current.getZoom() <= WORLD_ZOOM
+      if (fitted.current === fitKey && !(worldView && points.length > 0)) return
+      current.invalidateSize({ animate: false })
+      if (points.length > 0) {
+        current.fitBounds(L.latLngBounds(points), { padding: [24, 24], maxZoom: 14, animate: false })
+      } else {
+        current.setView([20, 0], WORLD_ZOOM, { animate: false })
+      }
+      fitted.current = fitKey
+    }
+    fitToMarkers.current()
+    // And once more after the browser has laid the page out.
+    const frame = requestAnimationFrame(() => fitToMarkers.current())
+    return () => cancelAnimationFrame(frame)
+  }, [depots, jobs, routes, fitKey])
+
+  const located = jobs.length
+  return (
+    <section className="card map-panel" aria-label={label}>
+      <header className="map-header">
+        <h2>{label}</h2>
+        <Button
+          size="sm"
+          variant="ghost"
+          aria-expanded={settingsOpen}
+          aria-controls={settingsId}
+          onClick={() => setSettingsOpen((open) => !open)}
+        >
+          Map settings
+        </Button>
+      </header>
+      {settingsOpen && (
+        <div id={settingsId}>
+          <TileSettingsForm tiles={tiles} onSave={save} onDone={() => setSettingsOpen(false)} />
+        </div>
+      )}
+      <p className="visually-hidden">
+        {depots.length} depots, {located} jobs with a position and {routes.length} routes. Every job on the
+        map is also on the board.
+      </p>
+      <div ref={container} className={tiles ? 'map-canvas' : 'map-canvas map-canvas-plain'} />
+      {!tiles && (
+        <p className="map-note muted">
+          No background map: markers and routes only. Add a tile server in Map settings.
+        </p>
+      )}
+    </section>
+  )
+}
+
+function TileSettingsForm({
+  tiles,
+  onSave,
+  onDone,
+}: {
+  tiles: TileSettings | null
+  onSave: (tiles: TileSettings | null) => void
+  onDone: () => void
+}) {
+  const [url, setUrl] = useState(tiles?.url ?? '')
+  const [attribution, setAttribution] = useState(tiles?.attribution ?? '')
+  const [error, setError] = useState<string | undefined>()
+  return (
+    <form
+      className="map-settings"
+      noValidate
+      onSubmit={(event) => {
+        event.preventDefault()
+        const trimmed = url.trim()
+        if (trimmed === '') {
+          onSave(null)
+          onDone()
+          return
+        }
+        const problem = tileUrlProblem(trimmed)
+        if (problem) {
+          setError(problem)
+          return
+        }
+        onSave({ url: trimmed, attribution: attribution.trim() })
+        onDone()
+      }}
+    >
+      <Field
+        label="Map tiles URL"
+        optional
+        error={error}
+        hint="An https tile server you may use, with {z}, {x} and {y}. Stored in this browser only; empty for no background."
+      >
+        {(control) => (
+          <input
+            {...control}
+            className="input"
+            type="url"
+            placeholder="https://tiles.example.com/{z}/{x}/{y}.png"
+            value={url}
+            onChange={(e) => setUrl(e.target.value)}
+          />
+        )}
+      </Field>
+      <Field label="Attribution" optional hint="Shown in the corner of the map, as the tile server asks.">
+        {(control) => (
+          <input
+            {...control}
+            className="input"
+            value={attribution}
+            onChange={(e) => setAttribution(e.target.value)}
+          />
+        )}
+      </Field>
+      <div className="row">
+        <Button type="submit" size="sm" variant="primary">
+          Save map settings
+        </Button>
+        <Button size="sm" onClick={onDone}>
+          Cancel
+        </Button>
+      </div>
+    </form>
+  )
+}

@@ -1,0 +1,117 @@
+// One stop of the day: its number in the route, what and where, when, how long, and what is still to
+// do (status, forms), with a link to the job and one to the phone's navigation app.
+import { Link } from 'react-router'
+import { Badge } from '../../ui/badge'
+import { clock, clockRange, duration } from './format'
+import { JobStatusBadge, PendingBadge } from './job-status'
+import { geoUrl } from './navigate'
+import type { QueuedAction } from './offline-queue'
+import { missingForms } from './pending'
+import type { MyJob } from './types'
+
+export function JobCard({ job, pending }: { job: MyJob; pending: QueuedAction[] }) {
+  const zone = job.timeZone
+  const titleId = `job-${job.id}-title`
+  const window = clockRange(job.earliestStart, job.latestEnd, zone)
+  const missing = missingForms(job).length
+  const place = placeOf(job)
+  return (
+    <article className={`card my-card my-card-${job.status.toLowerCase()}`} aria-labelledby={titleId}>
+      <div className="my-card-head">
+        <span className="my-stop-number" aria-hidden="true">
+          {job.sequence}
+        </span>
+        <div className="my-card-title">
+          <h2 id={titleId}>
+            <Link to={`/my/jobs/${job.id}`}>
+              <span className="visually-hidden">Stop {job.sequence}: </span>
+              {job.title}
+            </Link>
+          </h2>
+          <div className="my-card-badges">
+            <JobStatusBadge status={job.status} />
+            {pending.length > 0 && <PendingBadge />}
+            {job.priority === 'HIGH' && <Badge tone="red">High priority</Badge>}
+            {job.priority === 'LOW' && <Badge>Low priority</Badge>}
+          </div>
+        </div>
+      </div>
+      <dl className="my-facts">
+        <div>
+          <dt>Scheduled</dt>
+          <dd>{clockRange(job.scheduledStart, job.scheduledEnd, zone) ?? 'Not scheduled'}</dd>
+        </div>
+        {window && (
+          <div>
+            <dt>Window</dt>
+            <dd>
+              {window}
+              {job.timeWindowType === 'HARD' ? ' (fixed)' : ' (flexible)'}
+            </dd>
+          </div>
+        )}
+        <div>
+          <dt>On site</dt>
+          <dd>{duration(job.serviceDuration)}</dd>
+        </div>
+        {job.customer && (
+          <div className="my-facts-wide">
+            <dt>Customer</dt>
+            <dd>
+              <span>{job.customer.name}</span>
+              {job.customer.address && <div className="muted">{job.customer.address}</div>}
+            </dd>
+          </div>
+        )}
+        {job.forms.length > 0 && (
+          <div>
+            <dt>Forms</dt>
+            <dd>
+              {job.forms.length - missing} of {job.forms.length} done
+            </dd>
+          </div>
+        )}
+        {job.startedAt && job.status === 'IN_PROGRESS' && (
+          <div>
+            <dt>Started</dt>
+            <dd>{clock(job.startedAt, zone)}</dd>
+          </div>
+        )}
+      </dl>
+      {job.tags.length > 0 && (
+        <ul className="my-tags" aria-label="Tags">
+          {job.tags.map((tag) => (
+            <li key={tag.id} className="badge badge-purple">
+              {tag.name}
+            </li>
+          ))}
+        </ul>
+      )}
+      {job.description && <p className="my-notes">{job.description}</p>}
+      <div className="my-card-actions">
+        <Link
+          className="btn btn-sm btn-primary"
+          to={`/my/jobs/${job.id}`}
+          aria-label={`Open job: ${job.title}`}
+        >
+          Open job
+        </Link>
+        {place && (
+          <a className="btn btn-sm" href={geoUrl(place)} aria-label={`Navigate to ${job.title}`}>
+            Navigate
+          </a>
+        )}
+      </div>
+    </article>
+  )
+}
+
+/** Where the job happens, for navigation links: its coordinates and a label. */
+export function placeOf(job: MyJob) {
+  if (job.latitude === null || job.longitude === null) return null
+  return {
+    latitude: job.latitude,
+    longitude: job.longitude,
+    label: job.customer?.address || job.customer?.name || job.title,
+  }
+}

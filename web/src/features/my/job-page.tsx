@@ -1,0 +1,287 @@
+// One of my jobs: what, where and when, navigation, Start / Complete (each only in the state the
+// lifecycle allows, each confirmed), and the forms it needs. Actions made offline show as pending;
+// an action the server later refused is said here plainly.
+import { useState } from 'react'
+import { Link, useParams } from 'react-router'
+import { ApiError } from '../../api/errors'
+import { Badge } from '../../ui/badge'
+import { Banner } from '../../ui/banner'
+import { Button, ButtonLink } from '../../ui/button'
+import { ConfirmDialog } from '../../ui/confirm-dialog'
+import { ErrorState, LoadingState } from '../../ui/states'
+import { useToast } from '../../ui/toast'
+import { clock, clockRange, duration } from './format'
+import { placeOf } from './job-card'
+import { JobStatusBadge, PendingBadge } from './job-status'
+import { geoUrl, mapsUrl } from './navigate'
+import { applyPending, isFormPending, missingForms } from './pending'
+import { useMyJob } from './queries'
+import { useJobAction, useQueue } from './queue-context'
+import { describeAction, RefusalNotice } from './queue-panel'
+import type { MyJob } from './types'
+
+export function MyJobPage() {
+  const { jobId = '' } = useParams()
+  const job = useMyJob(jobId)
+  const { actions, refusals } = useQueue()
+  const mine = refusals.filter((refusal) => refusal.jobId === jobId)
+
+  if (job.isPending) return <LoadingState label="Loading the job…" />
+  if (job.error && !job.data) {
+    const gone = job.error instanceof ApiError && job.error.status === 404
+    return (
+      <div className="my-page">
+        <BackLink />
+        {mine.map((refusal) => (
+          <RefusalNotice key={refusal.key} refusal={refusal} />
+        ))}
+        {gone ? (
+          <div className="state state-page">
+            <div className="state-icon" aria-hidden="true">
+              ?
+            </div>
+            <h1 className="state-title">Job not found</h1>
+            <p>This job is not assigned to you. It may have been reassigned, cancelled or removed.</p>
+            <ButtonLink to="/my">Back to my day</ButtonLink>
+          </div>
+        ) : (
+          <ErrorState error={job.error} title="This job could not be loaded" onRetry={() => job.refetch()} />
+        )}
+      </div>
+    )
+  }
+  const { job: shown, pending } = applyPending(job.data, actions)
+  return (
+    <div className="my-page">
+      <BackLink />
+      {mine.map((refusal) => (
+        <RefusalNotice key={refusal.key} refusal={refusal} />
+      ))}
+      <JobDetails job={shown} />
+      {pending.length > 0 && (
+        <Banner tone="warning" title="Saved on this phone, not sent yet">
+          {pending.map(describeAction).join(', ')}: sent as soon as there is a connection.
+        </Banner>
+      )}
+      <JobActions job={shown} />
+      <JobForms job={shown} pendingForm={(id) => isFormPending(pending, id)} />
+    </div>
+  )
+}
+
+function BackLink() {
+  return (
+    <Link to="/my" className="my-back">
+      ‹ My day
+    </Link>
+  )
+}
+
+function JobDetails({ job }: { job: MyJob }) {
+  const zone = job.timeZone
+  const place = placeOf(job)
+  const window = clockRange(job.earliestStart, job.latestEnd, zone)
+  return (
+    <section className="card my-card" aria-labelledby="job-title">
+      <div className="my-card-head">
+        <span className="my-stop-number" title={`Stop ${job.sequence} of the day`}>
+          {job.sequence}
+        </span>
+        <div className="my-card-title">
+          <h1 id="job-title">{job.title}</h1>
+          <div className="my-card-badges">
+            <JobStatusBadge status={job.status} />
+            {job.priority === 'HIGH' && <Badge tone="red">High priority</Badge>}
+            {job.priority === 'LOW' && <Badge>Low priority</Badge>}
+          </div>
+        </div>
+      </div>
+      <dl className="my-facts">
+        <div>
+          <dt>Scheduled</dt>
+          <dd>{clockRange(job.scheduledStart, job.scheduledEnd, zone) ?? 'Not scheduled'}</dd>
+        </div>
+        {window && (
+          <div>
+            <dt>Window</dt>
+            <dd>
+              {window}
+              {job.timeWindowType === 'HARD' ? ' (fixed)' : ' (flexible)'}
+            </dd>
+          </div>
+        )}
+        <div>
+          <dt>On site</dt>
+          <dd>{duration(job.serviceDuration)}</dd>
+        </div>
+        {job.startedAt && (
+          <div>
+            <dt>Started</dt>
+            <dd>{clock(job.startedAt, zone)}</dd>
+          </div>
+        )}
+        {job.completedAt && (
+          <div>
+            <dt>Completed</dt>
+            <dd>{clock(job.completedAt, zone)}</dd>
+          </div>
+        )}
+        <div className="my-facts-wide">
+          <dt>Customer</dt>
+          <dd>
+            <span>{job.customer ? job.customer.name : 'No customer'}</span>
+            {job.customer?.address && <div className="muted">{job.customer.address}</div>}
+          </dd>
+        </div>
+      </dl>
+      {job.tags.length > 0 && (
+        <ul className="my-tags" aria-label="Tags">
+          {job.tags.map((tag) => (
+            <li key={tag.id} className="badge badge-purple">
+              {tag.name}
+            </li>
+          ))}
+        </ul>
+      )}
+      {job.description && (
+        <div className="my-notes-block">
+          <h2>Notes</h2>
+          <p className="my-notes">{job.description}</p>
+        </div>
+      )}
+      {place && (
+        <div className="my-card-actions">
+          <a className="btn btn-sm" href={geoUrl(place)}>
+            Navigate
+          </a>
+          <a className="btn btn-sm" href={mapsUrl(place)} target="_blank" rel="noreferrer">
+            Open in Google Maps
+          </a>
+        </div>
+      )}
+    </section>
+  )
+}
+
+type Confirming = 'start' | 'complete' | null
+
+function JobActions({ job }: { job: MyJob }) {
+  const run = useJobAction()
+  const toast = useToast()
+  const [confirming, setConfirming] = useState<Confirming>(null)
+  const [pending, setPending] = useState(false)
+  const [error, setError] = useState<unknown>(null)
+  const missing = missingForms(job)
+
+  if (job.status !== 'ASSIGNED' && job.status !== 'IN_PROGRESS') return null
+  const kind = job.status === 'ASSIGNED' ? 'start' : 'complete'
+  const close = () => {
+    setConfirming(null)
+    setError(null)
+  }
+  const confirm = async () => {
+    setPending(true)
+    setError(null)
+    try {
+      const result = await run({ kind, jobId: job.id, jobTitle: job.title })
+      close()
+      if (result === 'queued') toast.success('Saved on this phone: it will be sent when you are back online')
+      else toast.success(kind === 'start' ? 'Job started' : 'Job completed')
+    } catch (failure) {
+      setError(failure)
+    } finally {
+      setPending(false)
+    }
+  }
+  return (
+    <div className="my-actions">
+      {kind === 'start' ? (
+        <Button variant="primary" className="my-big-button" onClick={() => setConfirming('start')}>
+          Start job
+        </Button>
+      ) : (
+        <Button variant="primary" className="my-big-button" onClick={() => setConfirming('complete')}>
+          Complete job
+        </Button>
+      )}
+      {confirming === 'start' && (
+        <ConfirmDialog
+          title="Start this job?"
+          confirmLabel="Start job"
+          tone="primary"
+          pending={pending}
+          error={error}
+          onConfirm={() => void confirm()}
+          onClose={close}
+        >
+          <p>
+            <strong>{job.title}</strong> is marked in progress from now, and the office sees that you have
+            started.
+          </p>
+        </ConfirmDialog>
+      )}
+      {confirming === 'complete' && (
+        <ConfirmDialog
+          title="Complete this job?"
+          confirmLabel="Complete job"
+          tone="primary"
+          pending={pending}
+          error={error}
+          onConfirm={() => void confirm()}
+          onClose={close}
+        >
+          <p>
+            <strong>{job.title}</strong> is marked completed now. This cannot be undone from the app.
+          </p>
+          {missing.length > 0 && (
+            <Banner tone="warning" title="Forms still to fill in">
+              {missing.map((form) => form.template.name).join(', ')}: the job cannot be completed without{' '}
+              {missing.length === 1 ? 'it' : 'them'}.
+            </Banner>
+          )}
+        </ConfirmDialog>
+      )}
+    </div>
+  )
+}
+
+function JobForms({ job, pendingForm }: { job: MyJob; pendingForm: (templateId: string) => boolean }) {
+  if (job.forms.length === 0) return null
+  const open = job.status !== 'COMPLETED' && job.status !== 'CANCELLED'
+  return (
+    <section className="card my-card" aria-labelledby="forms-title">
+      <h2 id="forms-title">Forms</h2>
+      <ul className="my-form-list">
+        {job.forms.map(({ template, submission }) => (
+          <li key={template.id}>
+            <div>
+              <div className="my-form-name">{template.name}</div>
+              {template.description && <div className="muted">{template.description}</div>}
+              <div className="my-form-state">
+                {submission ? (
+                  pendingForm(template.id) ? (
+                    <PendingBadge what="Filled in, pending" />
+                  ) : (
+                    <Badge tone="green">Submitted {clock(submission.submittedAt, job.timeZone)}</Badge>
+                  )
+                ) : (
+                  <Badge tone="amber">To fill in</Badge>
+                )}
+              </div>
+            </div>
+            {!submission && open && (
+              <ButtonLink
+                size="sm"
+                variant="primary"
+                to={`/my/jobs/${job.id}/forms/${template.id}`}
+                aria-label={`Fill in ${template.name}`}
+              >
+                Fill in
+              </ButtonLink>
+            )}
+          </li>
+        ))}
+      </ul>
+    </section>
+  )
+}

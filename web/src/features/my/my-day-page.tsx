@@ -1,0 +1,110 @@
+// My day: the signed-in worker's jobs on one date, in route order (the applied plan's visiting
+// order), as cards, with a map of the stops and the route; the previous and next day a tap or a
+// swipe away (?date= in the URL, so Back and reload keep the day).
+import { lazy, Suspense, useMemo, useRef } from 'react'
+import { useSearchParams } from 'react-router'
+import { BROWSER_TIME_ZONE, todayIn } from '../../lib/time'
+import { Button } from '../../ui/button'
+import { EmptyState, ErrorState, LoadingState } from '../../ui/states'
+import { addDays, dayTitle, duration, parseDay } from './format'
+import { JobCard } from './job-card'
+import { applyPending } from './pending'
+import { useMyDay } from './queries'
+import { useQueue } from './queue-context'
+import { RefusalNotice } from './queue-panel'
+
+const DayMap = lazy(() => import('./day-map'))
+const SWIPE_MIN_PX = 60
+
+export function MyDayPage() {
+  const [params, setParams] = useSearchParams()
+  const today = todayIn(BROWSER_TIME_ZONE)
+  const date = parseDay(params.get('date')) ?? today
+  const day = useMyDay(date)
+  const { actions, refusals } = useQueue()
+  const shown = useMemo(
+    () => (day.data?.jobs ?? []).map((job) => applyPending(job, actions)),
+    [day.data, actions],
+  )
+  const goTo = (next: string) => setParams(next === today ? {} : { date: next })
+  const swipe = useSwipe((direction) => goTo(addDays(date, direction)))
+
+  const done = shown.filter(({ job }) => job.status === 'COMPLETED').length
+  const onSite = shown.reduce((sum, { job }) => sum + job.serviceDuration, 0)
+
+  return (
+    <div className="my-page" {...swipe}>
+      <nav className="my-date-nav" aria-label="Day">
+        <Button size="sm" aria-label="Previous day" onClick={() => goTo(addDays(date, -1))}>
+          ‹
+        </Button>
+        <div className="my-date-title">
+          <h1>{dayTitle(date)}</h1>
+          {date === today ? (
+            <span className="muted">Today</span>
+          ) : (
+            <Button size="sm" variant="ghost" onClick={() => goTo(today)}>
+              Back to today
+            </Button>
+          )}
+        </div>
+        <Button size="sm" aria-label="Next day" onClick={() => goTo(addDays(date, 1))}>
+          ›
+        </Button>
+      </nav>
+
+      {refusals.map((refusal) => (
+        <RefusalNotice key={refusal.key} refusal={refusal} showJob />
+      ))}
+
+      {day.isPending ? (
+        <LoadingState label="Loading your jobs…" />
+      ) : day.error && !day.data ? (
+        <ErrorState error={day.error} title="Your jobs could not be loaded" onRetry={() => day.refetch()} />
+      ) : shown.length === 0 ? (
+        <EmptyState
+          icon="☀"
+          title="No jobs on this day"
+          description="Nothing is assigned to you on this date. Use the arrows (or swipe) to see another day."
+        />
+      ) : (
+        <>
+          <p className="my-day-summary">
+            {shown.length} {shown.length === 1 ? 'job' : 'jobs'} · {done} done · {duration(onSite)} on site
+          </p>
+          <Suspense fallback={<div className="my-map my-map-loading" />}>
+            <DayMap jobs={shown.map(({ job }) => job)} />
+          </Suspense>
+          <ol className="my-jobs" aria-label={`Jobs on ${dayTitle(date)}, in route order`}>
+            {shown.map(({ job, pending }) => (
+              <li key={job.id}>
+                <JobCard job={job} pending={pending} />
+              </li>
+            ))}
+          </ol>
+        </>
+      )}
+    </div>
+  )
+}
+
+/** Horizontal swipes on the page (not the map, which pans): left → next day, right → previous. */
+function useSwipe(onSwipe: (direction: 1 | -1) => void) {
+  const start = useRef<{ x: number; y: number } | null>(null)
+  return {
+    onTouchStart(event: React.TouchEvent) {
+      const touch = event.touches[0]
+      const onMap = (event.target as Element).closest('.leaflet-container')
+      start.current = touch && !onMap ? { x: touch.clientX, y: touch.clientY } : null
+    },
+    onTouchEnd(event: React.TouchEvent) {
+      const from = start.current
+      const touch = event.changedTouches[0]
+      start.current = null
+      if (!from || !touch) return
+      const dx = touch.clientX - from.x
+      const dy = touch.clientY - from.y
+      if (Math.abs(dx) >= SWIPE_MIN_PX && Math.abs(dx) > 2 * Math.abs(dy)) onSwipe(dx < 0 ? 1 : -1)
+    },
+  }
+}

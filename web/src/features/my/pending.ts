@@ -1,0 +1,43 @@
+// What the worker sees while actions wait in the offline queue: each job with its queued actions
+// applied (a queued start shows the job in progress, a queued form as filled in), and which of its
+// parts are still pending, so the screen says so next to them.
+import type { QueuedAction } from './offline-queue'
+import type { MyJob } from './types'
+
+export interface ShownJob {
+  job: MyJob
+  /** This job's queued actions, oldest first. */
+  pending: QueuedAction[]
+}
+
+export function applyPending(job: MyJob, actions: readonly QueuedAction[]): ShownJob {
+  const pending = actions.filter((action) => action.jobId === job.id)
+  let shown = job
+  for (const action of pending) {
+    if (action.kind === 'start' && shown.status === 'ASSIGNED') {
+      shown = { ...shown, status: 'IN_PROGRESS', startedAt: action.queuedAt }
+    } else if (action.kind === 'complete' && shown.status === 'IN_PROGRESS') {
+      shown = { ...shown, status: 'COMPLETED', completedAt: action.queuedAt }
+    } else if (action.kind === 'form') {
+      shown = {
+        ...shown,
+        forms: shown.forms.map((form) =>
+          form.template.id === action.templateId && !form.submission
+            ? { ...form, submission: { id: action.key, submittedAt: action.queuedAt } }
+            : form,
+        ),
+      }
+    }
+  }
+  return { job: shown, pending }
+}
+
+/** Whether this form's submission is one still waiting in the queue. */
+export function isFormPending(pending: readonly QueuedAction[], templateId: string): boolean {
+  return pending.some((action) => action.kind === 'form' && action.templateId === templateId)
+}
+
+/** The forms a job needs that nobody has submitted yet (queued ones count as submitted). */
+export function missingForms(job: MyJob) {
+  return job.forms.filter((form) => !form.submission)
+}

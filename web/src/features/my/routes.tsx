@@ -1,0 +1,33 @@
+// The technician's app as routes: My day, a job, one of its forms. Signed in (any role: admins and
+// dispatchers see their own jobs here too), in its own frame (MyLayout), not the dashboard's shell.
+import { Link, type RouteObject } from 'react-router'
+import { RequireSession } from '../../app/guards'
+import { MyFormPage } from './form-page'
+import { MyJobPage } from './job-page'
+import { MyDayPage } from './my-day-page'
+import { MyLayout } from './my-layout'
+
+export const myRoutes: RouteObject = {
+  path: '/my',
+  element: (
+    <RequireSession>
+      <MyLayout />
+    </RequireSession>
+  ),
+  children: [
+    { index: true, element: <MyDayPage /> },
+    { path: 'jobs/:jobId', element: <MyJobPage /> },
+    { path: 'jobs/:jobId/forms/:templateId', element: <MyFormPage /> },
+    { path: '*', element: <MyNotFound /> },
+  ],
+}
+
+function MyNotFound() {
+  return (
+    <div className="state state-page">
+      <h1 className="state-title">Page not found</h1>
+      <p>There is nothing at this address in the app.</p>
+      <Link to="/my">Back to my day</Link>
+    </div>
+  )
+}

@@ -1,0 +1,198 @@
+// A finished plan before it is applied: its totals and cost, the jobs it could not place and why,
+// and its routes on the board's timeline and map — or, with the toggle, the day as it is now.
+import { useMemo, useState } from 'react'
+import { ErrorState, LoadingState } from '../../ui/states'
+import {
+  type Board,
+  type BoardJob,
+  clock,
+  type LatLng,
+  positionOf,
+  routeColour,
+  routePath,
+  timelineRange,
+} from '../board/board-model'
+import { boardMapData, boardTimelineRows } from '../board/board-views'
+import { useBoard } from '../board/queries'
+import { StatusLegend } from '../board/status'
+import { Timeline, type TimelineRow } from '../board/timeline'
+import { MapPanel } from '../map/map-panel'
+import type { PlanResult, RoutePlan } from './queries'
+import { formatCost, formatNumber, REASONS } from './wording'
+
+const ms = (iso: string) => Date.parse(iso)
+
+function planTimelineRows(result: PlanResult, board: Board, timeZone: string): TimelineRow[] {
+  const colourOf = new Map(board.rows.map((row, index) => [row.shiftId, routeColour(index)]))
+  return result.routes.map((route, index) => ({
+    id: route.shiftId,
+    label: route.user.name,
+    sublabel: `${route.vehicle.name} · ${route.totals.jobs} jobs · ${formatNumber(route.totals.km)} km`,
+    start: ms(route.start),
+    end: ms(route.end),
+    breaks: route.breaks.map((b) => ({ start: ms(b.start), end: ms(b.end), isPaid: b.isPaid })),
+    colour: colourOf.get(route.shiftId) ?? routeColour(index),
+    blocks: route.stops.map((stop) => ({
+      id: stop.jobId,
+      title: stop.title,
+      start: ms(stop.serviceStart),
+      end: ms(stop.serviceEnd),
+      status: 'PLANNED' as const,
+      draggable: false,
+      description: `${stop.title}, planned ${clock(stop.serviceStart, timeZone)}–${clock(stop.serviceEnd, timeZone)}, ${formatNumber(stop.travelKm)} km from the previous stop`,
+    })),
+  }))
+}
+
+function planMapData(result: PlanResult, board: Board) {
+  const jobs = new Map(board.jobs.map((job) => [job.id, job]))
+  const rows = new Map(board.rows.map((row, index) => [row.shiftId, { row, colour: routeColour(index) }]))
+  const depots = new Map(board.depots.map((d) => [d.id, d]))
+  const located = (id: string, title: string, status: 'PLANNED' | 'CREATED') => {
+    const job = jobs.get(id)
+    const position = job ? positionOf(job) : null
+    return position ? [{ id, title, status, position }] : []
+  }
+  return {
+    depots: boardMapData(board, []).depots,
+    jobs: [
+      ...result.routes.flatMap((route) =>
+        route.stops.flatMap((stop) => located(stop.jobId, stop.title, 'PLANNED')),
+      ),
+      ...result.unassigned.flatMap((job) => located(job.jobId, job.title, 'CREATED')),
+    ],
+    routes: result.routes.flatMap((route, index) => {
+      const current = rows.get(route.shiftId)
+      const depot = depots.get(route.locationId)
+      const origin = current?.row.origin ?? depot
+      if (!origin) return []
+      const stops = route.stops
+        .map((stop) => jobs.get(stop.jobId))
+        .filter((j): j is BoardJob => j !== undefined)
+      const path: LatLng[] = routePath(origin, stops, current?.row.endPolicy !== 'END_AT_LAST_JOB')
+      return [
+        {
+          id: route.shiftId,
+          label: `${route.user.name} · ${route.vehicle.name}`,
+          colour: current?.colour ?? routeColour(index),
+          path,
+        },
+      ]
+    }),
+  }
+}
+
+export function PlanTotals({ result }: { result: PlanResult }) {
+  const { totals, cost } = result
+  return (
+    <dl className="plan-totals" aria-label="Plan totals">
+      <div>
+        <dt>Jobs planned</dt>
+        <dd>{totals.assignedJobs}</dd>
+      </div>
+      <div>
+        <dt>Not planned</dt>
+        <dd>{totals.unassignedJobs}</dd>
+      </div>
+      <div>
+        <dt>Routes</dt>
+        <dd>{totals.routesUsed}</dd>
+      </div>
+      <div>
+        <dt>Distance</dt>
+        <dd>{formatNumber(totals.km)} km</dd>
+      </div>
+      <div>
+        <dt>Working time</dt>
+        <dd>{formatNumber(totals.hours)} h</dd>
+      </div>
+      <div>
+        <dt>Cost</dt>
+        <dd>
+          {formatCost(cost.total)}
+          <span className="plan-cost-parts">
+            vans {formatCost(cost.fixed)} · distance {formatCost(cost.distance)} · time{' '}
+            {formatCost(cost.time)}
+            {cost.lateness > 0 ? ` · lateness ${formatCost(cost.lateness)}` : ''}
+          </span>
+        </dd>
+      </div>
+    </dl>
+  )
+}
+
+export function PlanPreview({ plan, result }: { plan: RoutePlan; result: PlanResult }) {
+  const board = useBoard(plan.date, plan.locationId ?? undefined)
+  const [view, setView] = useState<'plan' | 'current'>('plan')
+  const data = board.data
+  const timeZone = data?.timezone ?? 'UTC'
+  const shown = useMemo(() => {
+    if (!data) return null
+    const rows =
+      view === 'plan'
+        ? planTimelineRows(result, data, timeZone)
+        : boardTimelineRows(data, data.jobs, timeZone)
+    const map = view === 'plan' ? planMapData(result, data) : boardMapData(data, data.jobs)
+    const spans = [...rows.map((r) => ({ start: r.start, end: r.end })), ...rows.flatMap((r) => r.blocks)]
+    return { rows, map, range: timelineRange(data.dayStart, data.dayEnd, spans) }
+  }, [data, result, view, timeZone])
+
+  return (
+    <div className="stack plan-preview">
+      <PlanTotals result={result} />
+      {result.unassigned.length > 0 && (
+        <section className="card" aria-labelledby="not-planned-heading">
+          <div className="card-body">
+            <h2 id="not-planned-heading">Not planned ({result.unassigned.length})</h2>
+            <ul className="plan-unassigned">
+              {result.unassigned.map((job) => (
+                <li key={job.jobId}>
+                  <strong>{job.title}</strong> — {REASONS[job.reason]}
+                </li>
+              ))}
+            </ul>
+          </div>
+        </section>
+      )}
+      <div className="board-legend">
+        <fieldset className="choice-group">
+          <legend className="visually-hidden">Show</legend>
+          <div className="segmented">
+            {(['plan', 'current'] as const).map((option) => (
+              <label key={option}>
+                <input
+                  type="radio"
+                  name="plan-view"
+                  checked={view === option}
+                  onChange={() => setView(option)}
+                />
+                {option === 'plan' ? 'This plan' : 'The board now'}
+              </label>
+            ))}
+          </div>
+        </fieldset>
+        <StatusLegend statuses={view === 'plan' ? ['PLANNED', 'CREATED'] : undefined} />
+      </div>
+      {board.isPending ? (
+        <LoadingState label="Loading the day…" />
+      ) : !shown ? (
+        <ErrorState error={board.error} onRetry={() => board.refetch()} />
+      ) : (
+        <>
+          <Timeline
+            label={view === 'plan' ? 'The plan’s routes' : 'The board now'}
+            rows={shown.rows}
+            range={shown.range}
+            timeZone={timeZone}
+            empty={<p className="muted">No routes.</p>}
+          />
+          <MapPanel
+            label={view === 'plan' ? 'The plan on the map' : 'The board now on the map'}
+            {...shown.map}
+            fitKey={plan.id}
+          />
+        </>
+      )}
+    </div>
+  )
+}

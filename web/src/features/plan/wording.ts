@@ -1,0 +1,54 @@
+// Route plan words for a dispatcher: why a job could not be planned, what a mode does, what a
+// status means.
+import type { PlanResult, RoutePlan } from './queries'
+
+type Reason = PlanResult['unassigned'][number]['reason']
+
+export const REASONS: Record<Reason, string> = {
+  NO_LOCATION: 'Not on the map: neither the job nor its customer has coordinates',
+  TIME_WINDOW: 'No worker can get there within its time window',
+  CAPACITY: 'No van has room for what it needs',
+  SKILL: 'No van has every tag (skill or equipment) it needs',
+  NO_SHIFT: 'Nobody is working that day',
+}
+
+export const MODES: { value: RoutePlan['mode']; label: string; hint: string }[] = [
+  {
+    value: 'KEEP_ASSIGNED',
+    label: 'Keep assigned jobs',
+    hint: 'Jobs already assigned stay with their worker; the waiting ones are fitted around them.',
+  },
+  {
+    value: 'REPLAN_ALL',
+    label: 'Replan everything',
+    hint: 'Assigned jobs of the day may move to another worker or time, or back to the tray.',
+  },
+]
+
+export const PLAN_STATUS: Record<
+  RoutePlan['status'],
+  { label: string; tone: 'neutral' | 'green' | 'red' | 'amber' | 'blue' | 'purple' }
+> = {
+  QUEUED: { label: 'Queued', tone: 'neutral' },
+  RUNNING: { label: 'Running', tone: 'blue' },
+  DONE: { label: 'Ready to apply', tone: 'purple' },
+  APPLIED: { label: 'Applied', tone: 'green' },
+  FAILED: { label: 'Failed', tone: 'red' },
+  CANCELLED: { label: 'Discarded', tone: 'neutral' },
+  STALE: { label: 'Out of date', tone: 'amber' },
+}
+
+export const TIME_LIMITS = [
+  { seconds: 1, label: '1 second (a quick look)' },
+  { seconds: 5, label: '5 seconds' },
+  { seconds: 10, label: '10 seconds' },
+  { seconds: 30, label: '30 seconds' },
+  { seconds: 60, label: '1 minute' },
+  { seconds: 120, label: '2 minutes' },
+  { seconds: 300, label: '5 minutes' },
+]
+
+const money = new Intl.NumberFormat('en-GB', { minimumFractionDigits: 2, maximumFractionDigits: 2 })
+export const formatCost = (value: number) => money.format(value)
+export const formatNumber = (value: number, digits = 1) =>
+  value.toLocaleString('en-GB', { maximumFractionDigits: digits })

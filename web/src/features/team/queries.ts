@@ -1,0 +1,76 @@
+// Team members: the list (paged, searched and filtered on the server), create, change (role),
+// activate and deactivate.
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
+import { api, unwrap } from '../../api/client'
+import type { QueryParams, RequestBody, Schema } from '../../api/types'
+
+export type User = Schema<'User'>
+export type UserRole = User['role']
+export type UserFilters = Omit<QueryParams<'/team/users'>, 'page' | 'limit'>
+export const PAGE_SIZE = 25
+
+export function useUsers(page: number, filters: UserFilters) {
+  const query = { page, limit: PAGE_SIZE, ...filters }
+  return useQuery({
+    queryKey: ['team', 'users', query],
+    queryFn: () => unwrap(api.GET('/team/users', { params: { query } })),
+    placeholderData: keepPreviousData,
+  })
+}
+
+function useInvalidate() {
+  const queryClient = useQueryClient()
+  return () => queryClient.invalidateQueries({ queryKey: ['team'] })
+}
+
+export function useCreateUser() {
+  const invalidate = useInvalidate()
+  return useMutation({
+    mutationFn: (body: RequestBody<'/team/users', 'post'>) => unwrap(api.POST('/team/users', { body })),
+    onSuccess: invalidate,
+  })
+}
+
+export function useUpdateUser() {
+  const invalidate = useInvalidate()
+  return useMutation({
+    mutationFn: ({ id, ...body }: { id: string } & RequestBody<'/team/users/{id}', 'patch'>) =>
+      unwrap(api.PATCH('/team/users/{id}', { params: { path: { id } }, body })),
+    onSuccess: invalidate,
+  })
+}
+
+export function useSetUserActive() {
+  const invalidate = useInvalidate()
+  return useMutation({
+    mutationFn: ({ id, active }: { id: string; active: boolean }) =>
+      unwrap(
+        active
+          ? api.POST('/team/users/{id}/activate', { params: { path: { id } } })
+          : api.POST('/team/users/{id}/deactivate', { params: { path: { id } } }),
+      ),
+    onSuccess: invalidate,
+  })
+}
+
+export function useSetUserPassword() {
+  const invalidate = useInvalidate()
+  return useMutation({
+    mutationFn: ({ id, password }: { id: string; password: string }) =>
+      unwrap(api.PUT('/team/users/{id}/password', { params: { path: { id } }, body: { password } })),
+    onSuccess: invalidate,
+  })
+}
+
+/** The server's minimum (SetPasswordBody), checked here too so a form can say so before sending. */
+export const MIN_PASSWORD_LENGTH = 12
+
+export const ROLES: { value: UserRole; label: string; hint: string }[] = [
+  { value: 'ADMIN', label: 'Admin', hint: 'Everything, including team, API keys, automations and settings' },
+  { value: 'DISPATCHER', label: 'Dispatcher', hint: 'Jobs, board, plans, customers, fleet and shifts' },
+  { value: 'WORKER', label: 'Worker', hint: 'Does the jobs; uses the technician app, not this dashboard' },
+]
+
+export function roleLabel(role: UserRole): string {
+  return ROLES.find((r) => r.value === role)?.label ?? role
+}

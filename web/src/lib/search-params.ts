@@ -1,0 +1,38 @@
+// List state (page, filters, the open row) lives in the URL's query string, so a filtered view can
+// be linked, reloaded and navigated back to. Changing a filter goes back to page 1.
+import { useCallback } from 'react'
+import { useSearchParams } from 'react-router'
+
+export interface ListParams {
+  page: number
+  get(name: string): string | undefined
+  /**
+   * Sets (or, with undefined/'', removes) parameters. A filter change goes back to page 1 unless
+   * `keepPage` (opening a row's sheet, say) or the page is among the changes.
+   */
+  set(changes: Record<string, string | number | undefined>, options?: { keepPage?: boolean }): void
+}
+
+export function useListParams(): ListParams {
+  const [params, setParams] = useSearchParams()
+  const page = Math.max(1, Number.parseInt(params.get('page') ?? '1', 10) || 1)
+  const get = useCallback((name: string) => params.get(name) ?? undefined, [params])
+  const set = useCallback(
+    (changes: Record<string, string | number | undefined>, options?: { keepPage?: boolean }) => {
+      setParams(
+        (current) => {
+          const next = new URLSearchParams(current)
+          if (!('page' in changes) && !options?.keepPage) next.delete('page')
+          for (const [name, value] of Object.entries(changes)) {
+            if (value === undefined || value === '' || (name === 'page' && value === 1)) next.delete(name)
+            else next.set(name, String(value))
+          }
+          return next
+        },
+        { replace: false },
+      )
+    },
+    [setParams],
+  )
+  return { page, get, set }
+}
