@@ -63,10 +63,18 @@ describeOnPostgres('postgres: two instances on one database and one Redis', () =
     }
   })
 
-  const call = async (service: ServiceProcess, method: string, path: string, key: string, body?: unknown) => {
+  const call = async (
+    service: ServiceProcess,
+    method: string,
+    path: string,
+    key: string,
+    body?: unknown,
+    headers: Record<string, string> = {},
+  ) => {
     const response = await fetch(`${service.url}${path}`, {
       method,
       headers: {
+        ...headers,
         authorization: `Bearer ${key}`,
         ...(body === undefined ? {} : { 'content-type': 'application/json' }),
       },
@@ -151,6 +159,54 @@ describeOnPostgres('postgres: two instances on one database and one Redis', () =
     expect(log.body.data.executions.every((e: { status: string }) => e.status === 'SUCCESS')).toBe(true)
   })
 
+  it('runs concurrent retries of one POST through both instances once', async () => {
+    const title = `Once ${randomBytes(3).toString('hex')}`
+    const headers = { 'idempotency-key': `retry-${title}` }
+    const answers = await Promise.all(
+      Array.from({ length: 8 }, (_, i) =>
+        call(i % 2 === 0 ? a : b, 'POST', '/v1/public/jobs', adminKey, { title }, headers),
+      ),
+    )
+    const statuses = answers.map((answer) => answer.status)
+    expect(
+      statuses.every((status) => status === 201 || status === 409),
+      String(statuses),
+    ).toBe(true)
+    const created = answers.filter((answer) => answer.status === 201)
+    expect(created.length).toBeGreaterThan(0)
+    // Every 201 is the same job: one ran, the others are replays of its stored answer.
+    expect(new Set(created.map((answer) => answer.body.data.job.id)).size).toBe(1)
+    expect(created.filter((answer) => answer.headers.get('idempotent-replayed') !== 'true')).toHaveLength(1)
+    for (const conflict of answers.filter((answer) => answer.status === 409)) {
+      expect(conflict.body.code).toBe('IDEMPOTENCY_KEY_IN_USE')
+    }
+    // A retry after they all finished, through either instance, replays it too.
+    const late = await call(b, 'POST', '/v1/public/jobs', adminKey, { title }, headers)
+    expect(late.status).toBe(201)
+    expect(late.body.data.job.id).toBe(created[0]?.body.data.job.id)
+    const listed = await call(a, 'GET', '/v1/public/jobs?limit=100', adminKey)
+    expect(listed.body.data.jobs.filter((job: { title: string }) => job.title === title)).toHaveLength(1)
+  })
+
+  it('lets one of two writers with the same If-Match win, one through each instance', async () => {
+    const job = (await call(a, 'POST', '/v1/public/jobs', adminKey, { title: 'Contested' })).body.data.job
+    const read = await call(b, 'GET', `/v1/public/jobs/${job.id}`, adminKey)
+    const etag = read.headers.get('etag') as string
+    const answers = await Promise.all(
+      [a, b, a, b].map((service, i) =>
+        call(
+          service,
+          'PATCH',
+          `/v1/public/jobs/${job.id}`,
+          adminKey,
+          { title: `Writer ${i}` },
+          { 'if-match': etag },
+        ),
+      ),
+    )
+    expect(answers.map((answer) => answer.status).sort()).toEqual([200, 412, 412, 412])
+  })
+
   it('refuses a key revoked through one instance on the other within the auth cache TTL', async () => {
     const { id, key } = await issueKey(100_000)
     // Both instances resolve (and cache) the key.
@@ -210,7 +266,7 @@ describeOnPostgres('postgres: two instances on one database and one Redis', () =
   it('counts in the shared Redis under the configured prefix', async () => {
     const redis = new Redis(REDIS_URL)
     try {
-      expect((await redis.keys(`${PREFIX}v1/public:*`)).length).toBeGreaterThan(0)
+      expect((await redis.keys(`${PREFIX}key:*`)).length).toBeGreaterThan(0)
     } finally {
       redis.disconnect()
     }

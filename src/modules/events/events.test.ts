@@ -1,5 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { assertDocumentedPayload, payloadValidators } from '../../../test/event-payloads.js'
+import {
+  assertDocumentedFeedEvent,
+  assertDocumentedPayload,
+  payloadValidators,
+} from '../../../test/event-payloads.js'
 import { makeCapacityDimension, makeLocation, makeShiftReferences, makeTag } from '../../../test/factories.js'
 import {
   adminClient,
@@ -19,6 +23,11 @@ interface OutboxEvent {
 
 /** The webhook body receivers get for an outbox row must match its event's documented schema. */
 function assertDocumented(e: OutboxEvent): void {
+  // Feed-only: no webhook carries it, the event feed documents it.
+  if (e.event === 'JOB_DELETED') {
+    assertDocumentedFeedEvent({ id: e.id, event: e.event, timestamp: e.occurredAt, data: e.data })
+    return
+  }
   assertDocumentedPayload({ event: e.event, timestamp: e.occurredAt, data: e.data })
 }
 
@@ -148,6 +157,7 @@ for (const dialect of DIALECTS) {
         title: 'Service boiler',
         priority: 'LOW',
         jobLatitude: 53.1,
+        jobLongitude: -2.1,
         earliestStart: '2026-11-23T09:00:00Z',
         serviceDuration: 1800,
       })
@@ -179,7 +189,7 @@ for (const dialect of DIALECTS) {
               priority: { previous: 'LOW', current: 'HIGH' },
               serviceDuration: { previous: 1800, current: 3600 },
               jobLatitude: { previous: '53.1', current: '53.25' },
-              jobLongitude: { previous: null, current: '0.0000001' },
+              jobLongitude: { previous: '-2.1', current: '0.0000001' },
               earliestStart: { previous: '2026-11-23T09:00:00.000Z', current: '2026-11-23T09:30:00.000Z' },
               customerId: { previous: null, current: s.customer.id },
             },
@@ -210,6 +220,7 @@ for (const dialect of DIALECTS) {
       const job = await createJob(s, {
         title: 'Same',
         jobLatitude: 51.5,
+        jobLongitude: -0.1,
         earliestStart: '2026-11-23T09:00:00Z',
       })
       await s.drain()
@@ -297,7 +308,7 @@ for (const dialect of DIALECTS) {
       ])
     })
 
-    it('refused requests and soft deletes record nothing', async () => {
+    it('refused requests record nothing; a soft delete records only the feed-only JOB_DELETED', async () => {
       const s = await setup()
       const job = await createJob(s)
       const done = await createJob(s, { title: 'Done' })
@@ -345,8 +356,17 @@ for (const dialect of DIALECTS) {
       for (const [request, status] of refused) expect((await request()).status).toBe(status)
       expect(await s.drain()).toEqual([])
 
-      expect((await s.api.delete(`/jobs/${job.id}`)).status).toBe(200)
-      expect(await s.drain()).toEqual([])
+      const deleted = await s.api.delete(`/jobs/${job.id}`)
+      expect(deleted.status).toBe(200)
+      const { deletedAt } = deleted.body.data.job
+      expect(await s.drain()).toEqual([
+        {
+          id: expect.any(String),
+          event: 'JOB_DELETED',
+          occurredAt: deletedAt,
+          data: { jobId: job.id, title: job.title, status: 'CREATED', deletedAt },
+        },
+      ])
     })
 
     it('the lifecycle records STATUS_CHANGED, JOB_ASSIGNED, JOB_UNASSIGNED, JOB_COMPLETED and JOB_CANCELLED', async () => {

@@ -4,9 +4,10 @@
 import { type Static, type TSchema, Type } from '@sinclair/typebox'
 import {
   DateTime,
-  DecimalString,
   JobPriority,
   JobStatus,
+  LatitudeString,
+  LongitudeString,
   Nullable,
   StringEnum,
   TimeWindowType,
@@ -30,8 +31,8 @@ export const JobCreatedData = Type.Object(
     priority: JobPriority,
     customerId: NullableId('The customer, if any'),
     locationId: NullableId('The location, if any'),
-    jobLatitude: Nullable(DecimalString),
-    jobLongitude: Nullable(DecimalString),
+    jobLatitude: Nullable(LatitudeString),
+    jobLongitude: Nullable(LongitudeString),
     serviceDuration: Type.Integer({ description: 'Seconds on site' }),
     timeWindowType: TimeWindowType,
     earliestStart: Nullable(DateTime),
@@ -52,8 +53,8 @@ export const JobChanges = Type.Object(
     description: Type.Optional(Change(Nullable(Type.String()))),
     customerId: Type.Optional(Change(NullableId('Customer id'))),
     locationId: Type.Optional(Change(NullableId('Location id'))),
-    jobLatitude: Type.Optional(Change(Nullable(DecimalString))),
-    jobLongitude: Type.Optional(Change(Nullable(DecimalString))),
+    jobLatitude: Type.Optional(Change(Nullable(LatitudeString))),
+    jobLongitude: Type.Optional(Change(Nullable(LongitudeString))),
     priority: Type.Optional(Change(JobPriority)),
     serviceDuration: Type.Optional(Change(Type.Integer({ description: 'Seconds' }))),
     timeWindowType: Type.Optional(Change(TimeWindowType)),
@@ -163,6 +164,31 @@ export const EVENT_DATA = {
 } as const
 
 export type EventType = keyof typeof EVENT_DATA
+
+/**
+ * Events only the event feed (GET /events) carries, never a webhook: a soft-deleted job is otherwise
+ * invisible, so a sync learns about it here. Not an automation trigger (the spec fixes those).
+ */
+export const JobDeletedData = Type.Object(
+  {
+    jobId: JobId,
+    title: Type.String({ description: 'The job title when it was deleted' }),
+    status: Type.Unsafe<Static<typeof JobStatus>>({
+      ...JobStatus,
+      description: 'The job status when it was deleted',
+    }),
+    deletedAt: DateTime,
+  },
+  { ...Closed, title: 'JobDeletedData' },
+)
+export const FEED_ONLY_EVENT_DATA = { JOB_DELETED: JobDeletedData } as const
+export type FeedOnlyEventType = keyof typeof FEED_ONLY_EVENT_DATA
+export type FeedEventType = EventType | FeedOnlyEventType
+export const FEED_EVENT_TYPES = [
+  ...Object.keys(EVENT_DATA),
+  ...Object.keys(FEED_ONLY_EVENT_DATA),
+] as FeedEventType[]
+export type FeedOnlyEventData = { [E in FeedOnlyEventType]: Static<(typeof FEED_ONLY_EVENT_DATA)[E]> }
 export const EVENT_TYPES = Object.keys(EVENT_DATA) as EventType[]
 
 /** The `data` of each event, so that recordEvent checks it at compile time. */
@@ -178,7 +204,7 @@ export const EVENT_DESCRIPTIONS: Readonly<Record<EventType, string>> = {
     "A job's details changed: public PATCH /jobs/:id, or a new set of tags or demands (admin PUT " +
     '/jobs/:id/tags, /jobs/:id/demands). `changes` holds only the fields whose value really changed, ' +
     'as { previous, current }; a request that changes nothing sends nothing. Deleting a job sends no ' +
-    'event.',
+    'webhook: the event feed (GET /events) carries a JOB_DELETED for it.',
   STATUS_CHANGED:
     "A job's status moved (admin assign, unassign, start, complete, cancel). Sent after the action's " +
     'own event (JOB_ASSIGNED, JOB_UNASSIGNED, JOB_COMPLETED or JOB_CANCELLED), with the same timestamp.',
@@ -198,6 +224,14 @@ export const EVENT_DESCRIPTIONS: Readonly<Record<EventType, string>> = {
     'A form submission was received for a job (admin POST /jobs/:id/form-submissions), in any job status.',
 }
 
+/** JOB_COMPLETED → JobCompleted: the name of the event's schema in the OpenAPI documents. */
+const pascalCase = (event: EventType) =>
+  event
+    .toLowerCase()
+    .split('_')
+    .map((word) => word.charAt(0).toUpperCase() + word.slice(1))
+    .join('')
+
 /** The webhook body of one event: `timestamp` is when the change happened. */
 function payloadOf<E extends EventType>(event: E) {
   return Type.Object(
@@ -209,7 +243,7 @@ function payloadOf<E extends EventType>(event: E) {
       }),
       data: EVENT_DATA[event],
     },
-    { ...Closed, title: `${event} webhook` },
+    { ...Closed, title: `${pascalCase(event)}Webhook` },
   )
 }
 

@@ -4,7 +4,7 @@
 import { newId, nowIso } from '../../db/ids.js'
 import type { Executor } from '../../db/types.js'
 import { insertOutboxEvent } from './repository.js'
-import type { DomainEvent, EventData, EventType } from './schemas.js'
+import type { DomainEvent, EventData, EventType, FeedOnlyEventData, FeedOnlyEventType } from './schemas.js'
 
 export type { DomainEvent, EventData, EventType } from './schemas.js'
 export { EVENT_TYPES } from './schemas.js'
@@ -18,6 +18,23 @@ export async function recordEvent<E extends EventType>(
   occurredAt: string = nowIso(),
 ): Promise<void> {
   await recordEvents(trx, organisationId, [{ event, data } as DomainEvent], occurredAt)
+}
+
+/** Writes an event only the event feed carries (no automation can subscribe to it). */
+export async function recordFeedEvent<E extends FeedOnlyEventType>(
+  trx: Executor,
+  organisationId: string,
+  event: E,
+  data: FeedOnlyEventData[E],
+  occurredAt: string = nowIso(),
+): Promise<void> {
+  await insertOutboxEvent(trx, {
+    id: newId(),
+    organisation_id: organisationId,
+    event,
+    data: JSON.stringify(data),
+    occurred_at: occurredAt,
+  })
 }
 
 /**

@@ -1,0 +1,171 @@
+// Optimistic concurrency (an addition to the spec; docs/integrators.md). Every single-resource
+// answer carries a strong ETag: a digest of the resource exactly as answered (`data`), so it changes
+// whenever anything the client sees does — a job's tags, its customer's address — not only its own
+// row. A GET with If-None-Match naming it → 304 without a body. A PATCH or DELETE with If-Match →
+// the resource is locked, its current ETag computed from what its GET would answer, and 412
+// PRECONDITION_FAILED when it differs, before anything is done; the check and the write are one
+// transaction, so two systems editing one job never overwrite each other unseen. Without these
+// headers nothing changes.
+import { createHash } from 'node:crypto'
+import { type TSchema, Type } from '@sinclair/typebox'
+import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify'
+import type { Kysely } from 'kysely'
+import { inAmbientTransactionOrJoin } from '../db/ambient-transaction.js'
+import { isPostgres } from '../db/database.js'
+import type { Database } from '../db/types.js'
+import { AppError } from './errors.js'
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** This route answers one resource: its 200/201 carries an ETag (see the top of etags.ts). */
+    etag?: EtagConfig
+  }
+}
+
+export interface EtagConfig {
+  /**
+   * For PATCH and DELETE: the table of the resource (its row is locked before the check) and what
+   * its GET answers as `data` now (throws 404 when it does not exist).
+   */
+  precondition?: {
+    table: 'jobs' | 'customers'
+    current: (request: FastifyRequest<{ Params: { id: string } }>) => Promise<unknown>
+  }
+}
+
+/** The strong ETag of an answer's `data`. */
+export function etagOf(data: unknown): string {
+  return `"${createHash('sha256').update(JSON.stringify(data)).digest('base64url').slice(0, 27)}"`
+}
+
+/** Whether an If-None-Match / If-Match value names `etag` (a list, `*`, or weak forms of it). */
+export function matches(header: string, etag: string): boolean {
+  if (header.trim() === '*') return true
+  return header.split(',').some((candidate) => candidate.trim().replace(/^W\//, '') === etag)
+}
+
+const IF_MATCH_DESCRIPTION =
+  'The ETag of the resource as you last read it: the change is made only if it is still current, else ' +
+  '412 PRECONDITION_FAILED and nothing is done (optimistic concurrency). `*` matches any existing version.'
+const IF_NONE_MATCH_DESCRIPTION =
+  'The ETag of the version you have: 304 Not Modified, without a body, while it is still current.'
+
+type Handler = RouteOptions['handler']
+type Json = Record<string, unknown>
+
+export function installEtags(app: FastifyInstance, db: Kysely<Database>): void {
+  app.addHook('onRoute', (route: RouteOptions) => {
+    const config = route.config?.etag
+    if (!config) return
+    const methods = ([] as string[]).concat(route.method)
+    // HEAD shares GET's schema (Fastify's exposeHeadRoutes): it gets the same header and 304.
+    const isGet = methods.includes('GET') || methods.includes('HEAD')
+    appendHook(route, 'preSerialization', addEtag)
+    if (isGet) appendHook(route, 'onSend', notModified)
+    const { precondition } = config
+    if (precondition) route.handler = checkedFirst(route.handler, db, precondition)
+    route.schema = {
+      ...route.schema,
+      headers: withHeader(
+        route.schema?.headers as Json | undefined,
+        isGet ? 'if-none-match' : precondition ? 'if-match' : undefined,
+      ),
+      response: {
+        ...(route.schema?.response as Json),
+        ...(isGet
+          ? { 304: { description: 'Not Modified: your copy (If-None-Match) is current', type: 'null' } }
+          : {}),
+      },
+    }
+  })
+}
+
+function addEtag(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  payload: unknown,
+  done: (e: null, p: unknown) => void,
+) {
+  const status = reply.statusCode
+  // A DELETE answers a receipt, not the resource: no version to name.
+  if (
+    request.method !== 'DELETE' &&
+    (status === 200 || status === 201) &&
+    payload &&
+    typeof payload === 'object' &&
+    'data' in payload
+  ) {
+    reply.header('etag', etagOf((payload as { data: unknown }).data))
+  }
+  done(null, payload)
+}
+
+function notModified(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  payload: unknown,
+  done: (e: null, p: unknown) => void,
+) {
+  const wanted = request.headers['if-none-match']
+  const etag = reply.getHeader('etag')
+  if (
+    reply.statusCode === 200 &&
+    typeof wanted === 'string' &&
+    typeof etag === 'string' &&
+    matches(wanted, etag)
+  ) {
+    reply.code(304)
+    reply.removeHeader('content-type')
+    reply.removeHeader('content-length')
+    done(null, null)
+    return
+  }
+  done(null, payload)
+}
+
+/** Runs the If-Match check, then the handler, in one transaction (joining an idempotent request's). */
+function checkedFirst(
+  original: Handler,
+  db: Kysely<Database>,
+  precondition: NonNullable<EtagConfig['precondition']>,
+): Handler {
+  return function handler(this: FastifyInstance, request: FastifyRequest, reply: FastifyReply) {
+    const wanted = request.headers['if-match']
+    if (typeof wanted !== 'string') return original.call(this, request, reply)
+    const typed = request as FastifyRequest<{ Params: { id: string } }>
+    return inAmbientTransactionOrJoin(db, async (trx) => {
+      if (isPostgres(trx)) {
+        await trx
+          .selectFrom(precondition.table)
+          .select('id')
+          .where('organisation_id', '=', request.auth.organisationId)
+          .where('id', '=', typed.params.id)
+          .forUpdate()
+          .execute()
+      }
+      const current = etagOf(await precondition.current(typed))
+      if (!matches(wanted, current)) {
+        reply.header('etag', current)
+        throw new AppError(
+          'PRECONDITION_FAILED',
+          'If-Match does not name the current version: the resource changed since you read it. Read it again ' +
+            '(its ETag is in this answer), then decide',
+        )
+      }
+      return original.call(this, request, reply)
+    })
+  }
+}
+
+function withHeader(headers: Json | undefined, name: string | undefined): Json | TSchema | undefined {
+  if (!name) return headers
+  const properties = (headers?.properties ?? {}) as Record<string, TSchema>
+  const description = name === 'if-match' ? IF_MATCH_DESCRIPTION : IF_NONE_MATCH_DESCRIPTION
+  return Type.Object({ ...properties, [name]: Type.Optional(Type.String({ maxLength: 1000, description })) })
+}
+
+type HookName = 'preSerialization' | 'onSend'
+function appendHook(route: RouteOptions, name: HookName, hook: unknown): void {
+  const existing = route[name]
+  route[name] = (existing ? ([] as unknown[]).concat(existing, hook) : hook) as never
+}
