@@ -9,6 +9,12 @@ import {
   DIALECTS,
   type TestContext,
 } from '../../../test/helpers.js'
+import {
+  BAD_PAGE_QUERIES,
+  expectPagesNewestFirst,
+  expectQueryRefused,
+  listAt,
+} from '../../../test/list-pages.js'
 
 const ISO_MS = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/
 const pause = () => new Promise((resolve) => setTimeout(resolve, 5))
@@ -62,6 +68,7 @@ for (const dialect of DIALECTS) {
             form: 'gas-safety',
             answers,
             submittedByUserId: worker.id,
+            templateId: null,
             createdAt: expect.stringMatching(ISO_MS),
           },
         },
@@ -70,7 +77,7 @@ for (const dialect of DIALECTS) {
       expect((await admin.get(url)).body).toEqual({
         data: {
           formSubmissions: [formSubmission],
-          pagination: { page: 1, limit: 50, total: 1, totalPages: 1 },
+          pagination: { page: 1, limit: 20, total: 1, totalPages: 1 },
         },
         message: 'Success',
       })
@@ -94,22 +101,15 @@ for (const dialect of DIALECTS) {
         ids.push((await admin.post(url, { form, answers: { form } })).body.data.formSubmission.id)
         await pause()
       }
-      const paged: string[] = []
-      for (let page = 1; page <= 3; page++) {
-        const res = await admin.get(`${url}?limit=2&page=${page}`)
-        expect(res.status).toBe(200)
-        expect(res.body.data.pagination).toEqual({ page, limit: 2, total: 5, totalPages: 3 })
-        paged.push(...res.body.data.formSubmissions.map((s: { id: string }) => s.id))
-      }
-      expect(paged).toEqual([...ids].reverse())
-      expect((await admin.get(`${url}?page=4&limit=2`)).body.data.formSubmissions).toEqual([])
+      await expectPagesNewestFirst(listAt(admin, url, 'formSubmissions'), [...ids].reverse(), {
+        defaultLimit: 20,
+        pageSize: 2,
+      })
     })
 
-    it.each(['limit=0', 'limit=101', 'page=0', 'page=x', 'form=a'])('refuses ?%s with 400', async (query) => {
+    it.each([...BAD_PAGE_QUERIES, 'limit=21', 'page=x', 'form=a'])('refuses ?%s with 400', async (query) => {
       const { admin, url } = await setup()
-      const res = await admin.get(`${url}?${query}`)
-      expect(res.status).toBe(400)
-      expect(res.body.code).toBe('VALIDATION_ERROR')
+      await expectQueryRefused(listAt(admin, url, 'formSubmissions'), query)
     })
 
     it('shows only the submissions of that job', async () => {
@@ -166,6 +166,64 @@ for (const dialect of DIALECTS) {
       expect(res.body.details.map((d: { path: string }) => d.path)).toContain(path)
       expect((await admin.get(url)).body.data.formSubmissions).toEqual([])
       expect(await outboxEvents(t.database.db, tenant.organisationId)).toEqual(before)
+    })
+
+    it('keeps answers up to 64 KiB of JSON, measured in bytes, and refuses more with 413, storing nothing', async () => {
+      const { tenant, admin, url } = await setup()
+      const before = await outboxEvents(t.database.db, tenant.organisationId)
+      // {"notes":"…"} is 12 bytes around the text; é is 2 bytes in UTF-8.
+      const atLimit = { notes: 'x'.repeat(64 * 1024 - 12) }
+      const overInBytes = { notes: 'é'.repeat(32 * 1024) }
+      for (const answers of [{ notes: 'x'.repeat(64 * 1024 - 11) }, overInBytes]) {
+        const bytes = Buffer.byteLength(JSON.stringify(answers))
+        const res = await admin.post(url, { form: 'f', answers })
+        expect(res.status).toBe(413)
+        const message = `must be at most 64 KiB as JSON (these are ${bytes} bytes)`
+        expect(res.body).toEqual({
+          error: `answers ${message}`,
+          code: 'PAYLOAD_TOO_LARGE',
+          details: [{ path: '/body/answers', message }],
+        })
+      }
+      expect((await admin.get(url)).body.data.pagination.total).toBe(0)
+      expect(await outboxEvents(t.database.db, tenant.organisationId)).toEqual(before)
+      const ok = await admin.post(url, { form: 'f', answers: atLimit })
+      expect(ok.status).toBe(201)
+      expect(ok.body.data.formSubmission.answers).toEqual(atLimit)
+    })
+
+    it('lists at most 20 submissions a page, so a page of the largest answers stays under 1.5 MB', async () => {
+      const { admin, url } = await setup()
+      const answers = { notes: 'x'.repeat(64 * 1024 - 12) }
+      for (let i = 0; i < 21; i++)
+        expect((await admin.post(url, { form: `f${i}`, answers })).status).toBe(201)
+      const first = await admin.get(url)
+      expect(first.body.data.formSubmissions).toHaveLength(20)
+      expect(first.body.data.pagination).toEqual({ page: 1, limit: 20, total: 21, totalPages: 2 })
+      const size = Buffer.byteLength(JSON.stringify(first.body))
+      expect(size).toBeGreaterThan(20 * 64 * 1024)
+      expect(size).toBeLessThan(1.5 * 1024 * 1024)
+      expect((await admin.get(`${url}?limit=21`)).body).toMatchObject({
+        error: 'limit must be at most 20',
+        code: 'VALIDATION_ERROR',
+      })
+    })
+
+    it('refuses numbers JSON cannot keep (1e400) anywhere in the answers, naming where', async () => {
+      const { tenant, url } = await setup()
+      const res = await t.app.inject({
+        method: 'POST',
+        url: `/v1/admin${url}`,
+        headers: { ...tenant.headers, 'content-type': 'application/json' },
+        payload: '{"form":"f","answers":{"readings":[{"at":"09:10","value":-1e400}]}}',
+      })
+      expect(res.statusCode).toBe(400)
+      expect(res.json()).toEqual({
+        error: 'answers.readings.0.value must be a finite number',
+        code: 'VALIDATION_ERROR',
+        details: [{ path: '/body/answers/readings/0/value', message: 'must be a finite number' }],
+      })
+      expect((await adminClient(t, tenant.headers).get(url)).body.data.pagination.total).toBe(0)
     })
 
     it("refuses another organisation's user with 400 at /body/submittedByUserId", async () => {

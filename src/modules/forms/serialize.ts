@@ -8,6 +8,7 @@ export function serializeFormSubmission(row: FormSubmissionRow): FormSubmission 
     form: row.form,
     answers: JSON.parse(row.answers) as Record<string, unknown>,
     submittedByUserId: row.submitted_by_user_id,
+    templateId: row.template_id,
     createdAt: row.created_at,
   }
 }

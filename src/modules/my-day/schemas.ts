@@ -1,0 +1,97 @@
+// The technician's day (/my): the signed-in user's own jobs, in the order they will be visited, with
+// what the phone needs to run them — where to go, when, what to fill in.
+import { type Static, Type } from '@sinclair/typebox'
+import {
+  DateTime,
+  Envelope,
+  EXAMPLE_ID,
+  Id,
+  JobPriority,
+  JobStatus,
+  Nullable,
+  TimeWindowType,
+} from '../../http/schemas.js'
+import { FormAnswers, FormTemplate } from '../form-templates/schemas.js'
+import { FormSubmission } from '../forms/schemas.js'
+
+const Coordinate = Nullable(Type.String({ description: 'Decimal degrees as a string' }))
+
+export const MyJob = Type.Object(
+  {
+    id: Id,
+    sequence: Type.Integer({
+      minimum: 1,
+      description: 'Its place in the day: the applied plan’s visiting order (scheduled start)',
+    }),
+    title: Type.String(),
+    description: Nullable(Type.String({ description: 'The notes for the visit' })),
+    status: JobStatus,
+    priority: JobPriority,
+    tags: Type.Array(Type.Object({ id: Id, name: Type.String() }, { additionalProperties: false })),
+    serviceDuration: Type.Integer({ description: 'Seconds on site' }),
+    timeWindowType: TimeWindowType,
+    earliestStart: Nullable(DateTime),
+    latestEnd: Nullable(DateTime),
+    scheduledStart: Nullable(DateTime),
+    scheduledEnd: Nullable(DateTime),
+    startedAt: Nullable(DateTime),
+    completedAt: Nullable(DateTime),
+    timeZone: Type.String({ description: 'IANA time zone of the depot: the times to show' }),
+    customer: Nullable(
+      Type.Object({ id: Id, name: Type.String(), address: Type.String() }, { additionalProperties: false }),
+    ),
+    latitude: Coordinate,
+    longitude: Coordinate,
+    depot: Nullable(
+      Type.Object(
+        { id: Id, name: Type.String(), latitude: Type.String(), longitude: Type.String() },
+        { additionalProperties: false, description: 'Where the route starts and ends' },
+      ),
+    ),
+    forms: Type.Array(
+      Type.Object(
+        {
+          template: FormTemplate,
+          submission: Nullable(
+            Type.Object(
+              { id: Id, submittedAt: DateTime },
+              { additionalProperties: false, description: 'The latest, if any' },
+            ),
+          ),
+        },
+        { additionalProperties: false },
+      ),
+      { description: 'The forms this job needs (active templates for all jobs or for one of its tags)' },
+    ),
+  },
+  { title: 'MyJob' },
+)
+export type MyJob = Static<typeof MyJob>
+
+export const MyDayQuery = Type.Object(
+  {
+    date: Type.String({
+      format: 'date',
+      pattern: '^(?!0000)',
+      description: 'YYYY-MM-DD: the day, on the clock of each job’s depot',
+      examples: ['2026-11-26'],
+    }),
+  },
+  { additionalProperties: false },
+)
+
+export const MyDayResponse = Envelope(
+  Type.Object({ date: Type.String(), jobs: Type.Array(MyJob) }),
+  'The day’s jobs in visiting order',
+)
+export const MyJobResponse = Envelope(Type.Object({ job: MyJob }), 'The job')
+
+export const MyFormParams = Type.Object(
+  {
+    id: Type.String({ description: 'The job', examples: [EXAMPLE_ID] }),
+    templateId: Type.String({ description: 'The form template', examples: [EXAMPLE_ID] }),
+  },
+  { additionalProperties: false },
+)
+export const MyFormBody = Type.Object({ answers: FormAnswers }, { additionalProperties: false })
+export const MyFormResponse = Envelope(Type.Object({ submission: FormSubmission }), 'The submission')

@@ -1,0 +1,235 @@
+// The signed-in user's own jobs. Every read and action is scoped by organisation AND assignee: a job
+// of another worker (or of another organisation) is not found, exactly like a missing one.
+import type { Kysely } from 'kysely'
+import { newId, nowIso } from '../../db/ids.js'
+import type { Database, Executor, FormSubmissionRow } from '../../db/types.js'
+import { AppError, notFound } from '../../http/errors.js'
+import { recordEvent } from '../events/service.js'
+import {
+  assertAnswersFit,
+  findFormTemplate,
+  submissionsByTemplate,
+  templatesNeededBy,
+} from '../form-templates/service.js'
+import type { FormSubmission } from '../forms/schemas.js'
+import { serializeFormSubmission } from '../forms/serialize.js'
+import * as dispatch from '../jobs/admin-service.js'
+import { lockJob } from '../jobs/service.js'
+import { DAY, localTime } from '../shifts/zoned-time.js'
+import type { MyJob } from './schemas.js'
+
+const TERMINAL = new Set(['COMPLETED', 'CANCELLED'])
+
+function selectMyJobs(db: Executor, organisationId: string, userId: string) {
+  return db
+    .selectFrom('jobs')
+    .leftJoin('customers', (join) =>
+      join
+        .onRef('customers.id', '=', 'jobs.customer_id')
+        .onRef('customers.organisation_id', '=', 'jobs.organisation_id'),
+    )
+    .leftJoin('shifts', (join) =>
+      join
+        .onRef('shifts.id', '=', 'jobs.shift_id')
+        .onRef('shifts.organisation_id', '=', 'jobs.organisation_id'),
+    )
+    .leftJoin('locations as depot', (join) =>
+      join
+        .on((eb) => eb('depot.id', '=', eb.fn.coalesce('shifts.location_id', 'jobs.location_id')))
+        .onRef('depot.organisation_id', '=', 'jobs.organisation_id'),
+    )
+    .selectAll('jobs')
+    .select([
+      'customers.name as customer_name',
+      'customers.address as customer_address',
+      'customers.latitude as customer_latitude',
+      'customers.longitude as customer_longitude',
+      'depot.id as depot_id',
+      'depot.name as depot_name',
+      'depot.latitude as depot_latitude',
+      'depot.longitude as depot_longitude',
+      'depot.timezone as depot_timezone',
+    ])
+    .where('jobs.organisation_id', '=', organisationId)
+    .where('jobs.assigned_user_id', '=', userId)
+    .where('jobs.deleted_at', 'is', null)
+}
+
+type MyJobRow = Awaited<ReturnType<ReturnType<typeof selectMyJobs>['executeTakeFirstOrThrow']>>
+
+async function tagsOf(db: Executor, organisationId: string, jobIds: string[]) {
+  if (jobIds.length === 0) return new Map<string, { id: string; name: string }[]>()
+  const rows = await db
+    .selectFrom('job_tags')
+    .innerJoin('tags', (join) =>
+      join
+        .onRef('tags.id', '=', 'job_tags.tag_id')
+        .onRef('tags.organisation_id', '=', 'job_tags.organisation_id'),
+    )
+    .select(['job_tags.job_id', 'tags.id', 'tags.name'])
+    .where('job_tags.organisation_id', '=', organisationId)
+    .where('job_tags.job_id', 'in', jobIds)
+    .orderBy('tags.name')
+    .execute()
+  const byJob = new Map<string, { id: string; name: string }[]>()
+  for (const row of rows)
+    byJob.set(row.job_id, [...(byJob.get(row.job_id) ?? []), { id: row.id, name: row.name }])
+  return byJob
+}
+
+async function shape(db: Executor, organisationId: string, rows: MyJobRow[]): Promise<MyJob[]> {
+  const tags = await tagsOf(
+    db,
+    organisationId,
+    rows.map((row) => row.id),
+  )
+  return Promise.all(
+    rows.map(async (row, i) => {
+      const [needed, submitted] = await Promise.all([
+        templatesNeededBy(db, organisationId, row.id),
+        submissionsByTemplate(db, organisationId, row.id),
+      ])
+      const ownPlace = row.job_latitude !== null && row.job_longitude !== null
+      return {
+        id: row.id,
+        sequence: i + 1,
+        title: row.title,
+        description: row.description,
+        status: row.status,
+        priority: row.priority,
+        tags: tags.get(row.id) ?? [],
+        serviceDuration: row.service_duration,
+        timeWindowType: row.time_window_type,
+        earliestStart: row.earliest_start,
+        latestEnd: row.latest_end,
+        scheduledStart: row.scheduled_start,
+        scheduledEnd: row.scheduled_end,
+        startedAt: row.started_at,
+        completedAt: row.completed_at,
+        timeZone: row.depot_timezone ?? 'UTC',
+        customer:
+          row.customer_id && row.customer_name !== null
+            ? { id: row.customer_id, name: row.customer_name, address: row.customer_address ?? '' }
+            : null,
+        latitude: ownPlace ? row.job_latitude : (row.customer_latitude ?? null),
+        longitude: ownPlace ? row.job_longitude : (row.customer_longitude ?? null),
+        depot:
+          row.depot_id && row.depot_name !== null
+            ? {
+                id: row.depot_id,
+                name: row.depot_name,
+                latitude: row.depot_latitude as string,
+                longitude: row.depot_longitude as string,
+              }
+            : null,
+        forms: needed.map((template) => ({ template, submission: submitted.get(template.id) ?? null })),
+      } as MyJob
+    }),
+  )
+}
+
+/** The user's jobs scheduled on `date` (each on its depot's clock), in visiting order. */
+export async function myDay(
+  db: Executor,
+  organisationId: string,
+  userId: string,
+  date: string,
+): Promise<MyJob[]> {
+  const dayUtc = Date.parse(`${date}T00:00:00.000Z`)
+  // Every zone's day lies within a day and a half of the UTC one.
+  const rows = await selectMyJobs(db, organisationId, userId)
+    .where('jobs.scheduled_start', '>=', new Date(dayUtc - 0.6 * DAY).toISOString())
+    .where('jobs.scheduled_start', '<', new Date(dayUtc + 1.6 * DAY).toISOString())
+    .orderBy('jobs.scheduled_start')
+    .orderBy('jobs.id')
+    .execute()
+  const onDate = rows.filter((row) => {
+    const zone = row.depot_timezone ?? 'UTC'
+    const at = Date.parse(row.scheduled_start as string)
+    return at >= localTime(dayUtc, 0, zone) && at < localTime(dayUtc + DAY, 0, zone)
+  })
+  return shape(db, organisationId, onDate)
+}
+
+/** One of the user's jobs (its sequence among that day's jobs), or 404. */
+export async function myJob(
+  db: Executor,
+  organisationId: string,
+  userId: string,
+  id: string,
+): Promise<MyJob> {
+  const row = await selectMyJobs(db, organisationId, userId).where('jobs.id', '=', id).executeTakeFirst()
+  if (!row) throw notFound('Job')
+  const [job] = await shape(db, organisationId, [row])
+  if (row.scheduled_start === null) return job as MyJob
+  const zone = row.depot_timezone ?? 'UTC'
+  const local = new Intl.DateTimeFormat('en-CA', { timeZone: zone, dateStyle: 'short' }).format(
+    new Date(row.scheduled_start),
+  )
+  const day = await myDay(db, organisationId, userId, local)
+  return day.find((j) => j.id === id) ?? (job as MyJob)
+}
+
+export async function startMyJob(db: Kysely<Database>, organisationId: string, userId: string, id: string) {
+  await dispatch.startJob(db, organisationId, id, userId)
+  return myJob(db, organisationId, userId, id)
+}
+
+export async function completeMyJob(
+  db: Kysely<Database>,
+  organisationId: string,
+  userId: string,
+  id: string,
+) {
+  await dispatch.completeJob(db, organisationId, id, userId)
+  return myJob(db, organisationId, userId, id)
+}
+
+/** A form of the user's job, answered against its template; FORM_SUBMITTED with the worker as submitter. */
+export async function submitMyForm(
+  db: Kysely<Database>,
+  organisationId: string,
+  userId: string,
+  jobId: string,
+  templateId: string,
+  answers: Record<string, string | number | boolean>,
+): Promise<FormSubmission> {
+  return db.transaction().execute(async (trx) => {
+    const job = await lockJob(trx, organisationId, jobId)
+    if (job.assigned_user_id !== userId) throw notFound('Job')
+    const template = await findFormTemplate(trx, organisationId, templateId)
+    if (!template) throw notFound('Form template')
+    if (TERMINAL.has(job.status)) {
+      throw new AppError('TERMINAL_STATE', `Job is ${job.status}: its forms can no longer be filled in here`)
+    }
+    assertAnswersFit(template, answers)
+    const row: FormSubmissionRow = {
+      id: newId(),
+      organisation_id: organisationId,
+      job_id: jobId,
+      form: template.name,
+      answers: JSON.stringify(answers),
+      submitted_by_user_id: userId,
+      template_id: template.id,
+      created_at: nowIso(),
+    }
+    await trx.insertInto('form_submissions').values(row).execute()
+    const submission = serializeFormSubmission(row)
+    await recordEvent(
+      trx,
+      organisationId,
+      'FORM_SUBMITTED',
+      {
+        submissionId: submission.id,
+        jobId,
+        title: job.title,
+        form: submission.form,
+        answers: submission.answers,
+        submittedByUserId: userId,
+        submittedAt: submission.createdAt,
+      },
+      submission.createdAt,
+    )
+    return submission
+  })
+}
