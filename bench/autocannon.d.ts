@@ -13,6 +13,8 @@ declare module 'autocannon' {
   export interface Options {
     url: string
     connections?: number
+    /** Requests per second across all connections. */
+    overallRate?: number
     duration?: number
     pipelining?: number
     timeout?: number

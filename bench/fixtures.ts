@@ -77,7 +77,7 @@ export async function loadFixtures(url: string, marker: DatasetMarker): Promise<
       apiKey: marker.apiKey,
       liveJobs,
       jobId,
-      deepCursor: encodeCursor({ createdAt: deepRow.created_at, id: deepRow.id }),
+      deepCursor: encodeCursor({ at: deepRow.created_at, id: deepRow.id }),
       deepPage: Math.floor(depth / JOBS_PAGE_SIZE) + 1,
       targetDate: TARGET_DATE,
       search: SEARCH_TERM,

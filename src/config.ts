@@ -1,6 +1,8 @@
 // Every environment variable the service reads, typed, in one place.
+import { DEFAULT_CHANGE_SETTLE_MS } from './http/list-order.js'
+import { SERVER_LIMIT_DEFAULTS, type ServerLimits } from './http/server-limits.js'
 
-export interface Config {
+export interface Config extends ServerLimits {
   /** `postgres://…` selects PostgreSQL; anything else is a SQLite file path (or `:memory:`). */
   databaseUrl: string
   host: string
@@ -12,6 +14,14 @@ export interface Config {
   authCacheTtlMs: number
   /** Per-key limit used when a key was created without one. */
   defaultRateLimitPerMinute: number
+  /** Requests per minute and client address to the routes that need no key; 0 turns the limit off. */
+  ipRateLimitPerMinute: number
+  /**
+   * Which proxies' X-Forwarded-For to believe for the client address (Fastify's `trustProxy`): false
+   * (the peer is the client), true (any: only behind a proxy that overwrites the header), a hop
+   * count, or a comma-separated list of addresses and CIDR ranges.
+   */
+  trustProxy: boolean | number | string
   /** Fixed at 1 MiB (DESIGN.md); larger bodies get 413 PAYLOAD_TOO_LARGE. */
   bodyLimitBytes: number
   pgPoolSize: number
@@ -31,6 +41,13 @@ export interface Config {
   webhookConcurrency: number
   /** Execution logs (and dispatched outbox events) older than this are pruned. */
   webhookRetentionDays: number
+  /**
+   * Lists read with `updatedSince` and the event feed hold back what changed within this many
+   * milliseconds, until every transaction stamped earlier has committed (CHANGE_FEED_SETTLE_MS).
+   */
+  changeSettleMs: number
+  /** Route plans this process solves at once, each in a worker thread (PLAN_WORKERS); 0: none here. */
+  planWorkers: number
   /** Prometheus metrics on a port of their own (not the API's); 0 turns the endpoint off. */
   metricsPort: number
   /** Interface of the metrics port: loopback unless the scraper runs on another host. */
@@ -42,9 +59,23 @@ export interface Config {
   shutdownDelayMs: number
   /** After the delay, how long in-flight requests and webhook deliveries get before connections are cut. */
   shutdownTimeoutMs: number
+  /** A dashboard session without a request for this long has ended (SESSION_IDLE_MINUTES). */
+  sessionIdleMs: number
+  /** A WORKER's session without a request for this long has ended (WORKER_SESSION_IDLE_MINUTES). */
+  workerSessionIdleMs: number
+  /** A dashboard session ends this long after sign-in, however active (SESSION_MAX_HOURS). */
+  sessionMaxAgeMs: number
+  /** Requests per minute of one signed-in user, all their sessions together. */
+  sessionRateLimitPerMinute: number
+  /** Failed sign-ins allowed per email address, and per client address, within the window. */
+  signInMaxFailuresPerAccount: number
+  signInMaxFailuresPerIp: number
+  signInWindowMs: number
 }
 
 export const DEFAULT_REDIS_KEY_PREFIX = 'fieldservice:rl:'
+/** Requests per minute and address to the routes that need no key (documents, probes, 404s). */
+export const DEFAULT_IP_RATE_LIMIT_PER_MINUTE = 600
 export const DEFAULT_SQLITE_PATH = './data/fieldservice.db'
 
 /** Webhook settings when their variables are unset (also what an app built without them uses). */
@@ -55,6 +86,16 @@ export const WEBHOOK_DEFAULTS = {
   webhookPollIntervalMs: 1000,
   webhookConcurrency: 16,
   webhookRetentionDays: 30,
+} as const
+/** Dashboard sessions and sign-in limits when their variables are unset. */
+export const SESSION_DEFAULTS = {
+  sessionIdleMs: 60 * 60_000,
+  workerSessionIdleMs: 12 * 60 * 60_000,
+  sessionMaxAgeMs: 12 * 3_600_000,
+  sessionRateLimitPerMinute: 600,
+  signInMaxFailuresPerAccount: 10,
+  signInMaxFailuresPerIp: 100,
+  signInWindowMs: 15 * 60_000,
 } as const
 export const MAX_BODY_BYTES = 1024 * 1024
 /** The port Prometheus' node exporters conventionally leave to applications. */
@@ -84,6 +125,38 @@ function integer(name: string, fallback: number, env: NodeJS.ProcessEnv): number
   return value
 }
 
+/** TRUST_PROXY: unset or false, true, a number of hops, or addresses and ranges (`10.0.0.0/8,loopback`). */
+function trustProxy(env: NodeJS.ProcessEnv): boolean | number | string {
+  const raw = env.TRUST_PROXY?.trim() ?? ''
+  if (raw === '' || raw.toLowerCase() === 'false') return false
+  if (raw.toLowerCase() === 'true') return true
+  if (/^\d+$/.test(raw)) return Number(raw)
+  if (!/^[\w.:/,\s]+$/.test(raw)) {
+    throw new Error(`TRUST_PROXY must be true, false, a hop count or addresses and CIDR ranges, got "${raw}"`)
+  }
+  return raw
+}
+
+/** HTTP_*: see server-limits.ts for what each bounds. */
+function serverLimits(env: NodeJS.ProcessEnv): ServerLimits {
+  const defaults = SERVER_LIMIT_DEFAULTS
+  const limits = {
+    httpHeadersTimeoutMs: positive('HTTP_HEADERS_TIMEOUT_MS', defaults.httpHeadersTimeoutMs, env),
+    httpRequestTimeoutMs: positive('HTTP_REQUEST_TIMEOUT_MS', defaults.httpRequestTimeoutMs, env),
+    httpKeepAliveTimeoutMs: positive('HTTP_KEEP_ALIVE_TIMEOUT_MS', defaults.httpKeepAliveTimeoutMs, env),
+    httpIdleTimeoutMs: positive('HTTP_IDLE_TIMEOUT_MS', defaults.httpIdleTimeoutMs, env),
+    httpMaxConnections: integer('HTTP_MAX_CONNECTIONS', defaults.httpMaxConnections, env),
+  }
+  // Node refuses a headers timeout longer than the request timeout (the request includes its headers).
+  if (limits.httpHeadersTimeoutMs > limits.httpRequestTimeoutMs) {
+    throw new Error(
+      `HTTP_HEADERS_TIMEOUT_MS (${limits.httpHeadersTimeoutMs}) must not exceed HTTP_REQUEST_TIMEOUT_MS ` +
+        `(${limits.httpRequestTimeoutMs}): the request includes its headers`,
+    )
+  }
+  return limits
+}
+
 function port(name: string, fallback: number, env: NodeJS.ProcessEnv): number {
   const value = integer(name, fallback, env)
   if (value > 65535) throw new Error(`${name} must be a port number (0 to 65535), got "${env[name]}"`)
@@ -103,8 +176,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     sqliteSynchronous: synchronous,
     authCacheTtlMs: integer('AUTH_CACHE_TTL_MS', 4000, env),
     defaultRateLimitPerMinute: integer('DEFAULT_RATE_LIMIT_PER_MINUTE', 100, env),
+    ipRateLimitPerMinute: integer('IP_RATE_LIMIT_PER_MINUTE', DEFAULT_IP_RATE_LIMIT_PER_MINUTE, env),
+    trustProxy: trustProxy(env),
     bodyLimitBytes: MAX_BODY_BYTES,
     pgPoolSize: integer('PG_POOL_SIZE', 10, env),
+    ...serverLimits(env),
     redisUrl: env.REDIS_URL || undefined,
     redisKeyPrefix: env.REDIS_KEY_PREFIX || DEFAULT_REDIS_KEY_PREFIX,
     webhookDispatcher: boolean('WEBHOOK_DISPATCHER', WEBHOOK_DEFAULTS.webhookDispatcher, env),
@@ -113,10 +189,34 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webhookPollIntervalMs: positive('WEBHOOK_POLL_INTERVAL_MS', WEBHOOK_DEFAULTS.webhookPollIntervalMs, env),
     webhookConcurrency: positive('WEBHOOK_CONCURRENCY', WEBHOOK_DEFAULTS.webhookConcurrency, env),
     webhookRetentionDays: positive('WEBHOOK_RETENTION_DAYS', WEBHOOK_DEFAULTS.webhookRetentionDays, env),
+    changeSettleMs: integer('CHANGE_FEED_SETTLE_MS', DEFAULT_CHANGE_SETTLE_MS, env),
+    planWorkers: integer('PLAN_WORKERS', 1, env),
     metricsPort: port('METRICS_PORT', DEFAULT_METRICS_PORT, env),
     metricsHost: env.METRICS_HOST || '127.0.0.1',
     shutdownDelayMs: integer('SHUTDOWN_DELAY_MS', 5000, env),
     // Webhook deliveries take up to WEBHOOK_TIMEOUT_MS; the default leaves them time to finish.
     shutdownTimeoutMs: positive('SHUTDOWN_TIMEOUT_MS', 30_000, env),
+    sessionIdleMs: positive('SESSION_IDLE_MINUTES', SESSION_DEFAULTS.sessionIdleMs / 60_000, env) * 60_000,
+    workerSessionIdleMs:
+      positive('WORKER_SESSION_IDLE_MINUTES', SESSION_DEFAULTS.workerSessionIdleMs / 60_000, env) * 60_000,
+    sessionMaxAgeMs:
+      positive('SESSION_MAX_HOURS', SESSION_DEFAULTS.sessionMaxAgeMs / 3_600_000, env) * 3_600_000,
+    sessionRateLimitPerMinute: positive(
+      'SESSION_RATE_LIMIT_PER_MINUTE',
+      SESSION_DEFAULTS.sessionRateLimitPerMinute,
+      env,
+    ),
+    signInMaxFailuresPerAccount: positive(
+      'SIGN_IN_MAX_FAILURES_PER_ACCOUNT',
+      SESSION_DEFAULTS.signInMaxFailuresPerAccount,
+      env,
+    ),
+    signInMaxFailuresPerIp: positive(
+      'SIGN_IN_MAX_FAILURES_PER_IP',
+      SESSION_DEFAULTS.signInMaxFailuresPerIp,
+      env,
+    ),
+    signInWindowMs:
+      positive('SIGN_IN_WINDOW_MINUTES', SESSION_DEFAULTS.signInWindowMs / 60_000, env) * 60_000,
   }
 }

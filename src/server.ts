@@ -1,8 +1,12 @@
 // Starting and stopping the service: config → database → migrations → listen; graceful shutdown.
+import type { FastifyRequest } from 'fastify'
 import { type App, buildApp } from './app.js'
 import type { Config } from './config.js'
 import { createDatabase, type DatabaseHandle } from './db/database.js'
 import { migrateToLatest, newerMigrations } from './db/migrator.js'
+import { acquireServeLock } from './db/serve-lock.js'
+import { carriesSecret } from './http/auth.js'
+import { DEFAULT_DASHBOARD_DIR } from './http/dashboard.js'
 import type { DatabaseStats } from './ops/metrics.js'
 import { type MetricsServer, startMetricsServer } from './ops/metrics-server.js'
 
@@ -27,16 +31,53 @@ export interface ServerOptions {
   migrate?: boolean
   /** Serve /metrics on METRICS_PORT (default). Cluster workers leave it to the primary. */
   serveMetrics?: boolean
+  /**
+   * Shut down gracefully on SIGINT/SIGTERM (see closeOnSignals), with the handlers in place before
+   * the port opens: a Ctrl-C that arrives as soon as the first request is answered is still graceful.
+   */
+  closeOnSignals?: boolean
 }
 
-const REDACTED_HEADERS = ['authorization', 'cookie', 'x-api-key']
-const REDACTED_BODY_FIELDS = ['password', 'secret', 'signingSecret', 'key', 'apiKey', 'token']
+const REDACTED_HEADERS = ['authorization', 'cookie', 'x-api-key', 'x-csrf-token']
+const REDACTED_BODY_FIELDS = ['password', 'secret', 'signingSecret', 'key', 'apiKey', 'token', 'csrfToken']
+/** Query parameters whose values are not logged: named like a credential. */
+const SECRET_QUERY_NAME = /key|token|secret|passw|signature|auth|credential|session|cookie/i
+const REDACTED = '[redacted]'
+
+function decodeQueryPart(part: string): string {
+  try {
+    return decodeURIComponent(part.replace(/\+/g, ' '))
+  } catch {
+    return part
+  }
+}
 
 /**
- * JSON logs with the request id on every line (Fastify's `reqId`). Fastify's request serializer logs
- * method, URL, host and remote address, never headers or bodies, and nothing here logs a body; the
- * redaction covers whatever logs them anyway (an error carrying the request, a debugging line):
- * credentials in headers, and body fields that hold secrets.
+ * The URL as logged: the value of every query parameter named like a secret, or holding one of our
+ * keys or secrets whatever its name, is replaced by `[redacted]`. Path and other parameters are kept.
+ */
+export function redactUrl(url: string): string {
+  const start = url.indexOf('?')
+  if (start === -1) return url
+  const query = url
+    .slice(start + 1)
+    .split('&')
+    .map((pair) => {
+      const equals = pair.indexOf('=')
+      const name = equals === -1 ? pair : pair.slice(0, equals)
+      const value = equals === -1 ? '' : pair.slice(equals + 1)
+      const secret = SECRET_QUERY_NAME.test(decodeQueryPart(name)) || carriesSecret(decodeQueryPart(value))
+      return secret && value !== '' ? `${name}=${REDACTED}` : pair
+    })
+  return `${url.slice(0, start)}?${query.join('&')}`
+}
+
+/**
+ * JSON logs with the request id on every line (Fastify's `reqId`). The request serializer is
+ * Fastify's own (method, URL, host, remote address; never headers or bodies) with secrets taken out
+ * of the URL's query; nothing here logs a body. The redaction covers whatever logs them anyway (an
+ * error carrying the request, a debugging line): credentials in headers, and body fields that hold
+ * secrets.
  */
 export function loggerOptions(level: string) {
   const headerPaths = ['req.headers', 'request.headers', 'headers'].flatMap((headers) =>
@@ -49,12 +90,24 @@ export function loggerOptions(level: string) {
     level,
     redact: {
       paths: [...headerPaths, 'res.headers["set-cookie"]', ...bodyPaths],
-      censor: '[redacted]',
+      censor: REDACTED,
+    },
+    serializers: {
+      req: (request: FastifyRequest) => ({
+        method: request.method,
+        url: redactUrl(request.url),
+        version: [request.headers?.['accept-version']].flat()[0],
+        host: request.host,
+        remoteAddress: request.ip,
+        remotePort: request.socket?.remotePort,
+      }),
     },
   }
 }
 
 export async function startServer(config: Config, options: ServerOptions = {}): Promise<RunningServer> {
+  // Before the database is opened (and migrated): a second server on a SQLite file stops here.
+  const lock = acquireServeLock(config.databaseUrl)
   const database = createDatabase(config.databaseUrl, {
     sqliteSynchronous: config.sqliteSynchronous,
     pgPoolSize: config.pgPoolSize,
@@ -65,6 +118,7 @@ export async function startServer(config: Config, options: ServerOptions = {}): 
     dialect: database.dialect,
     config,
     logger: loggerOptions(config.logLevel),
+    dashboardDir: DEFAULT_DASHBOARD_DIR,
   })
   app.metrics.databaseStats = () => databaseStatsOf(database)
   const newer = await newerMigrations(database.db)
@@ -72,8 +126,12 @@ export async function startServer(config: Config, options: ServerOptions = {}): 
     app.log.warn({ newer }, 'a newer build has migrated this database; serving on its schema unchanged')
   }
   app.metrics.collectProcessMetrics()
+  const signals = options.closeOnSignals ? closeOnSignals() : undefined
   const url = await app.listen({ host: config.host, port: config.port })
-  app.log.info({ dialect: database.dialect, docs: `${url}/v1/public/docs` }, 'fieldservice is listening')
+  app.log.info(
+    { dialect: database.dialect, dashboard: `${url}/`, docs: `${url}/v1/public/docs` },
+    'fieldservice is listening',
+  )
   const metricsServer = options.serveMetrics === false ? undefined : await serveMetrics(app, config)
 
   let stopping: Promise<void> | undefined
@@ -94,8 +152,9 @@ export async function startServer(config: Config, options: ServerOptions = {}): 
     await closeHttp(app, config.shutdownTimeoutMs)
     await metricsServer?.close()
     await database.destroy()
+    lock?.release()
   }
-  return {
+  const server: RunningServer = {
     url,
     app,
     metricsUrl: metricsServer?.url,
@@ -109,6 +168,8 @@ export async function startServer(config: Config, options: ServerOptions = {}): 
     },
     hurry: () => endDelay(),
   }
+  signals?.attach(server)
+  return server
 }
 
 /**
@@ -164,20 +225,46 @@ function databaseStatsOf(database: DatabaseHandle): DatabaseStats {
 }
 
 /**
+ * The same signal again within this is the same Ctrl-C delivered twice, not a second press: a
+ * terminal signals its whole foreground process group, and `npm run` forwards the signal to its
+ * child once more (through tsx, ≈ 30 ms later).
+ */
+export const REPEATED_SIGNAL_MS = 1000
+
+/**
+ * Calls `first` on the first SIGINT or SIGTERM and `again` on each later one, ignoring a repeat of
+ * the signal that arrives within REPEATED_SIGNAL_MS of it.
+ */
+export function onStopSignals(
+  first: (signal: NodeJS.Signals) => void,
+  again: (signal: NodeJS.Signals) => void,
+): void {
+  let last: { signal: NodeJS.Signals; at: number } | undefined
+  const handle = (signal: NodeJS.Signals) => {
+    const now = Date.now()
+    if (last === undefined) {
+      last = { signal, at: now }
+      first(signal)
+    } else if (signal !== last.signal || now - last.at >= REPEATED_SIGNAL_MS) {
+      last = { signal, at: now }
+      again(signal)
+    }
+  }
+  process.on('SIGINT', handle)
+  process.on('SIGTERM', handle)
+}
+
+/**
  * SIGTERM/SIGINT start the graceful shutdown, then the process exits 0 (1 if closing failed). A
  * second signal (a second Ctrl-C) skips what is left of the drain delay; in-flight work still finishes.
+ * Without a server yet, a signal waits for the one `attach` hands over (the port is opening).
  */
-export function closeOnSignals(server: RunningServer): void {
-  let received = false
-  const stop = (signal: string) => {
-    if (received) {
-      server.app.log.info({ signal }, 'second signal: skipping the rest of the drain delay')
-      server.hurry()
-      return
-    }
-    received = true
-    server.app.log.info({ signal }, 'shutting down')
-    server.shutdown().then(
+export function closeOnSignals(server?: RunningServer): { attach(server: RunningServer): void } {
+  let target = server
+  let early: NodeJS.Signals | undefined
+  const begin = (running: RunningServer, signal: NodeJS.Signals) => {
+    running.app.log.info({ signal }, 'shutting down')
+    running.shutdown().then(
       () => process.exit(0),
       (error) => {
         process.stderr.write(`shutdown failed: ${error}\n`)
@@ -185,6 +272,21 @@ export function closeOnSignals(server: RunningServer): void {
       },
     )
   }
-  process.on('SIGINT', () => stop('SIGINT'))
-  process.on('SIGTERM', () => stop('SIGTERM'))
+  onStopSignals(
+    (signal) => {
+      if (target) begin(target, signal)
+      else early = signal
+    },
+    (signal) => {
+      if (!target) return
+      target.app.log.info({ signal }, 'second signal: skipping the rest of the drain delay')
+      target.hurry()
+    },
+  )
+  return {
+    attach(running) {
+      target = running
+      if (early) begin(running, early)
+    },
+  }
 }

@@ -2,6 +2,7 @@
 import { Ajv } from 'ajv'
 import formatsModule from 'ajv-formats'
 import { expect } from 'vitest'
+import { FeedEvent } from '../src/modules/events/feed-schemas.js'
 import { EVENT_PAYLOADS, EVENT_TYPES, type EventType } from '../src/modules/events/schemas.js'
 
 // ajv-formats is CommonJS: its default export arrives as the module object under NodeNext.
@@ -18,5 +19,14 @@ export function assertDocumentedPayload(payload: { event: string; timestamp: str
   expect(validate, `unknown event ${payload.event}`).toBeDefined()
   const valid = validate(payload)
   expect(validate.errors ?? [], payload.event).toEqual([])
+  expect(valid).toBe(true)
+}
+
+const feedEventValidator = ajv.compile(FeedEvent)
+
+/** `{ id, event, timestamp, data }` of the event feed must match its documented schema exactly. */
+export function assertDocumentedFeedEvent(event: unknown): void {
+  const valid = feedEventValidator(event)
+  expect(feedEventValidator.errors ?? [], JSON.stringify(event).slice(0, 200)).toEqual([])
   expect(valid).toBe(true)
 }

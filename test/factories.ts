@@ -3,12 +3,11 @@
 import type { Kysely } from 'kysely'
 import { newId, nowIso } from '../src/db/ids.js'
 import type { Database, DayOfWeek, JobStatus } from '../src/db/types.js'
-import { insertCapacityDimension } from '../src/modules/capacity-dimensions/repository.js'
 import { insertJobDemand, insertJobTag, updateJob } from '../src/modules/jobs/repository.js'
 import { insertLocation } from '../src/modules/locations/repository.js'
 import { insertUser } from '../src/modules/organisations/users-repository.js'
+import { insertCapacityDimension, insertTag } from '../src/modules/reference-data/repository.js'
 import { insertShift, insertShiftBreak } from '../src/modules/shifts/repository.js'
-import { insertTag } from '../src/modules/tags/repository.js'
 import { insertVehicle, insertVehicleCapacity, insertVehicleTag } from '../src/modules/vehicles/repository.js'
 
 type Db = Kysely<Database>
@@ -23,14 +22,22 @@ export function nextTimestamp(): string {
 export async function makeLocation(
   db: Db,
   organisationId: string,
-  overrides: Partial<{ name: string; isActive: boolean; isPrimary: boolean; timezone: string }> = {},
+  overrides: Partial<{
+    name: string
+    code: string
+    isActive: boolean
+    isPrimary: boolean
+    timezone: string
+  }> = {},
 ) {
   const at = nextTimestamp()
+  const id = newId()
   const row = {
-    id: newId(),
+    id,
     organisation_id: organisationId,
     name: overrides.name ?? 'North Depot',
-    code: 'NTH',
+    // Codes are unique within an organisation.
+    code: overrides.code ?? `NTH-${id.slice(-8)}`,
     description: 'Main depot',
     address: '1 Depot Road, Manchester M1 1AA',
     latitude: '53.4808',

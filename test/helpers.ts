@@ -13,9 +13,13 @@ import type { PlanTier } from '../src/db/types.js'
 import { createApiKey, type Scope } from '../src/modules/api-keys/service.js'
 import type { WebhookConfig } from '../src/modules/automations/webhooks.js'
 import { createOrganisation } from '../src/modules/organisations/service.js'
+import type { ScryptParams } from '../src/modules/sessions/passwords.js'
 import { adminPostgresUrl, postgresUrlFor, testDialects } from './dialects.js'
 
 export const DIALECTS = testDialects()
+
+/** What test apps allow one address per minute on the routes that need no key: no test gets near it. */
+export const TEST_IP_RATE_LIMIT_PER_MINUTE = 1_000_000_000
 
 export interface TestDatabase extends DatabaseHandle {
   cleanup(): Promise<void>
@@ -80,18 +84,42 @@ export interface TestContext {
 }
 
 export type TestAppConfig = Partial<
-  { authCacheTtlMs: number; defaultRateLimitPerMinute: number; bodyLimitBytes: number } & WebhookConfig
+  {
+    authCacheTtlMs: number
+    defaultRateLimitPerMinute: number
+    bodyLimitBytes: number
+    planWorkers: number
+    ipRateLimitPerMinute: number
+    trustProxy: boolean | number | string
+    sessionIdleMs: number
+    sessionMaxAgeMs: number
+    sessionRateLimitPerMinute: number
+    signInMaxFailuresPerAccount: number
+    signInMaxFailuresPerIp: number
+    changeSettleMs: number
+  } & WebhookConfig
 >
+
+/** Cheap scrypt for test apps (a few ms a hash); the real parameters are tested on their own. */
+export const TEST_PASSWORD_PARAMS: ScryptParams = { ln: 10, r: 8, p: 1 }
 
 /**
  * An app on a fresh database. Webhooks: no background dispatcher (tests call
- * `app.webhooks.dispatcher.drain()`), loopback receivers allowed, a 2 s delivery timeout.
+ * `app.webhooks.dispatcher.drain()`), loopback receivers allowed, a 2 s delivery timeout. No route
+ * plan runner unless `planWorkers` says so. The per-IP limit of the routes that need no key is out of
+ * reach (every request comes from 127.0.0.1): ip-rate-limit.test.ts sets its own.
  */
-export async function createTestApp(dialect: Dialect, config: TestAppConfig = {}): Promise<TestContext> {
+export async function createTestApp(
+  dialect: Dialect,
+  config: TestAppConfig = {},
+  options: { clock?: () => number } = {},
+): Promise<TestContext> {
   const database = await createTestDatabase(dialect)
   const app = await buildApp({
     db: database.db,
     dialect,
+    passwordParams: TEST_PASSWORD_PARAMS,
+    ...options,
     config: {
       authCacheTtlMs: 0,
       defaultRateLimitPerMinute: 100,
@@ -99,6 +127,8 @@ export async function createTestApp(dialect: Dialect, config: TestAppConfig = {}
       webhookDispatcher: false,
       webhookAllowPrivate: true,
       webhookTimeoutMs: 2000,
+      planWorkers: 0,
+      ipRateLimitPerMinute: TEST_IP_RATE_LIMIT_PER_MINUTE,
       ...config,
     },
   })

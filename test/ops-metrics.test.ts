@@ -179,16 +179,18 @@ for (const dialect of DIALECTS) {
         WEBHOOK_DISPATCHER: 'false',
         SHUTDOWN_DELAY_MS: '0',
       })
+      // The key is made before the server opens the file: a second SQLite connection in this process
+      // would wait synchronously on a write lock that only this event loop can release.
+      const handle = createDatabase(database.url)
+      const { key } = await createApiKey(handle.db, {
+        organisationId: (await createOrganisation(handle.db, { name: 'Metered', plan: 'PRO' })).id,
+        name: 'metrics',
+        scopes: ['write'],
+        rateLimitPerMinute: 100,
+      })
+      await handle.destroy()
       const running = await startServer(config)
       try {
-        const handle = createDatabase(database.url)
-        const { key } = await createApiKey(handle.db, {
-          organisationId: (await createOrganisation(handle.db, { name: 'Metered', plan: 'PRO' })).id,
-          name: 'metrics',
-          scopes: ['write'],
-          rateLimitPerMinute: 100,
-        })
-        await handle.destroy()
         const created = await fetch(`${running.url}/v1/public/jobs`, {
           method: 'POST',
           headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },

@@ -13,7 +13,7 @@ import { createDatabase, dialectOfUrl } from '../db/database.js'
 import { migrateToLatest } from '../db/migrator.js'
 import { registerCollector } from '../ops/collector.js'
 import { type MetricsServer, startMetricsServer } from '../ops/metrics-server.js'
-import { closeOnSignals, type RunningServer, startServer } from '../server.js'
+import { closeOnSignals, onStopSignals, type RunningServer, startServer } from '../server.js'
 
 export const SQLITE_WORKERS_REFUSED =
   '--workers above 1 needs PostgreSQL: SQLite runs as one writer process, so the service runs as one ' +
@@ -107,10 +107,7 @@ export async function runClusterPrimary(config: Config, workers: number): Promis
   }
 
   const stop = (signal: NodeJS.Signals) => {
-    if (stopping) {
-      for (const slot of slots) slot.worker?.send(HURRY)
-      return
-    }
+    if (stopping) return
     stopping = true
     log('info', 'shutting down the workers', { signal })
     for (const slot of slots) clearTimeout(slot.restartTimer)
@@ -126,8 +123,9 @@ export async function runClusterPrimary(config: Config, workers: number): Promis
       }
     }, killAfter).unref()
   }
-  process.on('SIGTERM', () => stop('SIGTERM'))
-  process.on('SIGINT', () => stop('SIGINT'))
+  onStopSignals(stop, () => {
+    for (const slot of slots) slot.worker?.send(HURRY)
+  })
 
   for (let i = 0; i < workers; i++) fork(i)
   log('info', 'fieldservice cluster started', {

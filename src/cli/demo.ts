@@ -3,40 +3,58 @@
 import type { Config } from '../config.js'
 import { createDatabase } from '../db/database.js'
 import { migrateToLatest } from '../db/migrator.js'
-import { createApiKey } from '../modules/api-keys/service.js'
-import { closeOnSignals, startServer } from '../server.js'
+import { createApiKey, deleteApiKeysNamed } from '../modules/api-keys/service.js'
+import { startServer } from '../server.js'
 import { seedDemoOrganisation } from './demo-seed.js'
+import { type DemoSignIn, ensureDemoFormTemplate, resetDemoSignIns } from './demo-sign-in.js'
 
-export async function runDemo(config: Config, options: { serve: boolean; json: boolean }): Promise<void> {
+const READ_WRITE_KEY_NAME = 'demo read+write'
+const ADMIN_KEY_NAME = 'demo admin'
+
+export async function runDemo(
+  config: Config,
+  options: { serve: boolean; json: boolean },
+  output: { write(text: string): void } = process.stdout,
+): Promise<void> {
   const database = createDatabase(config.databaseUrl, { sqliteSynchronous: config.sqliteSynchronous })
-  let output: {
+  let demo: {
     organisationId: string
     created: boolean
     counts: Record<string, number>
     readWriteKey: string
     adminKey: string
+    signIns: { admin: DemoSignIn; dispatcher: DemoSignIn; worker: DemoSignIn }
   }
   try {
     await migrateToLatest(database.db, database.dialect)
     const seeded = await seedDemoOrganisation(database.db)
-    const readWrite = await createApiKey(database.db, {
-      organisationId: seeded.organisationId,
-      name: 'demo read+write',
-      scopes: ['read', 'write'],
-      rateLimitPerMinute: 1000,
+    // Only hashes are stored, so the keys printed last time cannot be printed again: each run
+    // replaces them (and whatever rotation made of them) with two new ones, rather than adding two.
+    const { readWrite, admin } = await database.db.transaction().execute(async (trx) => {
+      await deleteApiKeysNamed(trx, seeded.organisationId, [READ_WRITE_KEY_NAME, ADMIN_KEY_NAME])
+      return {
+        readWrite: await createApiKey(trx, {
+          organisationId: seeded.organisationId,
+          name: READ_WRITE_KEY_NAME,
+          scopes: ['read', 'write'],
+          rateLimitPerMinute: 1000,
+        }),
+        admin: await createApiKey(trx, {
+          organisationId: seeded.organisationId,
+          name: ADMIN_KEY_NAME,
+          scopes: ['admin'],
+          rateLimitPerMinute: 1000,
+        }),
+      }
     })
-    const admin = await createApiKey(database.db, {
-      organisationId: seeded.organisationId,
-      name: 'demo admin',
-      scopes: ['admin'],
-      rateLimitPerMinute: 1000,
-    })
-    output = {
+    await ensureDemoFormTemplate(database.db, seeded.organisationId)
+    demo = {
       organisationId: seeded.organisationId,
       created: seeded.created,
       counts: seeded.counts,
       readWriteKey: readWrite.key,
       adminKey: admin.key,
+      signIns: await resetDemoSignIns(database.db, seeded.organisationId),
     }
   } finally {
     await database.destroy()
@@ -46,26 +64,35 @@ export async function runDemo(config: Config, options: { serve: boolean; json: b
   const base = `${origin}/v1/public`
   const adminBase = `${origin}/v1/admin`
   if (options.json) {
-    process.stdout.write(`${JSON.stringify({ ...output, baseUrl: base }, null, 2)}\n`)
+    output.write(`${JSON.stringify({ ...demo, baseUrl: base, dashboardUrl: `${origin}/` }, null, 2)}\n`)
   } else {
-    process.stdout.write(
+    output.write(
       [
         '',
-        `Demo organisation ${output.created ? 'created' : 'already present'}: ${output.organisationId}`,
-        `  ${Object.entries(output.counts)
+        `Demo organisation ${demo.created ? 'created' : 'already present'}: ${demo.organisationId}`,
+        `  ${Object.entries(demo.counts)
           .map(([table, count]) => `${count} ${table}`)
           .join(', ')}`,
         '',
-        `  read+write key: ${output.readWriteKey}`,
-        `  admin key:      ${output.adminKey}`,
+        `  read+write key: ${demo.readWriteKey}`,
+        `  admin key:      ${demo.adminKey}`,
+        '',
+        `Dashboard:  ${origin}/  — sign in with (email / password):`,
+        `    admin:      ${demo.signIns.admin.email} / ${demo.signIns.admin.password}`,
+        `    dispatcher: ${demo.signIns.dispatcher.email} / ${demo.signIns.dispatcher.password}`,
+        `My day:     ${origin}/my  — a technician's phone app; sign in as a worker:`,
+        `    worker:     ${demo.signIns.worker.email} / ${demo.signIns.worker.password}`,
+        ...(demo.created
+          ? []
+          : ['  (new keys and passwords: the ones printed by earlier runs no longer work)']),
         '',
         'Try it:',
-        `  curl -s '${base}/jobs?limit=5' -H 'Authorization: Bearer ${output.readWriteKey}'`,
-        `  curl -s '${base}/customers?search=street' -H 'Authorization: Bearer ${output.readWriteKey}'`,
-        `  curl -s -X POST '${base}/jobs' -H 'Authorization: Bearer ${output.readWriteKey}' \\`,
+        `  curl -s '${base}/jobs?limit=5' -H 'Authorization: Bearer ${demo.readWriteKey}'`,
+        `  curl -s '${base}/customers?search=street' -H 'Authorization: Bearer ${demo.readWriteKey}'`,
+        `  curl -s -X POST '${base}/jobs' -H 'Authorization: Bearer ${demo.readWriteKey}' \\`,
         `       -H "Content-Type: application/json" -d '{"title":"Replace boiler valve","priority":"HIGH"}'`,
         '',
-        `  curl -s '${adminBase}/organisation' -H 'Authorization: Bearer ${output.adminKey}'`,
+        `  curl -s '${adminBase}/organisation' -H 'Authorization: Bearer ${demo.adminKey}'`,
         '',
         `Playgrounds: ${base}/docs (public API) and ${adminBase}/docs (admin API)`,
         '             Authorize → paste a key → Try it out',
@@ -76,5 +103,5 @@ export async function runDemo(config: Config, options: { serve: boolean; json: b
       ].join('\n'),
     )
   }
-  if (options.serve) closeOnSignals(await startServer(config))
+  if (options.serve) await startServer(config, { closeOnSignals: true })
 }

@@ -1,47 +1,43 @@
-// The `fieldservice` command: serve, migrate, orgs, keys and demo. Every command takes --json.
+// The `fieldservice` command: serve, migrate, orgs, keys, users and demo. Every command takes --json,
+// which prints the admin API's own shapes (camelCase, scopes as an array).
 import cluster from 'node:cluster'
+import { createRequire } from 'node:module'
 import { Command, InvalidArgumentError, Option } from 'commander'
 import { type Config, loadConfig } from '../config.js'
-import { createDatabase, type DatabaseHandle } from '../db/database.js'
 import { migrateToLatest } from '../db/migrator.js'
 import type { PlanTier } from '../db/types.js'
+import { serializeApiKey } from '../modules/api-keys/serialize.js'
 import {
   createApiKey,
-  findApiKeysByIdOrPrefix,
+  describeKeyReference,
+  findApiKeysByIdPrefixOrKey,
+  getApiKey,
   isScope,
   listApiKeys,
   MAX_RATE_LIMIT_PER_MINUTE,
   revokeApiKey,
   type Scope,
 } from '../modules/api-keys/service.js'
+import { serializeOrganisation } from '../modules/organisations/serialize.js'
 import {
   createOrganisation,
   findOrganisation,
   listOrganisations,
   PLAN_TIERS,
 } from '../modules/organisations/service.js'
-import { closeOnSignals, startServer } from '../server.js'
+import { startServer } from '../server.js'
 import { runClusterPrimary, runClusterWorker } from './cluster.js'
 import { runDemo } from './demo.js'
+import { addSolveCommand } from './solve.js'
+import { addUserCommands } from './users.js'
+import { withDatabase } from './with-database.js'
 
 export interface CliOutput {
   write(text: string): void
 }
 
-/** Opens the database, migrated first unless the action is the migration itself. */
-async function withDatabase<T>(
-  config: Config,
-  action: (database: DatabaseHandle) => Promise<T>,
-  { migrate = true } = {},
-): Promise<T> {
-  const database = createDatabase(config.databaseUrl, { sqliteSynchronous: config.sqliteSynchronous })
-  try {
-    if (migrate) await migrateToLatest(database.db, database.dialect)
-    return await action(database)
-  } finally {
-    await database.destroy()
-  }
-}
+// package.json sits two levels up from both src/cli and dist/cli.
+const { version } = createRequire(import.meta.url)('../../package.json') as { version: string }
 
 function parsePort(value: string): number {
   const port = Number(value)
@@ -77,19 +73,26 @@ function parseRateLimit(value: string): number {
   return limit
 }
 
-function parseDateTime(value: string): string {
+/** An expiry: an ISO 8601 date or datetime in the future, as the admin API requires too. */
+function parseExpiry(value: string): string {
   const time = Date.parse(value)
   if (Number.isNaN(time) || !/^\d{4}-\d{2}-\d{2}/.test(value)) {
     throw new InvalidArgumentError('must be an ISO 8601 date or datetime, e.g. 2027-01-31T00:00:00Z')
   }
+  if (time <= Date.now()) throw new InvalidArgumentError('must be in the future')
   return new Date(time).toISOString()
 }
 
-export function buildCli(config: Config = loadConfig(), output: CliOutput = process.stdout): Command {
+export function buildCli(
+  config: Config = loadConfig(),
+  output: CliOutput = process.stdout,
+  input: NodeJS.ReadableStream = process.stdin,
+): Command {
   const print = (json: boolean, value: unknown, text: string) =>
     output.write(json ? `${JSON.stringify(value, null, 2)}\n` : `${text}\n`)
   const program = new Command('fieldservice')
     .description('Field-service management service: public REST API on SQLite or PostgreSQL')
+    .version(version)
     .showHelpAfterError()
 
   program
@@ -117,7 +120,7 @@ writer, the service runs as a single process and --workers above 1 is refused.`,
       const serveConfig = { ...config, port: options.port ?? config.port, host: options.host ?? config.host }
       if (cluster.isWorker) return runClusterWorker(serveConfig)
       if (options.workers > 1) return runClusterPrimary(serveConfig, options.workers)
-      closeOnSignals(await startServer(serveConfig))
+      await startServer(serveConfig, { closeOnSignals: true })
     })
 
   program
@@ -150,7 +153,11 @@ writer, the service runs as a single process and --workers above 1 is refused.`,
       const org = await withDatabase(config, ({ db }) =>
         createOrganisation(db, { name: options.name, plan: options.plan }),
       )
-      print(!!options.json, org, `Created organisation ${org.name} (${org.plan}): ${org.id}`)
+      print(
+        !!options.json,
+        serializeOrganisation(org),
+        `Created organisation ${org.name} (${org.plan}): ${org.id}`,
+      )
     })
   orgs
     .command('list')
@@ -160,7 +167,7 @@ writer, the service runs as a single process and --workers above 1 is refused.`,
       const rows = await withDatabase(config, ({ db }) => listOrganisations(db))
       print(
         !!options.json,
-        rows,
+        rows.map(serializeOrganisation),
         rows.map((o) => `${o.id}  ${o.plan.padEnd(10)}  ${o.name}`).join('\n') || '(none)',
       )
     })
@@ -173,7 +180,7 @@ writer, the service runs as a single process and --workers above 1 is refused.`,
     .option('--name <name>', 'what the key is for', 'API key')
     .option('--scopes <scopes>', 'comma-separated: read, write, admin', parseScopes, ['read'] as Scope[])
     .option('--rate-limit <perMinute>', 'requests per minute', parseRateLimit)
-    .option('--expires-at <datetime>', 'ISO 8601 expiry', parseDateTime)
+    .option('--expires-at <datetime>', 'ISO 8601 expiry, in the future', parseExpiry)
     .option('--json', 'machine-readable output')
     .action(
       async (options: {
@@ -198,17 +205,8 @@ writer, the service runs as a single process and --workers above 1 is refused.`,
         const { record } = created
         print(
           !!options.json,
-          {
-            key: created.key,
-            id: record.id,
-            organisationId: record.organisation_id,
-            name: record.name,
-            prefix: record.prefix,
-            scopes: record.scopes.split(' '),
-            rateLimitPerMinute: record.rate_limit_per_minute,
-            expiresAt: record.expires_at,
-            createdAt: record.created_at,
-          },
+          // As POST /v1/admin/api-keys answers it.
+          { apiKey: serializeApiKey(record), key: created.key },
           `${created.key}\n(id ${record.id}, scopes ${record.scopes}, ${record.rate_limit_per_minute}/min` +
             `${record.expires_at ? `, expires ${record.expires_at}` : ''}; shown once, store it now)`,
         )
@@ -220,35 +218,40 @@ writer, the service runs as a single process and --workers above 1 is refused.`,
     .requiredOption('--org <id>', 'organisation id')
     .option('--json', 'machine-readable output')
     .action(async (options: { org: string; json?: boolean }) => {
-      const rows = await withDatabase(config, ({ db }) => listApiKeys(db, options.org))
-      const listed = rows.map(({ key_hash: _hash, ...row }) => row)
+      const listed = (await withDatabase(config, ({ db }) => listApiKeys(db, options.org))).map(
+        serializeApiKey,
+      )
       print(
         !!options.json,
         listed,
         listed
           .map(
             (k) =>
-              `${k.id}  ${k.prefix}…  ${k.scopes.padEnd(16)}  ${k.revoked_at ? 'revoked' : 'active '}  ${k.name}`,
+              `${k.id}  ${k.prefix}…  ${k.scopes.join(' ').padEnd(16)}  ${k.revokedAt ? 'revoked' : 'active '}  ${k.name}`,
           )
           .join('\n') || '(none)',
       )
     })
   keys
     .command('revoke')
-    .description('Revoke a key by id or display prefix; running services refuse it within seconds')
-    .argument('<idOrPrefix>', 'key id, or the svc_live_… prefix shown in lists')
+    .description(
+      'Revoke a key by id, display prefix or the key itself; running services refuse it within seconds',
+    )
+    .argument('<key>', 'key id, the svc_live_… prefix shown in lists, or the whole key')
     .option('--json', 'machine-readable output')
-    .action(async (idOrPrefix: string, options: { json?: boolean }) => {
+    .action(async (reference: string, options: { json?: boolean }) => {
+      const named = describeKeyReference(reference)
       const revoked = await withDatabase(config, async ({ db }) => {
-        const matches = await findApiKeysByIdOrPrefix(db, idOrPrefix)
-        if (matches.length === 0) throw new Error(`No API key with id or prefix ${idOrPrefix}`)
+        const matches = await findApiKeysByIdPrefixOrKey(db, reference)
+        if (matches.length === 0) throw new Error(`No API key with id, prefix or key ${named}`)
         if (matches.length > 1)
-          throw new Error(`${matches.length} keys share the prefix ${idOrPrefix}; use the id`)
+          throw new Error(`${matches.length} keys share the prefix ${named}; use the id`)
         const key = matches[0]!
         await revokeApiKey(db, key.organisation_id, key.id)
-        return key
+        return getApiKey(db, key.organisation_id, key.id)
       })
-      print(!!options.json, { id: revoked.id, revoked: true }, `Revoked ${revoked.prefix}… (${revoked.id})`)
+      // As POST /v1/admin/api-keys/:id/revoke answers it.
+      print(!!options.json, { apiKey: revoked }, `Revoked ${revoked.prefix}… (${revoked.id})`)
     })
 
   program
@@ -259,11 +262,16 @@ writer, the service runs as a single process and --workers above 1 is refused.`,
     .action(async (options: { serve: boolean; json?: boolean }) => {
       // The demo is for a laptop: let automations target a local receiver unless told otherwise.
       const allowPrivate = process.env.WEBHOOK_ALLOW_PRIVATE === undefined || config.webhookAllowPrivate
+      // No load balancer to drain: Ctrl-C stops at once unless SHUTDOWN_DELAY_MS says otherwise.
+      const shutdownDelayMs = process.env.SHUTDOWN_DELAY_MS === undefined ? 0 : config.shutdownDelayMs
       await runDemo(
-        { ...config, webhookAllowPrivate: allowPrivate },
+        { ...config, webhookAllowPrivate: allowPrivate, shutdownDelayMs },
         { serve: options.serve, json: !!options.json },
+        output,
       )
     })
 
+  addUserCommands(program, config, print, input)
+  addSolveCommand(program, output)
   return program
 }

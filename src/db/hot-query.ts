@@ -23,6 +23,14 @@ export function registerSqliteHandle(db: Kysely<Database>, handle: SqliteStateme
   sqliteHandles.set(db, handle)
 }
 
+/** `alias` (a view of `db`, see ambient-transaction.ts) reads through the same pool or handle as `db`. */
+export function shareHandles(alias: Kysely<Database>, db: Kysely<Database>): void {
+  const pool = pools.get(db)
+  if (pool) pools.set(alias, pool)
+  const handle = sqliteHandles.get(db)
+  if (handle) sqliteHandles.set(alias, handle)
+}
+
 export interface HotQuery {
   /** Unique per query text: PostgreSQL keeps a prepared statement by this name on each connection. */
   name: string

@@ -8,9 +8,17 @@ import * as m0005 from './migrations/0005-job-days.js'
 import * as m0006 from './migrations/0006-customer-search.js'
 import * as m0007 from './migrations/0007-customer-trigrams.js'
 import * as m0008 from './migrations/0008-deferred-job-counters.js'
+import * as m0009 from './migrations/0009-api-key-successor.js'
+import * as m0010 from './migrations/0010-location-code-unique.js'
+import * as m0011 from './migrations/0011-route-plans.js'
+import * as m0012 from './migrations/0012-user-sessions.js'
+import * as m0013 from './migrations/0013-execution-response-headers.js'
+import * as m0014 from './migrations/0014-idempotency-keys.js'
+import * as m0015 from './migrations/0015-change-feed.js'
+import * as m0016 from './migrations/0016-form-templates.js'
 
 // Migrations are listed here, in order, so they run the same from source and from dist/.
-const MIGRATIONS: Record<string, { up(db: Kysely<any>, dialect: Dialect): Promise<void> }> = {
+export const MIGRATIONS: MigrationList = {
   '0001-initial': m0001,
   '0002-admin': m0002,
   '0003-webhooks': m0003,
@@ -19,44 +27,94 @@ const MIGRATIONS: Record<string, { up(db: Kysely<any>, dialect: Dialect): Promis
   '0006-customer-search': m0006,
   '0007-customer-trigrams': m0007,
   '0008-deferred-job-counters': m0008,
+  '0009-api-key-successor': m0009,
+  '0010-location-code-unique': m0010,
+  '0011-route-plans': m0011,
+  '0012-user-sessions': m0012,
+  '0013-execution-response-headers': m0013,
+  '0014-idempotency-keys': m0014,
+  '0015-change-feed': m0015,
+  '0016-form-templates': m0016,
 }
 
-export function createMigrator(db: Kysely<any>, dialect: Dialect): Migrator {
+export type MigrationList = Readonly<Record<string, { up(db: Kysely<any>, dialect: Dialect): Promise<void> }>>
+
+/** `onStart` hears the name of each migration as it begins. Tests may pass their own list. */
+export function createMigrator(
+  db: Kysely<any>,
+  dialect: Dialect,
+  migrations: MigrationList = MIGRATIONS,
+  onStart?: (name: string) => void,
+): Migrator {
   return new Migrator({
     db,
     provider: {
       async getMigrations() {
-        const migrations: Record<string, Migration> = {}
-        for (const [name, migration] of Object.entries(MIGRATIONS)) {
-          migrations[name] = { up: (trx) => migration.up(trx, dialect) }
+        const resolved: Record<string, Migration> = {}
+        for (const [name, migration] of Object.entries(migrations)) {
+          resolved[name] = {
+            up: (trx) => {
+              onStart?.(name)
+              return migration.up(trx, dialect)
+            },
+          }
         }
-        return migrations
+        return resolved
       },
     },
   })
 }
 
 /**
- * Applies every pending migration; throws with the failing migration's name. A database a newer
- * build has already migrated further is left alone (returns []): during a rolling deploy the old
- * build's instances keep starting and serving, as our migrations only ever add to the schema.
+ * Applies every pending migration, one at a time (on PostgreSQL each in its own transaction), and
+ * throws naming the one that failed: Kysely names it only when one of its statements throws, not
+ * when its transaction fails to commit (a deferred constraint or trigger), so the migration that
+ * began last is the one to blame. A failure before any migration began (the migration tables cannot
+ * be created or locked) says so and lists what was pending. A database a newer build has already
+ * migrated further is left alone (returns []): during a rolling deploy the old build's instances
+ * keep starting and serving, as our migrations only ever add to the schema.
  */
-export async function migrateToLatest(db: Kysely<any>, dialect: Dialect): Promise<string[]> {
-  if ((await newerMigrations(db)).length > 0) return []
-  const { error, results } = (await createMigrator(db, dialect).migrateToLatest()) as MigrationResultSet
-  if (error) {
-    const failed = results?.find((r) => r.status === 'Error')?.migrationName ?? 'unknown'
-    throw new Error(`Migration ${failed} failed: ${error instanceof Error ? error.message : String(error)}`)
+export async function migrateToLatest(
+  db: Kysely<any>,
+  dialect: Dialect,
+  migrations: MigrationList = MIGRATIONS,
+): Promise<string[]> {
+  if ((await newerMigrations(db, migrations)).length > 0) return []
+  let started: string | undefined
+  const migrator = createMigrator(db, dialect, migrations, (name) => {
+    started = name
+  })
+  const applied: string[] = []
+  for (;;) {
+    started = undefined
+    const { error, results } = (await migrator.migrateUp()) as MigrationResultSet
+    if (error) {
+      const reason = error instanceof Error ? error.message : String(error)
+      const failed = results?.find((r) => r.status === 'Error')?.migrationName ?? started
+      if (failed) throw new Error(`Migration ${failed} failed: ${reason}`, { cause: error })
+      const pending = await migrator
+        .getMigrations()
+        .then((list) => list.filter((m) => m.executedAt === undefined).map((m) => m.name))
+        .catch(() => Object.keys(migrations))
+      throw new Error(`Migrations could not start (pending: ${pending.join(', ')}): ${reason}`, {
+        cause: error,
+      })
+    }
+    const done = (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName)
+    if (done.length === 0) return applied
+    applied.push(...done)
   }
-  return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName)
 }
 
 /** Applied migrations this build does not know (none on a new database, which has no table yet). */
-export async function newerMigrations(db: Kysely<any>): Promise<string[]> {
+export async function newerMigrations(
+  db: Kysely<any>,
+  migrations: MigrationList = MIGRATIONS,
+): Promise<string[]> {
   const applied = await db
     .selectFrom('kysely_migration')
     .select('name')
     .execute()
     .catch(() => [] as { name: string }[])
-  return applied.map((row) => row.name as string).filter((name) => !Object.hasOwn(MIGRATIONS, name))
+  return applied.map((row) => row.name as string).filter((name) => !Object.hasOwn(migrations, name))
 }

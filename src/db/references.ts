@@ -3,7 +3,7 @@ import { isPostgres } from './database.js'
 import type { Database } from './types.js'
 
 /** Tenant tables other rows refer to by id. */
-export type ReferencedTable = 'users' | 'locations' | 'vehicles' | 'shifts' | 'customers'
+export type ReferencedTable = 'users' | 'locations' | 'vehicles' | 'shifts' | 'customers' | 'tags'
 
 /**
  * Whether `id` is a row of `table` in the organisation, for a writer about to store a reference to

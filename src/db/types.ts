@@ -23,6 +23,10 @@ export interface OrganisationsTable {
   id: string
   name: string
   plan: PlanTier
+  /** Route optimiser settings (migration 0011): great-circle detour, base speed, SOFT lateness cost. */
+  routing_detour_factor: Generated<number>
+  routing_speed_kmh: Generated<number>
+  routing_lateness_penalty_per_minute: Generated<number>
   created_at: Timestamp
   updated_at: Timestamp
 }
@@ -34,8 +38,22 @@ export interface UsersTable {
   email: string
   role: UserRole
   is_active: Bool
+  /** `$scrypt$ln=…,r=…,p=…$salt$hash` (migration 0012); null: the user cannot sign in. */
+  password_hash: string | null
+  password_changed_at: Timestamp | null
   created_at: Timestamp
   updated_at: Timestamp
+}
+
+/** A signed-in dashboard browser (migration 0012); `id` is the SHA-256 of the cookie value. */
+export interface UserSessionsTable {
+  id: string
+  organisation_id: string
+  user_id: string
+  csrf_token: string
+  created_at: Timestamp
+  last_seen_at: Timestamp
+  expires_at: Timestamp
 }
 
 export interface LocationsTable {
@@ -199,6 +217,8 @@ export interface ApiKeysTable {
   revoked_at: Timestamp | null
   last_used_at: Timestamp | null
   created_at: Timestamp
+  /** The key that replaced this one by rotation; a key is rotated at most once. */
+  replaced_by_id: string | null
 }
 
 export interface OutboxEventsTable {
@@ -244,6 +264,8 @@ export interface WebhookExecutionsTable {
   /** The exact bytes sent (JSON text). */
   request_body: string
   response_body: string | null
+  /** JSON object of the receiver's response headers (set-cookie left out); null when none came. */
+  response_headers: string | null
   redelivery_of: string | null
   created_at: Timestamp
   completed_at: Timestamp | null
@@ -257,7 +279,23 @@ export interface FormSubmissionsTable {
   /** JSON text: the answers object. */
   answers: string
   submitted_by_user_id: string | null
+  /** The template the answers were checked against; null for a template-less submission. */
+  template_id: string | null
   created_at: Timestamp
+}
+
+export interface FormTemplatesTable {
+  id: string
+  organisation_id: string
+  name: string
+  description: string
+  applies_to: 'ALL_JOBS' | 'TAGGED_JOBS'
+  tag_id: string | null
+  /** JSON text: the FormField array. */
+  fields: string
+  is_active: Bool
+  created_at: Timestamp
+  updated_at: Timestamp
 }
 
 /** Maintained by triggers (migration 0004): live jobs per (status, priority, location), '*' = any. */
@@ -298,6 +336,52 @@ export interface JobDayCountsTable {
   count: number
 }
 
+export interface RoutePlansTable {
+  id: string
+  organisation_id: string
+  status: string
+  /** YYYY-MM-DD */
+  plan_date: string
+  location_id: string | null
+  mode: string
+  time_limit_seconds: number
+  /** JSON arrays of ids, or null. */
+  job_ids: string | null
+  shift_ids: string | null
+  seed: number
+  /** JSON texts. */
+  progress: string | null
+  result: string | null
+  inputs: string | null
+  error: string | null
+  cancel_requested: Bool
+  claimed_by: string | null
+  heartbeat_at: Timestamp | null
+  created_at: Timestamp
+  updated_at: Timestamp
+  started_at: Timestamp | null
+  finished_at: Timestamp | null
+  applied_at: Timestamp | null
+}
+
+export type IdempotencyStatus = 'RUNNING' | 'DONE'
+
+export interface IdempotencyKeysTable {
+  organisation_id: string
+  key: string
+  /** SHA-256 (hex) of method, path with query and canonical JSON body. */
+  fingerprint: string
+  status: IdempotencyStatus
+  /** Random per claim: who may complete or release the row. */
+  claim_id: string
+  response_status: number | null
+  /** The response body as sent (JSON text). */
+  response_body: string | null
+  locked_at: Timestamp
+  created_at: Timestamp
+  expires_at: Timestamp
+}
+
 export interface CalendarOffsetsTable {
   n: number
 }
@@ -322,11 +406,15 @@ export interface Database {
   automations: AutomationsTable
   webhook_executions: WebhookExecutionsTable
   form_submissions: FormSubmissionsTable
+  form_templates: FormTemplatesTable
   job_counts: JobCountsTable
   job_days: JobDaysTable
   job_long_windows: JobLongWindowsTable
   job_day_counts: JobDayCountsTable
   calendar_offsets: CalendarOffsetsTable
+  route_plans: RoutePlansTable
+  user_sessions: UserSessionsTable
+  idempotency_keys: IdempotencyKeysTable
 }
 
 export type JobRow = Selectable<JobsTable>
@@ -343,8 +431,12 @@ export type ApiKeyRow = Selectable<ApiKeysTable>
 export type OrganisationRow = Selectable<OrganisationsTable>
 export type AutomationRow = Selectable<AutomationsTable>
 export type WebhookExecutionRow = Selectable<WebhookExecutionsTable>
+export type UserSessionRow = Selectable<UserSessionsTable>
 export type OutboxEventRow = Selectable<OutboxEventsTable>
 export type FormSubmissionRow = Selectable<FormSubmissionsTable>
+export type FormTemplateRow = Selectable<FormTemplatesTable>
+export type RoutePlanRow = Selectable<RoutePlansTable>
+export type IdempotencyKeyRow = Selectable<IdempotencyKeysTable>
 
 /** What repository functions take first: the database, or the transaction a service opened. */
 export type Executor = Kysely<Database> | Transaction<Database>

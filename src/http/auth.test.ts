@@ -1,14 +1,19 @@
+import { Writable } from 'node:stream'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import {
   client,
   createKey,
   createTenant,
   createTestApp,
+  createTestDatabase,
   DIALECTS,
   type TestContext,
+  type TestDatabase,
 } from '../../test/helpers.js'
+import { type App, buildApp } from '../app.js'
 import { revokeApiKey } from '../modules/api-keys/service.js'
 import { changePlan } from '../modules/organisations/service.js'
+import { loggerOptions } from '../server.js'
 
 for (const dialect of DIALECTS) {
   describe(`${dialect}: authentication and scopes`, () => {
@@ -163,6 +168,105 @@ for (const dialect of DIALECTS) {
       const rows = await t.database.db.selectFrom('api_keys').selectAll().execute()
       expect(JSON.stringify(rows)).not.toContain(tenant.key)
       expect(tenant.key).toMatch(/^svc_live_[0-9A-Za-z]{40}$/)
+    })
+  })
+}
+
+/** Everything pino writes, one parsed line each. */
+function captureLogs() {
+  const lines: Record<string, unknown>[] = []
+  const stream = new Writable({
+    write(chunk, _encoding, callback) {
+      for (const line of String(chunk).split('\n').filter(Boolean)) lines.push(JSON.parse(line))
+      callback()
+    },
+  })
+  return { stream, lines }
+}
+
+for (const dialect of DIALECTS) {
+  describe(`${dialect}: keys in URLs`, () => {
+    let database: TestDatabase
+    let app: App
+    const logs = captureLogs()
+    const context = () => ({ app, database, dialect, close: async () => {} })
+
+    beforeAll(async () => {
+      database = await createTestDatabase(dialect)
+      app = await buildApp({
+        db: database.db,
+        dialect,
+        config: { authCacheTtlMs: 0, defaultRateLimitPerMinute: 100, bodyLimitBytes: 1024 * 1024 },
+        // The production logger options, at the production default level.
+        logger: { ...loggerOptions('info'), stream: logs.stream },
+      })
+      await app.ready()
+    })
+    afterAll(async () => {
+      await app.close()
+      await database.cleanup()
+    })
+
+    const loggedUrls = () =>
+      logs.lines.flatMap((line) => {
+        const req = line.req as { url?: string } | undefined
+        return req?.url ? [req.url] : []
+      })
+
+    it('refuses a key in the query string with 401 saying where it belongs, header or not', async () => {
+      const tenant = await createTenant(context(), { scopes: ['admin'] })
+      const encoded = encodeURIComponent(tenant.key)
+      for (const [url, headers] of [
+        [`/v1/public/jobs?api_key=${tenant.key}`, {}],
+        [`/v1/public/jobs?access_token=${encoded}`, {}],
+        [`/v1/public/jobs?limit=5&apiKey=${tenant.key}`, tenant.headers],
+        [`/v1/admin/api-keys?key=${tenant.key}`, tenant.headers],
+        [`/v1/public/jobs?anything=Bearer%20${tenant.key}`, {}],
+        [`/v1/public/jobs?token=not-even-a-key`, tenant.headers],
+      ] as const) {
+        const response = await app.inject({ method: 'GET', url, headers })
+        expect(response.statusCode, url).toBe(401)
+        expect(response.json().code).toBe('UNAUTHORIZED')
+        expect(response.json().error).toMatch(/only in the Authorization header .*never in the URL/)
+      }
+      // A key in the header, with ordinary query parameters, is served as always.
+      const fine = await app.inject({
+        method: 'GET',
+        url: '/v1/public/jobs?limit=5',
+        headers: tenant.headers,
+      })
+      expect(fine.statusCode).toBe(200)
+    })
+
+    it('never writes a key or a secret-named query value to the logs, on any route', async () => {
+      const tenant = await createTenant(context(), { scopes: ['admin'] })
+      const before = logs.lines.length
+      for (const url of [
+        `/v1/public/jobs?api_key=${tenant.key}`,
+        `/v1/public/jobs?status=ASSIGNED&q=${encodeURIComponent(tenant.key)}`,
+        `/v1/admin/api-keys?key=${tenant.key}`,
+        `/v1/public/nowhere?api_key=${tenant.key}`,
+        `/v1/public/docs?api_key=${tenant.key}`,
+        `/v1/public/openapi.json?token=${tenant.key}`,
+        `/v1/admin/nowhere?password=hunter2&signature=s1gn3d&session_id=abc123&page=2`,
+      ]) {
+        await app.inject({ method: 'GET', url })
+      }
+      const lines = logs.lines.slice(before)
+      const written = JSON.stringify(lines)
+      for (const secret of [tenant.key, tenant.key.slice(17), 'hunter2', 's1gn3d', 'abc123']) {
+        expect(written).not.toContain(secret)
+      }
+      const urls = loggedUrls().slice(-7)
+      expect(urls).toEqual([
+        '/v1/public/jobs?api_key=[redacted]',
+        '/v1/public/jobs?status=ASSIGNED&q=[redacted]',
+        '/v1/admin/api-keys?key=[redacted]',
+        '/v1/public/nowhere?api_key=[redacted]',
+        '/v1/public/docs?api_key=[redacted]',
+        '/v1/public/openapi.json?token=[redacted]',
+        '/v1/admin/nowhere?password=[redacted]&signature=[redacted]&session_id=[redacted]&page=2',
+      ])
     })
   })
 }

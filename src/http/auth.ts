@@ -1,7 +1,9 @@
 // Authentication (spec §5): `Authorization: Bearer svc_live_…` → organisation, scopes, rate limit.
 // Resolved keys are cached in memory for a few seconds so the hot path costs no query; a revoked or
 // downgraded key is refused at the latest when its cache entry expires (AUTH_CACHE_TTL_MS).
-import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify'
+// The admin API also accepts a dashboard session (session-auth.ts): either way the request ends up
+// with one AuthContext, whose organisation scopes every query and whose role or scopes access.ts checks.
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import type { Kysely } from 'kysely'
 import { nowIso } from '../db/ids.js'
 import type { Database, PlanTier } from '../db/types.js'
@@ -14,16 +16,31 @@ import {
   type Scope,
   touchApiKey,
 } from '../modules/api-keys/service.js'
-import { API_PLANS } from '../modules/organisations/service.js'
+import type { LiveSession } from '../modules/sessions/service.js'
+import { accessOf } from './access.js'
 import { AppError } from './errors.js'
+import type { SessionCookies } from './session-auth.js'
 
-export interface AuthContext {
-  keyId: string
+interface BaseAuth {
   organisationId: string
   plan: PlanTier
   scopes: ReadonlySet<Scope>
+  /** Whose budget the request counts against: the key's, or the signed-in user's (all sessions). */
+  rateLimitKey: string
   rateLimitPerMinute: number
 }
+
+export interface KeyAuth extends BaseAuth {
+  kind: 'key'
+  keyId: string
+}
+
+export interface SessionAuth extends BaseAuth {
+  kind: 'session'
+  session: LiveSession
+}
+
+export type AuthContext = KeyAuth | SessionAuth
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -32,7 +49,7 @@ declare module 'fastify' {
 }
 
 interface CachedKey {
-  context: AuthContext
+  context: KeyAuth
   expiresAt: number | null
   revoked: boolean
 }
@@ -55,11 +72,13 @@ export class ApiKeyResolver {
   ) {}
 
   /** Returns the caller's context or throws the 401 the request deserves. */
-  async authenticate(header: string | undefined): Promise<AuthContext> {
+  async authenticate(header: string | undefined, orSignIn = false): Promise<KeyAuth> {
     if (!header)
       throw new AppError(
         'UNAUTHORIZED',
-        'Missing Authorization header; send "Authorization: Bearer <API key>"',
+        orSignIn
+          ? 'Not signed in: send "Authorization: Bearer <API key>", or sign in with POST /v1/admin/session'
+          : 'Missing Authorization header; send "Authorization: Bearer <API key>"',
       )
     const match = /^Bearer +(\S+) *$/i.exec(header)
     if (!match)
@@ -91,7 +110,9 @@ export class ApiKeyResolver {
     const key: CachedKey | null = row
       ? {
           context: {
+            kind: 'key',
             keyId: row.id,
+            rateLimitKey: row.id,
             organisationId: row.organisation_id,
             plan: row.plan,
             scopes: new Set(parseScopes(row.scopes)),
@@ -118,6 +139,38 @@ export class ApiKeyResolver {
   }
 }
 
+/**
+ * Query parameters a client might put a key under (compared lower-case, without `-` and `_`). Plain
+ * `key` is not among them: it is a field of this API (a capacity dimension's key); a value that holds
+ * one of our keys is refused under any name.
+ */
+const CREDENTIAL_QUERY_NAMES = new Set(['apikey', 'token', 'accesstoken', 'authorization', 'bearer'])
+
+/** A value that carries one of our secrets (an API key, a webhook signing secret), however it is named. */
+export function carriesSecret(value: string): boolean {
+  return value.includes(KEY_PREFIX) || value.includes('whsec_')
+}
+
+/**
+ * Keys are accepted in the Authorization header only. One sent in the URL has already been written
+ * to access logs, proxies and browser histories on its way here, so the request is refused (and the
+ * message says where a key belongs) rather than served and silently teaching the habit.
+ */
+export function assertNoKeyInQuery(query: unknown): void {
+  if (query === null || typeof query !== 'object') return
+  for (const [name, value] of Object.entries(query)) {
+    const values: unknown[] = Array.isArray(value) ? value : [value]
+    const named = CREDENTIAL_QUERY_NAMES.has(name.toLowerCase().replace(/[-_]/g, ''))
+    if (named || values.some((v) => typeof v === 'string' && carriesSecret(v))) {
+      throw new AppError(
+        'UNAUTHORIZED',
+        `API keys are accepted only in the Authorization header ("Authorization: Bearer <API key>"), ` +
+          `never in the URL (query parameter "${name}"); a key sent in a URL may be in logs by now, so rotate it`,
+      )
+    }
+  }
+}
+
 /** Public API: GET needs `read`, writes need `write`; `admin` permits everything. */
 export function publicScope(method: string): Scope {
   return method === 'GET' || method === 'HEAD' ? 'read' : 'write'
@@ -128,41 +181,48 @@ export function adminScope(): Scope {
   return 'admin'
 }
 
-/** Plan and scope: checked after the rate limiter, so refused requests still count and get headers. */
-function assertAccess(request: FastifyRequest, requiredScope: (method: string) => Scope): void {
-  const { plan, scopes } = request.auth
-  if (!API_PLANS.has(plan)) {
-    throw new AppError(
-      'PLAN_UPGRADE_REQUIRED',
-      `API access requires the Pro or Enterprise plan; this organisation is on ${plan}`,
-    )
+/** A dashboard session as an AuthContext: an ADMIN holds every scope, a DISPATCHER reads and writes. */
+export function sessionAuth(session: LiveSession, rateLimitPerMinute: number): SessionAuth {
+  return {
+    kind: 'session',
+    session,
+    organisationId: session.organisationId,
+    plan: session.plan,
+    scopes: new Set<Scope>(session.role === 'ADMIN' ? ['admin'] : ['read', 'write']),
+    rateLimitKey: `user:${session.userId}`,
+    rateLimitPerMinute,
   }
-  const needed = requiredScope(request.method)
-  if (!scopes.has(needed) && !scopes.has('admin')) {
-    throw new AppError(
-      'FORBIDDEN',
-      `This API key lacks the "${needed}" scope required for ${request.method} requests`,
-    )
-  }
+}
+
+export interface SessionLogin {
+  cookies: SessionCookies
+  /** SESSION_RATE_LIMIT_PER_MINUTE: one budget per signed-in user. */
+  rateLimitPerMinute: number
 }
 
 /**
- * Installs, for every route of the calling plugin: authentication on `onRequest` (before the rate
- * limiter, which counts per key), and the plan and scope checks after the rate limiter. Register
- * this before @fastify/rate-limit and call `appendAccessCheck` after it.
+ * Installs authentication on `onRequest` for every route of the calling plugin (before the rate
+ * limiter, which counts per key or user). With `login` (the admin API), a request without an
+ * Authorization header may authenticate with the session cookie instead; an Authorization header
+ * always wins and is checked exactly as without sessions. The sign-in route authenticates nobody.
+ * Register this before @fastify/rate-limit and call `appendAccessCheck` (access.ts) after it.
  */
-export function installAuthentication(scope: FastifyInstance, resolver: ApiKeyResolver): void {
-  scope.decorateRequest('auth', null as unknown as AuthContext)
-  scope.addHook('onRequest', async (request: FastifyRequest) => {
-    request.auth = await resolver.authenticate(request.headers.authorization)
-  })
-}
-
-export function appendAccessCheck(scope: FastifyInstance, requiredScope: (method: string) => Scope): void {
-  scope.addHook('onRoute', (route: RouteOptions) => {
-    const check = async (request: FastifyRequest, _reply: FastifyReply) =>
-      assertAccess(request, requiredScope)
-    const existing = route.onRequest
-    route.onRequest = existing ? [...(Array.isArray(existing) ? existing : [existing]), check] : [check]
+export function installAuthentication(
+  scope: FastifyInstance,
+  resolver: ApiKeyResolver,
+  login?: SessionLogin,
+): void {
+  scope.decorateRequest<AuthContext>('auth', null as unknown as AuthContext)
+  scope.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
+    if (login && accessOf(request) === 'sign-in') return
+    assertNoKeyInQuery(request.query)
+    const header = request.headers.authorization
+    const cookie = login && header === undefined ? login.cookies.valueOf(request) : undefined
+    if (login && cookie !== undefined) {
+      const session = await login.cookies.authenticate(request, reply, cookie)
+      request.auth = sessionAuth(session, login.rateLimitPerMinute)
+      return
+    }
+    request.auth = await resolver.authenticate(header, login !== undefined)
   })
 }

@@ -106,16 +106,16 @@ for (const dialect of DIALECTS) {
       ).toBe(title)
     })
 
-    it('answers JSON 404 for unknown routes and methods', async () => {
-      for (const [method, url] of [
-        ['GET', '/v1/public/nothing'],
-        ['GET', '/v2/public/jobs'],
-        ['PUT', '/v1/public/jobs/abc'],
-        ['GET', '/'],
+    it('answers JSON 404 for unknown routes and 405 for unknown methods', async () => {
+      for (const [method, url, status, code] of [
+        ['GET', '/v1/public/nothing', 404, 'NOT_FOUND'],
+        ['GET', '/v2/public/jobs', 404, 'NOT_FOUND'],
+        ['PUT', '/v1/public/jobs/abc', 405, 'METHOD_NOT_ALLOWED'],
+        ['POST', '/', 405, 'METHOD_NOT_ALLOWED'],
       ] as const) {
         const response = await t.app.inject({ method, url, headers: tenant.headers })
-        expect(response.statusCode).toBe(404)
-        expect(response.json().code).toBe('NOT_FOUND')
+        expect(response.statusCode).toBe(status)
+        expect(response.json().code).toBe(code)
       }
     })
 

@@ -19,6 +19,8 @@ const OPERATIONS = [
   'GET /shifts',
   'GET /shifts/{id}',
 ]
+/** Additions to the spec (docs/contract-decisions.md): the event feed. */
+const ADDITIONS = ['GET /events']
 
 // The documentation does not depend on the database engine: SQLite is enough.
 describe('OpenAPI document and playground', () => {
@@ -41,11 +43,11 @@ describe('OpenAPI document and playground', () => {
     expect(document.security).toEqual([{ bearerAuth: [] }])
   })
 
-  it('describes exactly the 15 operations of the spec', () => {
+  it('describes exactly the 15 operations of the spec, and the additions', () => {
     const operations = Object.entries(document.paths as Record<string, Record<string, unknown>>).flatMap(
       ([path, methods]) => Object.keys(methods).map((method) => `${method.toUpperCase()} ${path}`),
     )
-    expect(operations.sort()).toEqual([...OPERATIONS].sort())
+    expect(operations.sort()).toEqual([...OPERATIONS, ...ADDITIONS].sort())
   })
 
   it('documents defaults, limits and error responses from the validating schemas', () => {
@@ -100,11 +102,19 @@ describe('OpenAPI document and playground', () => {
       expect(admin.openapi).toBe('3.1.0')
       expect(admin.info.title).toBe('fieldservice admin API')
       expect(admin.servers).toEqual([{ url: '/v1/admin' }])
-      expect(admin.security).toEqual([{ bearerAuth: [] }])
+      // An admin key, or the dashboard's session cookie.
+      expect(admin.security).toEqual([{ bearerAuth: [] }, { cookieAuth: [] }])
+      expect(admin.components.securitySchemes.cookieAuth).toMatchObject({
+        type: 'apiKey',
+        in: 'cookie',
+        name: 'fs_session',
+      })
       expect(Object.keys(admin.paths)).toContain('/organisation')
-      // Neither document leaks the other's routes.
-      expect(Object.keys(admin.paths)).not.toContain('/customers')
+      // Neither document leaks the other's routes: the admin document has the public API's job and
+      // customer routes (a dashboard session may use only the admin API), under admin operationIds.
+      expect(admin.paths['/customers'].get.operationId).toBe('adminListCustomers')
       expect(Object.keys(document.paths)).not.toContain('/organisation')
+      expect(Object.keys(document.paths)).not.toContain('/session')
     })
 
     it('marks bodies optional exactly where a route takes none', () => {

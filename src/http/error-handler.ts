@@ -18,6 +18,7 @@ interface ErrorResponse {
   error: string
   code: ErrorCode
   details?: ErrorDetail[]
+  [extra: string]: unknown
 }
 
 const FASTIFY_CODES: Record<string, { code: ErrorCode; message?: string }> = {
@@ -45,7 +46,7 @@ function toResponse(
   request: FastifyRequest,
 ): { status: number; body: ErrorResponse } {
   if (error instanceof AppError) {
-    const body: ErrorResponse = { error: error.message, code: error.code }
+    const body: ErrorResponse = { ...error.options.extra, error: error.message, code: error.code }
     if (error.details) body.details = error.details
     return { status: error.statusCode, body }
   }
@@ -105,12 +106,9 @@ export function installErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError | AppError, request: FastifyRequest, reply: FastifyReply) => {
     const { status, body } = toResponse(error, request)
     if (status >= 500) reply.header('cache-control', 'no-store')
+    const retryAfter = error instanceof AppError ? error.options.retryAfterSeconds : undefined
+    if (retryAfter !== undefined) reply.header('retry-after', retryAfter)
     if (status === 503 && !reply.hasHeader('retry-after')) reply.header('retry-after', RETRY_AFTER_SECONDS)
     return reply.status(status).send(body)
-  })
-
-  app.setNotFoundHandler((request, reply) => {
-    const path = request.url.split('?')[0]
-    return reply.status(404).send({ error: `Route ${request.method} ${path} not found`, code: 'NOT_FOUND' })
   })
 }

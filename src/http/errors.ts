@@ -6,14 +6,28 @@ export const ERROR_STATUS = {
   UNAUTHORIZED: 401,
   FORBIDDEN: 403,
   PLAN_UPGRADE_REQUIRED: 403,
+  CSRF_INVALID: 403,
   NOT_FOUND: 404,
+  METHOD_NOT_ALLOWED: 405,
   CONFLICT: 409,
+  ORGANISATION_REQUIRED: 409,
   IN_USE: 409,
+  KEY_ALREADY_ROTATED: 409,
+  SHIFT_IN_USE: 409,
+  PLAN_STALE: 409,
+  PLAN_NOT_READY: 409,
+  IDEMPOTENCY_KEY_IN_USE: 409,
+  CURSOR_EXPIRED: 410,
+  PRECONDITION_FAILED: 412,
   PAYLOAD_TOO_LARGE: 413,
   UNSUPPORTED_MEDIA_TYPE: 415,
   TERMINAL_STATE: 422,
   JOB_IN_PROGRESS: 422,
   INVALID_TRANSITION: 422,
+  OUTSIDE_TIME_WINDOW: 422,
+  JOBS_NOT_PLANNABLE: 422,
+  FORM_REQUIRED: 422,
+  IDEMPOTENCY_KEY_REUSED: 422,
   RATE_LIMITED: 429,
   INTERNAL_ERROR: 500,
   SERVICE_UNAVAILABLE: 503,
@@ -27,6 +41,13 @@ export interface ErrorDetail {
   message: string
 }
 
+export interface AppErrorOptions {
+  /** Sent as `Retry-After` (seconds). */
+  retryAfterSeconds?: number
+  /** Fields of the error body beside error and code (the route's error schema must list them). */
+  extra?: Record<string, unknown>
+}
+
 export class AppError extends Error {
   readonly statusCode: number
 
@@ -34,6 +55,7 @@ export class AppError extends Error {
     readonly code: ErrorCode,
     message: string,
     readonly details?: ErrorDetail[],
+    readonly options: AppErrorOptions = {},
   ) {
     super(message)
     this.name = 'AppError'
@@ -50,8 +72,21 @@ export const serviceUnavailable = () =>
 
 export const notFound = (resource: string) => new AppError('NOT_FOUND', `${resource} not found`)
 
+/** Words that start a predicate: "title" + "must be …" reads "title must be …", without a colon. */
+const PREDICATE = /^(must|is|are|cannot|can|does|has|have|appears|requires|should|was|contains|needs)\b/
+
+/**
+ * A validation problem in one sentence that names its field: `{ path: '/body/title', message: 'must
+ * be at least 1 character' }` → "title must be at least 1 character"; `/body/breaks/0/endTime` →
+ * "breaks.0.endTime …". A message that is not a predicate follows a colon.
+ */
+export function describeDetail({ path, message }: ErrorDetail): string {
+  const field = path.replace(/^\/(body|query|params|headers)\/?/, '').replaceAll('/', '.') || path.slice(1)
+  return PREDICATE.test(message) ? `${field} ${message}` : `${field}: ${message}`
+}
+
 export const validationError = (path: string, message: string) =>
-  new AppError('VALIDATION_ERROR', message, [{ path, message }])
+  new AppError('VALIDATION_ERROR', describeDetail({ path, message }), [{ path, message }])
 
 /**
  * The non-zero counts of what still refers to a resource, for IN_USE messages:

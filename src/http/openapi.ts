@@ -1,9 +1,9 @@
 // The public OpenAPI 3.1 document is generated from the same TypeBox schemas that validate requests
 // and serialize responses, so it cannot drift from the code.
 import swagger from '@fastify/swagger'
-import swaggerUi from '@fastify/swagger-ui'
-import type { FastifyInstance } from 'fastify'
+import type { FastifyInstance, HTTPMethods } from 'fastify'
 import { EVENT_DESCRIPTIONS, EVENT_PAYLOADS, EVENT_TYPES } from '../modules/events/schemas.js'
+import { documentedResponses, finishDocument } from './openapi-document.js'
 
 export const PUBLIC_PREFIX = '/v1/public'
 export const ADMIN_PREFIX = '/v1/admin'
@@ -23,7 +23,17 @@ Enterprise plan.
 
 **Rate limits** are per key, per minute; every authenticated response carries \`X-RateLimit-Limit\`,
 \`X-RateLimit-Remaining\` and \`X-RateLimit-Reset\` (seconds), and a request over the limit gets 429
-\`RATE_LIMITED\` with \`Retry-After\`.
+\`RATE_LIMITED\` with \`Retry-After\`. The same figures also come as \`RateLimit-Policy\` and
+\`RateLimit\`, in the syntax of the IETF draft draft-ietf-httpapi-ratelimit-headers (a draft: they
+follow it if it changes; the \`X-RateLimit-*\` headers are the stable ones).
+
+**Retries.** Send \`Idempotency-Key\` (1–255 printable ASCII characters, a new UUID per operation) with
+a POST, PUT or PATCH, and retry with the same key until you get an answer: for 24 hours the same key,
+method, path and body get the first answer again, with \`Idempotent-Replayed: true\`, and nothing is
+done twice, even if the service crashed between doing it and answering. The same key with another
+request is 422 \`IDEMPOTENCY_KEY_REUSED\`; while the first is still running, 409
+\`IDEMPOTENCY_KEY_IN_USE\`. Requests refused before they ran (400 validation, 401, 403, 429) and 5xx
+answers are not kept: retry them with the same key.
 
 **Formats.** Datetimes are ISO 8601 in UTC with milliseconds (any offset is accepted on input);
 coordinates are JSON numbers in requests and decimal strings in responses; durations are integer
@@ -50,13 +60,25 @@ function withOptionalDefaults<T extends { querystring?: unknown }>(schema: T): T
 }
 
 const ADMIN_DESCRIPTION = `Everything the dashboard does: the organisation and its plan, the team, depots, fleet,
-shifts, tags and capacity dimensions, job tags and demands, the dispatch lifecycle (assign, unassign,
-start, complete, cancel), form submissions on jobs, API keys, and webhook automations with their
-signing secrets, execution logs and redelivery.
+shifts, tags and capacity dimensions, jobs and customers (the public API's routes, here too), job tags
+and demands, the dispatch lifecycle (assign, unassign, start, complete, cancel), form submissions on
+jobs, route plans, API keys, and webhook automations with their signing secrets, execution logs and
+redelivery.
 
 **Authentication.** Send \`Authorization: Bearer svc_live_…\` with a key that has the \`admin\` scope;
-other keys get 403 \`FORBIDDEN\`. Envelope, errors, validation, pagination and rate limits are those of
-the public API (\`/v1/public/docs\`).
+other keys get 403 \`FORBIDDEN\`. Envelope, errors, validation, pagination, rate limits and retries
+(\`Idempotency-Key\`) are those of the public API (\`/v1/public/docs\`).
+
+**Dashboard sessions.** The dashboard signs in with an email and password (\`POST /session\`), which
+sets the httpOnly cookie \`fs_session\`; requests that send it (and no Authorization header) act as that
+user. Every POST, PUT, PATCH and DELETE of a session must also send its \`csrfToken\` as the header
+\`X-CSRF-Token\` (else 403 \`CSRF_INVALID\`, nothing done). An ADMIN may do everything; a DISPATCHER
+everything but API keys, automations and their executions, changing the organisation and changing the
+team (403 \`FORBIDDEN\`). On the FREE and STARTER plans a session works too, except for API keys,
+automations and executions (403 \`PLAN_UPGRADE_REQUIRED\`). A session ends after
+\`SESSION_IDLE_MINUTES\` without a request, \`SESSION_MAX_HOURS\` after sign-in, at sign-out, and when
+its user's password changes or the user is deactivated or made a WORKER. Requests of one user's
+sessions share one rate limit (\`SESSION_RATE_LIMIT_PER_MINUTE\`).
 
 **Webhooks.** An automation sends one signed POST to its URL for each event of its trigger type; the
 events and their bodies are listed under *Webhooks*.`
@@ -85,6 +107,14 @@ const SIGNATURE_HEADERS = [
   schema: { type: 'string' as const },
 }))
 
+/** JOB_COMPLETED → webhookJobCompleted: camelCase, like every operationId. */
+const webhookOperationId = (event: string) =>
+  `webhook${event
+    .toLowerCase()
+    .split('_')
+    .map((word) => word.charAt(0).toUpperCase() + word.slice(1))
+    .join('')}`
+
 /** OpenAPI 3.1 `webhooks`: what receivers of each event get, from the schemas that type the events. */
 function webhooks() {
   return Object.fromEntries(
@@ -94,7 +124,7 @@ function webhooks() {
         post: {
           summary: event,
           description: `${EVENT_DESCRIPTIONS[event]}\n\n${WEBHOOK_DELIVERY}`,
-          operationId: `webhook${event}`,
+          operationId: webhookOperationId(event),
           parameters: SIGNATURE_HEADERS,
           // A plain JSON copy: the document must not share (or expose) TypeBox's schema objects.
           requestBody: {
@@ -114,7 +144,19 @@ interface DocumentOptions {
   title: string
   description: string
   tags: { name: string; description: string }[]
+  /** The admin API also takes the dashboard's session cookie. */
+  sessions?: boolean
 }
+
+const BEARER_AUTH = { type: 'http', scheme: 'bearer', description: 'An API key: svc_live_…' } as const
+const COOKIE_AUTH = {
+  type: 'apiKey',
+  in: 'cookie',
+  name: 'fs_session',
+  description:
+    'The dashboard session cookie set by POST /session. Requests that change something also need the ' +
+    "session's csrfToken in the X-CSRF-Token header.",
+} as const
 
 interface OpenApiOperation {
   requestBody?: { required?: boolean }
@@ -122,6 +164,24 @@ interface OpenApiOperation {
 
 const operationKey = (method: string | string[], path: string) =>
   `${String(method).toLowerCase()} ${path.replace(/:(\w+)/g, '{$1}')}`
+
+/**
+ * The admin document also holds the public API's read routes (registered under both prefixes, one
+ * schema): there they are named admin<OperationId>, so every operationId is unique across both
+ * documents and a client generated from both has no clash.
+ */
+function documentedOperationId(
+  app: FastifyInstance,
+  prefix: string,
+  method: string | string[],
+  url: string,
+  operationId: string | undefined,
+): string | undefined {
+  if (prefix !== ADMIN_PREFIX || !operationId) return operationId
+  const publicUrl = `${PUBLIC_PREFIX}${url.slice(prefix.length)}`
+  const shared = [method].flat().some((m) => app.hasRoute({ method: m as HTTPMethods, url: publicUrl }))
+  return shared ? `admin${operationId.charAt(0).toUpperCase()}${operationId.slice(1)}` : operationId
+}
 
 async function registerDocument(app: FastifyInstance, options: DocumentOptions): Promise<void> {
   const optionalBodies = new Set<string>()
@@ -134,11 +194,11 @@ async function registerDocument(app: FastifyInstance, options: DocumentOptions):
       tags: options.tags,
       webhooks: webhooks(),
       components: {
-        securitySchemes: {
-          bearerAuth: { type: 'http', scheme: 'bearer', description: 'An API key: svc_live_…' },
-        },
+        securitySchemes: options.sessions
+          ? { bearerAuth: BEARER_AUTH, cookieAuth: COOKIE_AUTH }
+          : { bearerAuth: BEARER_AUTH },
       },
-      security: [{ bearerAuth: [] }],
+      security: options.sessions ? [{ bearerAuth: [] }, { cookieAuth: [] }] : [{ bearerAuth: [] }],
     },
     refResolver: {
       buildLocalReference: (json, _baseUri, _fragment, i) => (json.$id as string | undefined) ?? `def-${i}`,
@@ -148,7 +208,9 @@ async function registerDocument(app: FastifyInstance, options: DocumentOptions):
       if (!url.startsWith(`${options.prefix}/`)) return { schema: { ...schema, hide: true }, url }
       if (route.config?.optionalBody)
         optionalBodies.add(operationKey(route.method, url.slice(options.prefix.length)))
-      return { schema: withOptionalDefaults(schema), url }
+      const response = documentedResponses(schema.response as Record<string, unknown> | undefined)
+      const operationId = documentedOperationId(app, options.prefix, route.method, url, schema.operationId)
+      return { schema: withOptionalDefaults({ ...schema, operationId, response }), url }
     },
     // @fastify/swagger marks every request body as required; some routes take none.
     transformObject: (document) => {
@@ -161,7 +223,7 @@ async function registerDocument(app: FastifyInstance, options: DocumentOptions):
           }
         }
       }
-      return openapiObject
+      return finishDocument(openapiObject)
     },
   })
 }
@@ -179,6 +241,11 @@ export async function installOpenApi(app: FastifyInstance): Promise<void> {
       { name: 'Vehicles', description: 'Fleet, with depot, costs, tags and capacities (read-only)' },
       { name: 'Locations', description: 'Depots and hubs (read-only)' },
       { name: 'Shifts', description: 'Weekly shift templates with breaks (read-only)' },
+      {
+        name: 'Events',
+        description:
+          'The event feed: every event of the last 30 days, with deletions (an addition to the spec)',
+      },
     ],
   })
   await registerDocument(app, {
@@ -186,7 +253,9 @@ export async function installOpenApi(app: FastifyInstance): Promise<void> {
     prefix: ADMIN_PREFIX,
     title: 'fieldservice admin API',
     description: ADMIN_DESCRIPTION,
+    sessions: true,
     tags: [
+      { name: 'Session', description: 'Dashboard sign-in with email and password' },
       { name: 'Organisation', description: 'Your organisation and its plan' },
       { name: 'Team', description: 'Workers and dispatchers' },
       { name: 'Tags', description: 'Labels for vehicles and jobs' },
@@ -194,34 +263,29 @@ export async function installOpenApi(app: FastifyInstance): Promise<void> {
       { name: 'Locations', description: 'Depots and hubs' },
       { name: 'Vehicles', description: 'Fleet' },
       { name: 'Shifts', description: 'Weekly shift templates with breaks' },
+      { name: 'Jobs', description: "The public API's job routes, for the dashboard" },
+      { name: 'Customers', description: "The public API's customer routes, for the dashboard" },
       { name: 'Dispatch', description: 'Job tags, demands and the job lifecycle' },
-      { name: 'Forms', description: 'Form submissions on jobs (each sends FORM_SUBMITTED)' },
+      {
+        name: 'Forms',
+        description:
+          'Form templates (what workers fill in, and which jobs need it) and submissions on jobs (each sends FORM_SUBMITTED)',
+      },
+      {
+        name: 'My day',
+        description:
+          "The signed-in worker's own jobs: the day in visiting order, start, complete, fill in forms",
+      },
       { name: 'API keys', description: 'Keys for integrations' },
       {
         name: 'Automations',
         description: 'Webhook automations, their signing secrets, execution logs and redelivery',
       },
+      {
+        name: 'Route plans',
+        description: 'The route optimiser: plan a day onto shifts and vehicles, follow it, apply it',
+      },
     ],
-  })
-}
-
-const UI_CONFIG = { persistAuthorization: true, displayRequestDuration: true, tryItOutEnabled: true }
-
-/** The generated documents and their interactive playgrounds; no key needed to read them. */
-export async function installDocsRoutes(app: FastifyInstance): Promise<void> {
-  app.get(`${PUBLIC_PREFIX}/openapi.json`, { schema: { hide: true } }, async () => app.swagger())
-  app.get(`${ADMIN_PREFIX}/openapi.json`, { schema: { hide: true } }, async () => app.adminSwagger())
-  // swagger-ui decorates its instance: each playground lives in a context of its own, and the admin
-  // one serves the admin document in place of the default.
-  await app.register(async (docs) => {
-    await docs.register(swaggerUi, { routePrefix: `${PUBLIC_PREFIX}/docs`, uiConfig: UI_CONFIG })
-  })
-  await app.register(async (docs) => {
-    await docs.register(swaggerUi, {
-      routePrefix: `${ADMIN_PREFIX}/docs`,
-      uiConfig: UI_CONFIG,
-      transformSpecification: () => app.adminSwagger(),
-    })
   })
 }
 

@@ -23,7 +23,8 @@ export interface KeysetRequest extends PageRequest {
 export function startOf(query: KeysetRequest): { after?: CursorPosition; offset: number } {
   if (query.cursor === undefined) return { offset: offsetOf(query) }
   if (query.page !== 1) throw validationError('/query/page', 'cannot be combined with cursor')
-  return { after: decodeCursor(query.cursor), offset: 0 }
+  const { at, id } = decodeCursor(query.cursor)
+  return { after: { createdAt: at, id }, offset: 0 }
 }
 
 /**
@@ -45,9 +46,7 @@ export function keysetPageOf<T extends { created_at: string; id: string }>(
       total,
       totalPages: Math.ceil(total / query.limit),
       nextCursor:
-        fetched.length > query.limit && last
-          ? encodeCursor({ createdAt: last.created_at, id: last.id })
-          : null,
+        fetched.length > query.limit && last ? encodeCursor({ at: last.created_at, id: last.id }) : null,
     },
   }
 }

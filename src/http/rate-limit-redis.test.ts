@@ -97,6 +97,24 @@ async function expectSharedBudget(instances: Instance[], limit: number): Promise
   }
 }
 
+/**
+ * A fresh admin key with `limit`, spent on both APIs: public on one instance, admin on the next, so
+ * exactly `limit` pass across both APIs and every instance given (one instance: its own counters).
+ */
+async function expectOneBudgetAcrossApis(instances: Instance[], limit: number): Promise<void> {
+  const tenant = await createTenant(instances[0] as Instance, {
+    scopes: ['admin'],
+    rateLimitPerMinute: limit,
+  })
+  const apis = instances.flatMap((instance) => [
+    () => client(instance, tenant.headers).get('/jobs'),
+    () => client(instance, tenant.headers, '/v1/admin').get('/api-keys'),
+  ])
+  for (let i = 0; i < limit; i++)
+    expectAllowed(await (apis[i % apis.length] as () => Promise<ApiResponse>)(), limit, limit - 1 - i)
+  for (const api of apis) expectLimited(await api(), limit)
+}
+
 /** A fresh key with `limit`: each instance grants it the whole budget on its own, answering quickly. */
 async function expectPerInstanceBudget(instances: Instance[], limit: number): Promise<void> {
   const tenant = await createTenant(instances[0] as Instance, { rateLimitPerMinute: limit })
@@ -159,10 +177,14 @@ for (const dialect of DIALECTS) {
       // The counters are in Redis under the configured prefix.
       const redis = new Redis(REDIS_URL.toString())
       try {
-        expect((await redis.keys(`${PREFIX}v1/public:*`)).length).toBeGreaterThan(0)
+        expect((await redis.keys(`${PREFIX}key:*`)).length).toBeGreaterThan(0)
       } finally {
         redis.disconnect()
       }
+    })
+
+    it('gives an admin key one budget across the public and the admin API, on every instance', async () => {
+      await expectOneBudgetAcrossApis([a, b], 6)
     })
 
     it('keeps answering with per-instance limits while Redis is down, and shares again once it is back', async () => {
@@ -175,6 +197,8 @@ for (const dialect of DIALECTS) {
       // Reconnection attempts keep failing meanwhile; the switch is logged once.
       await new Promise((resolve) => setTimeout(resolve, 1500))
       await expectPerInstanceBudget([a, b], 2)
+      // Counted in memory, an admin key still has one budget for both APIs.
+      await expectOneBudgetAcrossApis([a], 4)
       expect(count(a, OUTAGE_WARNING)).toBe(1)
       expect(count(b, OUTAGE_WARNING)).toBe(1)
       expect(count(a, RECOVERY_INFO)).toBe(0)

@@ -53,15 +53,22 @@ interface StoreOptions {
   exponentialBackoff?: boolean
 }
 
+/** In-memory counters, shared by every store of one namespace: one budget wherever it is counted. */
+interface LocalCounters {
+  store: PluginStore | undefined
+  generation: number
+}
+
+const newLocalCounters = (): LocalCounters => ({ store: undefined, generation: -1 })
+
 class FallbackStore implements FastifyRateLimitStore {
   private readonly remote: PluginStore | undefined
-  private local: PluginStore | undefined
-  private localGeneration = -1
 
   constructor(
     private readonly target: StoreSwitch,
     private readonly nameSpace: string,
     private readonly options: StoreOptions,
+    private readonly local: LocalCounters,
   ) {
     this.remote = target.redis
       ? new RedisStore(
@@ -85,7 +92,12 @@ class FallbackStore implements FastifyRateLimitStore {
   child(routeOptions: object): FallbackStore {
     const options = routeOptions as StoreOptions & { routeInfo?: { method?: string; url?: string } }
     const route = options.routeInfo ?? {}
-    return new FallbackStore(this.target, `${this.nameSpace}${route.method}${route.url}-`, options)
+    return new FallbackStore(
+      this.target,
+      `${this.nameSpace}${route.method}${route.url}-`,
+      options,
+      newLocalCounters(),
+    )
   }
 
   private count(
@@ -117,22 +129,28 @@ class FallbackStore implements FastifyRateLimitStore {
   }
 
   private localStore(): PluginStore {
-    if (!this.local || this.localGeneration !== this.target.generation) {
-      this.local = new LocalStore(
+    const local = this.local
+    if (!local.store || local.generation !== this.target.generation) {
+      local.store = new LocalStore(
         this.options.continueExceeding === true,
         this.options.exponentialBackoff === true,
       )
-      this.localGeneration = this.target.generation
+      local.generation = this.target.generation
     }
-    return this.local
+    return local.store
   }
 }
 
-/** The store class to hand to @fastify/rate-limit (it instantiates it with its global options). */
+/**
+ * The store class to hand to @fastify/rate-limit (it instantiates it with its global options). Every
+ * registration given the same class counts in one budget per key: the same Redis namespace, and the
+ * same in-memory counters while counting locally (each registration makes its own instance).
+ */
 export function fallbackStore(target: StoreSwitch, nameSpace: string): FastifyRateLimitStoreCtor {
+  const local = newLocalCounters()
   return class extends FallbackStore {
     constructor(options: StoreOptions) {
-      super(target, nameSpace, options)
+      super(target, nameSpace, options, local)
     }
   }
 }

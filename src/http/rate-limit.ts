@@ -1,17 +1,19 @@
 // Per-key rate limit (spec §5): @fastify/rate-limit keyed by the authenticated API key, with the
-// key's own limit per minute. Registered inside each API's plugin, after authentication; both APIs
-// share one RateLimits (one switch, one Redis connection when REDIS_URL is set).
+// key's own limit per minute (a dashboard session counts per user, SESSION_RATE_LIMIT_PER_MINUTE). Registered inside each API's plugin, after authentication; both APIs
+// share one RateLimits (one switch, one Redis connection when REDIS_URL is set) and one budget per
+// key: an admin key's requests to the public and the admin API count against the same limit.
 //
 // With REDIS_URL, counters live in Redis so a key's limit holds exactly across every instance. When
 // Redis cannot be reached (at start or later) each instance counts in its own memory instead —
 // requests never fail and are never left unlimited — and goes back to Redis by itself once Redis
 // answers again. Every Redis call is bounded (see REDIS_OPTIONS), so no request waits on an outage.
 // What happens to counts across a switch is described in rate-limit-store.ts.
-import rateLimit from '@fastify/rate-limit'
+import rateLimit, { type FastifyRateLimitStore, type FastifyRateLimitStoreCtor } from '@fastify/rate-limit'
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify'
 import { Redis, type RedisOptions } from 'ioredis'
 import { DEFAULT_REDIS_KEY_PREFIX } from '../config.js'
 import { AppError } from './errors.js'
+import { installDraftRateLimitHeaders } from './rate-limit-draft.js'
 import { fallbackStore, type StoreSwitch } from './rate-limit-store.js'
 
 export const RATE_LIMIT_WINDOW_MS = 60_000
@@ -60,6 +62,8 @@ export class RateLimits implements StoreSwitch {
   private starting: Promise<void> | undefined
   private probe: NodeJS.Timeout | undefined
   private readonly probeIntervalMs: number
+  private keyStore: FastifyRateLimitStoreCtor | undefined
+  private ipStore: FastifyRateLimitStoreCtor | undefined
 
   constructor(
     readonly redisUrl: string | undefined,
@@ -77,6 +81,24 @@ export class RateLimits implements StoreSwitch {
     // ioredis emits these on every failed (re)connection attempt; only the first one switches.
     this.redis.on('error', (error: Error) => this.redisFailed(error))
     this.redis.on('close', () => this.redisFailed(new Error('connection closed')))
+  }
+
+  /** The per-key counters, shared by every API this switch serves: one budget per key. */
+  perKeyStore(): FastifyRateLimitStoreCtor {
+    this.keyStore ??= fallbackStore(this, `${this.keyPrefix}key:`)
+    return this.keyStore
+  }
+
+  /** The per-address counters of the routes that need no key (ip-rate-limit.ts). */
+  perIpStore(): FastifyRateLimitStoreCtor {
+    this.ipStore ??= fallbackStore(this, `${this.keyPrefix}ip:`)
+    return this.ipStore
+  }
+
+  /** Counters of failed sign-ins (sessions/sign-in-limits.ts), in a namespace of their own. */
+  signInStore(): FastifyRateLimitStore {
+    const Store = fallbackStore(this, `${this.keyPrefix}sign-in:`)
+    return new Store({})
   }
 
   status(): RateLimitStatus {
@@ -163,9 +185,8 @@ export async function installRateLimit(api: FastifyInstance, limits: RateLimits)
     global: true,
     hook: 'onRequest',
     timeWindow: RATE_LIMIT_WINDOW_MS,
-    // Each API keeps its own budget per key, as it did before counters could be shared.
-    store: fallbackStore(limits, `${limits.keyPrefix}${api.prefix.replace(/^\//, '')}:`),
-    keyGenerator: (request) => request.auth.keyId,
+    store: limits.perKeyStore(),
+    keyGenerator: (request) => request.auth.rateLimitKey,
     max: (request) => request.auth.rateLimitPerMinute,
     errorResponseBuilder: (_request, context) =>
       new AppError(
@@ -173,4 +194,5 @@ export async function installRateLimit(api: FastifyInstance, limits: RateLimits)
         `Rate limit of ${context.max} requests per minute exceeded; retry in ${context.after}`,
       ),
   })
+  installDraftRateLimitHeaders(api, RATE_LIMIT_WINDOW_MS)
 }

@@ -1,6 +1,7 @@
 // Schema building blocks shared by every route module: the envelope, pagination, errors and the
 // value formats the API uses everywhere (ids, datetimes, coordinates, times of day).
 import { type Static, type TSchema, Type } from '@sinclair/typebox'
+import { ERROR_STATUS, type ErrorCode } from './errors.js'
 
 /** `T | null`, as a JSON Schema type array: one schema, fast to serialize, valid OpenAPI 3.1. */
 export function Nullable<T extends TSchema>(schema: T) {
@@ -14,6 +15,9 @@ export function NullableObject<T extends TSchema>(schema: T) {
 }
 
 export const MAX_INT32 = 2_147_483_647
+
+/** An id as the API issues them (a UUIDv7), for examples. */
+export const EXAMPLE_ID = '0193e2f4-5b7a-7c3d-9e1f-2a4b6c8d0e1f'
 
 export const Id = Type.String({ description: 'Opaque identifier' })
 export const DateTime = Type.String({
@@ -32,12 +36,26 @@ export const TimeOfDay = Type.String({
   description: 'Time of day, HH:MM (00:00–23:59)',
   examples: ['08:30'],
 })
-export const DecimalString = Type.String({ description: 'Decimal degrees', examples: ['51.5072'] })
-export const Latitude = Type.Number({ minimum: -90, maximum: 90, description: 'Decimal degrees, -90 to 90' })
+/** A coordinate as responses give it: a canonical decimal string. */
+export const LatitudeString = Type.String({
+  description: 'Latitude in decimal degrees',
+  examples: ['51.5072'],
+})
+export const LongitudeString = Type.String({
+  description: 'Longitude in decimal degrees',
+  examples: ['-0.1276'],
+})
+export const Latitude = Type.Number({
+  minimum: -90,
+  maximum: 90,
+  description: 'Decimal degrees, -90 to 90',
+  examples: [51.5072],
+})
 export const Longitude = Type.Number({
   minimum: -180,
   maximum: 180,
   description: 'Decimal degrees, -180 to 180',
+  examples: [-0.1276],
 })
 export const Duration = Type.Integer({ minimum: 0, maximum: MAX_INT32, description: 'Seconds' })
 export const Text = (maxLength: number, description?: string) =>
@@ -66,7 +84,7 @@ export const DayOfWeek = StringEnum([
 ])
 
 export const IdParams = Type.Object(
-  { id: Type.String({ description: 'Resource id' }) },
+  { id: Type.String({ description: 'Resource id', examples: [EXAMPLE_ID] }) },
   { additionalProperties: false },
 )
 
@@ -76,27 +94,33 @@ export const NoInputBody = Type.Object(
   { additionalProperties: false, description: 'No input: send {} or no body at all' },
 )
 
-export const Pagination = Type.Object({
-  page: Type.Integer(),
-  limit: Type.Integer(),
-  total: Type.Integer(),
-  totalPages: Type.Integer(),
-})
+export const Pagination = Type.Object(
+  {
+    page: Type.Integer(),
+    limit: Type.Integer(),
+    total: Type.Integer(),
+    totalPages: Type.Integer(),
+  },
+  { title: 'Pagination' },
+)
 export type Pagination = Static<typeof Pagination>
 
 /** The pagination object of lists that can also be walked with a keyset cursor. */
-export const CursorPagination = Type.Object({
-  page: Nullable(Type.Integer({ description: 'The page returned; null when the request used `cursor`' })),
-  limit: Type.Integer(),
-  total: Type.Integer({ description: 'Every row matching the filters (exact)' }),
-  totalPages: Type.Integer(),
-  nextCursor: Nullable(
-    Type.String({
-      description:
-        'Pass as `cursor` to get the rows after this page, at the same cost at any depth; null on the last page',
-    }),
-  ),
-})
+export const CursorPagination = Type.Object(
+  {
+    page: Nullable(Type.Integer({ description: 'The page returned; null when the request used `cursor`' })),
+    limit: Type.Integer(),
+    total: Type.Integer({ description: 'Every row matching the filters (exact)' }),
+    totalPages: Type.Integer(),
+    nextCursor: Nullable(
+      Type.String({
+        description:
+          'Pass as `cursor` to get the rows after this page, at the same cost at any depth; null on the last page',
+      }),
+    ),
+  },
+  { title: 'CursorPagination' },
+)
 export type CursorPagination = Static<typeof CursorPagination>
 
 export const CursorQuery = {
@@ -106,10 +130,48 @@ export const CursorQuery = {
       maxLength: 512,
       description:
         'Opaque: `nextCursor` of the previous response. Returns the rows after it (the filters still ' +
-        'apply); `page` must then be omitted. Use it to walk a whole list: its cost does not grow with depth.',
+        'apply); `page` must then be omitted. Use it to walk a whole list: its cost does not grow with depth. ' +
+        'A cursor from a read with `updatedSince` continues only such a read, and the other way round.',
     }),
   ),
 }
+
+/** The change feed of a list (an addition to the spec; see docs/integrators.md). */
+export const UpdatedSinceQuery = {
+  updatedSince: Type.Optional(
+    Type.String({
+      format: 'date-time',
+      maxLength: 40,
+      description:
+        'Only rows changed strictly after this instant, oldest change first (updatedAt ascending, then ' +
+        'id), instead of newest created first. Rows changed in the last 5 seconds are held back until ' +
+        'every earlier write has committed, so resuming from the last updatedAt you processed never ' +
+        'skips a change. Walk the result with `cursor`.',
+      examples: ['2026-11-23T09:00:00.000Z'],
+    }),
+  ),
+}
+
+/** Pagination of lists that can also be read as a change feed (`updatedSince`) with a cursor. */
+export const ChangeFeedPagination = Type.Object(
+  {
+    page: Nullable(Type.Integer({ description: 'The page returned; null when the request used `cursor`' })),
+    limit: Type.Integer(),
+    total: Type.Integer({ description: 'Every row matching the filters (and updatedSince) (exact)' }),
+    totalPages: Type.Integer(),
+    nextCursor: Type.Optional(
+      Nullable(
+        Type.String({
+          description:
+            'Only when the request had `updatedSince` or `cursor`: pass as `cursor` for the rows after this ' +
+            'page; null on the last page',
+        }),
+      ),
+    ),
+  },
+  { title: 'ChangeFeedPagination' },
+)
+export type ChangeFeedPagination = Static<typeof ChangeFeedPagination>
 
 export function PageQuery(defaultLimit: number) {
   return {
@@ -139,26 +201,114 @@ export const ErrorBody = Type.Object(
       }),
     ),
   },
-  { $id: 'ErrorBody', title: 'Error' },
+  { $id: 'Error', title: 'Error' },
 )
 
-const errorRef = (description: string) => Type.Ref(ErrorBody, { description })
+/** What each code of the catalogue means, as error responses describe it unless a route says more. */
+export const ERROR_CODE_DESCRIPTIONS: Record<ErrorCode, string> = {
+  VALIDATION_ERROR: 'The request is not valid; `details` names each offending field',
+  UNAUTHORIZED: 'Missing, malformed, unknown, revoked or expired API key',
+  FORBIDDEN: 'The key lacks the required scope',
+  PLAN_UPGRADE_REQUIRED: "The organisation's plan has no API access",
+  CSRF_INVALID:
+    'A dashboard session request that changes something came without the X-CSRF-Token header of its session, or with another one',
+  ORGANISATION_REQUIRED:
+    'The email and password match users of several organisations; sign in again naming one as organisationId',
+  NOT_FOUND: 'Resource not found',
+  METHOD_NOT_ALLOWED: 'The path exists, but not for this method; `Allow` lists its methods',
+  CONFLICT: 'Conflicts with the current state of the resource',
+  IN_USE: 'Other resources still refer to it',
+  KEY_ALREADY_ROTATED: 'The key was already rotated: a key has at most one successor',
+  SHIFT_IN_USE: 'The shift has ASSIGNED or IN_PROGRESS jobs',
+  PLAN_STALE: 'An input of the route plan changed after it was made; nothing was applied',
+  PLAN_NOT_READY: 'The route plan is not DONE',
+  JOBS_NOT_PLANNABLE: 'Some jobs cannot be planned on the date; each is listed',
+  FORM_REQUIRED: 'A form the job needs has not been submitted yet; `details` lists each',
+  OUTSIDE_TIME_WINDOW: 'The job has a HARD window and the scheduled visit falls outside it',
+  IDEMPOTENCY_KEY_IN_USE: 'A request with this Idempotency-Key is still running; retry once it has finished',
+  IDEMPOTENCY_KEY_REUSED:
+    'This Idempotency-Key was used in the last 24 hours for another method, path or body; nothing was done',
+  CURSOR_EXPIRED:
+    'The cursor points before what the event feed keeps (30 days): events may be missing after it; resync from the lists with updatedSince',
+  PRECONDITION_FAILED:
+    'If-Match does not name the current ETag: the resource changed since you read it; nothing was done',
+  PAYLOAD_TOO_LARGE: 'Body larger than 1 MiB',
+  UNSUPPORTED_MEDIA_TYPE: 'Content-Type is not application/json',
+  TERMINAL_STATE: 'The job is COMPLETED or CANCELLED',
+  JOB_IN_PROGRESS: 'The job is IN_PROGRESS',
+  INVALID_TRANSITION: 'The job is not in a status this action applies to',
+  RATE_LIMITED: 'Rate limit of the key exceeded; retry after `Retry-After` seconds',
+  INTERNAL_ERROR: 'Unexpected error; nothing of it is shown, it is logged with the request id',
+  SERVICE_UNAVAILABLE: 'Database unreachable for the moment; retry after `Retry-After` seconds',
+}
 
-/** Error responses every authenticated route can give, for the OpenAPI document. */
-export const COMMON_ERRORS = {
-  400: errorRef('Validation error (VALIDATION_ERROR)'),
-  401: errorRef('Missing, malformed, unknown, revoked or expired API key (UNAUTHORIZED)'),
-  403: errorRef(
-    'Key lacks the required scope (FORBIDDEN) or the plan has no API access (PLAN_UPGRADE_REQUIRED)',
-  ),
-  429: errorRef('Rate limit exceeded (RATE_LIMITED)'),
+/**
+ * The keyword of an error response schema listing the codes it can carry. Serialisation ignores it
+ * (the schema is a `$ref`); the OpenAPI documents turn it into an enum of `code` (see openapi-document.ts).
+ */
+export const ERROR_CODES_KEYWORD = 'x-error-codes'
+
+/** A code a route can answer, alone or with what it means on that route. */
+export type ErrorSpec = ErrorCode | readonly [ErrorCode, string]
+type CodeOf<S extends ErrorSpec> = S extends readonly [infer C, string] ? C : S
+type StatusOf<C> = C extends ErrorCode ? (typeof ERROR_STATUS)[C] : never
+type ErrorResponse = ReturnType<typeof errorResponse>
+
+function errorResponse(codes: ErrorCode[], description: string) {
+  return Type.Ref(ErrorBody, { description, [ERROR_CODES_KEYWORD]: codes })
 }
-export const NOT_FOUND_ERROR = { 404: errorRef('Resource not found (NOT_FOUND)') }
-export const BODY_ERRORS = {
-  413: errorRef('Body larger than 1 MiB (PAYLOAD_TOO_LARGE)'),
-  415: errorRef('Content-Type is not application/json (UNSUPPORTED_MEDIA_TYPE)'),
+
+/**
+ * The error responses of a route, one per status, each listing the codes it can carry:
+ * `errorResponses('NOT_FOUND', ['IN_USE', 'Vehicles or jobs still carry the tag'])`.
+ */
+export function errorResponses<const S extends ErrorSpec>(
+  ...specs: S[]
+): Record<StatusOf<CodeOf<S>>, ErrorResponse> {
+  const byStatus = new Map<number, { codes: ErrorCode[]; descriptions: string[] }>()
+  for (const spec of specs) {
+    const [code, description]: readonly [ErrorCode, string] =
+      typeof spec === 'string' ? [spec as ErrorCode, ERROR_CODE_DESCRIPTIONS[spec as ErrorCode]] : spec
+    const status = ERROR_STATUS[code]
+    const entry = byStatus.get(status) ?? { codes: [], descriptions: [] }
+    entry.codes.push(code)
+    entry.descriptions.push(`${description} (${code})`)
+    byStatus.set(status, entry)
+  }
+  return Object.fromEntries(
+    [...byStatus].map(([status, { codes, descriptions }]) => [
+      status,
+      errorResponse(codes, descriptions.join('; or ')),
+    ]),
+  ) as Record<StatusOf<CodeOf<S>>, ErrorResponse>
 }
-export const BUSINESS_ERROR = (description: string) => ({ 422: errorRef(description) })
+
+/**
+ * An error response whose body carries more than `{ error, code, details }` (the 409 of a sign-in
+ * lists organisations): serialised with these fields, documented as the Error body plus them.
+ */
+export function ErrorBodyWith(codes: ErrorCode[], description: string, extra: Record<string, TSchema>) {
+  return Type.Object(
+    {
+      error: Type.String(),
+      code: Type.String(),
+      ...extra,
+    },
+    { description, [ERROR_CODES_KEYWORD]: codes },
+  )
+}
+
+/** Error responses every authenticated route can give (500 is added to every operation centrally). */
+export const COMMON_ERRORS = errorResponses(
+  'VALIDATION_ERROR',
+  'UNAUTHORIZED',
+  'FORBIDDEN',
+  'PLAN_UPGRADE_REQUIRED',
+  'RATE_LIMITED',
+)
+export const NOT_FOUND_ERROR = errorResponses('NOT_FOUND')
+/** What a route that reads a JSON body can also answer. */
+export const BODY_ERRORS = errorResponses('PAYLOAD_TOO_LARGE', 'UNSUPPORTED_MEDIA_TYPE')
 
 /** The longest grace period of a rotation (API keys, webhook secrets): 7 days. */
 export const MAX_GRACE_PERIOD_SECONDS = 604_800

@@ -1,6 +1,6 @@
-// Liveness and readiness on the API port, for load balancers and orchestrators. No API key, no rate
-// limit (both live inside the API prefixes), and no OpenAPI entry (only prefixed routes are
-// documented). Probes come every few seconds, so their request logs are kept to warnings.
+// Liveness and readiness on the API port, for load balancers and orchestrators. No API key and no
+// per-key limit (both live inside the API prefixes; app.ts puts these under the generous per-IP
+// limit of keyless routes), and no OpenAPI entry (only prefixed routes are documented). Probes come every few seconds, so their request logs are kept to warnings.
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify'
 import { type Kysely, sql } from 'kysely'
 import type { Dialect } from '../db/database.js'

@@ -1,5 +1,6 @@
 // What must hold for every answer, whatever was sent: no 5xx; errors are `{ error, code }` with a
-// code of the catalogue and its status, and show nothing of the internals; every status is one the
+// code of the catalogue and its status, one of the codes the operation documents for that status, and
+// show nothing of the internals; every status is one the
 // operation documents and successes match the documented response; and nothing of another
 // organisation is accepted or shown.
 import type { Response as InjectResponse } from 'light-my-request'
@@ -47,6 +48,12 @@ export function checkResponse(
   const method = resolved.inject.method as string
   if (status >= 500) problems.push(`answered ${status}`)
   if (method === 'HEAD') return problems
+  if (status === 405 && typeof response.headers.allow !== 'string') problems.push('a 405 without Allow')
+  if (method === 'OPTIONS' && status === 204) {
+    if (response.body !== '') problems.push('OPTIONS answered 204 with a body')
+    if (typeof response.headers.allow !== 'string') problems.push('OPTIONS answered without Allow')
+    return problems
+  }
   let body: unknown
   try {
     body = JSON.parse(response.body)
@@ -71,10 +78,19 @@ export function checkResponse(
       if (marker.test(response.body) && !marker.test(resolved.sentText))
         problems.push(`the error shows internals (${marker})`)
     }
-    if (status === 429 && request.auth !== 'key:normalLimit')
+    // Sign-in failures are limited per client address, and every fuzzed request comes from one.
+    const signIn = request.op.key === 'POST /v1/admin/session'
+    if (status === 429 && request.auth !== 'key:normalLimit' && !signIn)
       problems.push('rate limited although the key allows 100 M requests a minute')
-    if (sameOperation && !request.op.responses.has(status))
+    const documented = sameOperation ? request.op.responses.get(status) : undefined
+    if (sameOperation && !documented)
       problems.push(`status ${status} is not documented for ${request.op.key} in the OpenAPI documents`)
+    // The documented error response lists the codes it can carry: the answer's code must be one.
+    else if (documented && !documented(body))
+      problems.push(
+        `the ${status} body does not match the documented response (code ${(body as { code?: unknown }).code}): ` +
+          JSON.stringify(documented.errors),
+      )
   } else if (status >= 200 && status < 300) {
     const validate = sameOperation ? request.op.responses.get(status) : undefined
     if (sameOperation && !validate) problems.push(`status ${status} is not documented`)

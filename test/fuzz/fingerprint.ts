@@ -2,7 +2,8 @@
 // query: per table a row count plus whatever moves when a row changes (latest updated_at, flags and
 // totals for tables without one). Equal before and after a rejected write ⇒ it changed nothing.
 // Whole tables, not one organisation: a request must not touch anyone else's rows either.
-// api_keys.last_used_at is left out on purpose: authenticating a key may stamp it.
+// api_keys.last_used_at and user_sessions.last_seen_at are left out on purpose: authenticating a key
+// or a session may stamp them.
 import { sql } from 'kysely'
 import type { TestContext } from '../helpers.js'
 
@@ -10,7 +11,8 @@ const flag = (column: string) => `sum(CASE WHEN ${column} THEN 1 ELSE 0 END)`
 
 const AGGREGATES: Record<string, string[]> = {
   organisations: ['count(*)', 'max(updated_at)', 'max(name)', 'min(plan)'],
-  users: ['count(*)', 'max(updated_at)', flag('is_active')],
+  users: ['count(*)', 'max(updated_at)', flag('is_active'), 'count(password_hash)'],
+  user_sessions: ['count(*)'],
   locations: ['count(*)', 'max(updated_at)', flag('is_active'), flag('is_primary')],
   capacity_dimensions: ['count(*)', 'max(updated_at)'],
   tags: ['count(*)', 'max(updated_at)'],
@@ -28,6 +30,7 @@ const AGGREGATES: Record<string, string[]> = {
   automations: ['count(*)', 'max(updated_at)', flag('is_active'), 'count(previous_secret)'],
   webhook_executions: ['count(*)', 'max(completed_at)'],
   form_submissions: ['count(*)'],
+  route_plans: ['count(*)', 'max(updated_at)'],
   job_counts: ['sum(count)'],
   job_days: ['count(*)'],
   job_long_windows: ['count(*)'],

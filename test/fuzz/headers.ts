@@ -1,5 +1,6 @@
 // The headers of a fuzzed request: API keys in every condition and every kind of malformed
-// Authorization, odd content types, transfer encodings and huge or hostile header values.
+// Authorization, dashboard sessions (ADMIN, DISPATCHER, on a FREE plan, without or with a wrong CSRF
+// token, a forged cookie), odd content types, transfer encodings and huge or hostile header values.
 import fc from 'fast-check'
 import type { World } from './world.js'
 
@@ -10,6 +11,17 @@ export const authArbitrary = fc.oneof(
   {
     weight: 6,
     arbitrary: fc.constantFrom('key:readOnly', 'key:readWrite', 'key:revoked', 'key:expired', 'key:freePlan'),
+  },
+  {
+    weight: 8,
+    arbitrary: fc.constantFrom(
+      'session:admin',
+      'session:dispatcher',
+      'session:freePlan',
+      'session:noCsrf',
+      'session:wrongCsrf',
+      'session:forged',
+    ),
   },
   {
     weight: 6,
@@ -88,9 +100,21 @@ export const headersArbitrary = fc.oneof(
   },
 )
 
+/** The cookie (and CSRF token) of a `session:` variant; other variants send none. */
+export function sessionHeaders(world: World, auth: string): Record<string, string> {
+  if (!auth.startsWith('session:')) return {}
+  const variant = auth.slice(8)
+  if (variant === 'forged') return { cookie: `fs_session=${'A'.repeat(43)}`, 'x-csrf-token': 'A'.repeat(43) }
+  const session = world.sessions[variant === 'dispatcher' || variant === 'freePlan' ? variant : 'admin']
+  const cookie = `fs_session=${session.cookie}`
+  if (variant === 'noCsrf') return { cookie }
+  if (variant === 'wrongCsrf') return { cookie, 'x-csrf-token': world.sessions.dispatcher.csrfToken }
+  return { cookie, 'x-csrf-token': session.csrfToken }
+}
+
 export function authorization(world: World, auth: string): string | string[] | undefined {
   const admin = world.keys.admin
-  if (auth === 'none') return undefined
+  if (auth === 'none' || auth.startsWith('session:')) return undefined
   if (auth.startsWith('key:')) return world.keys[auth.slice(4) as keyof World['keys']]
   if (auth.startsWith('raw:')) return auth.slice(4)
   switch (auth.slice(7)) {

@@ -59,7 +59,7 @@ function inlineRefs(value: unknown, components: Record<string, JsonSchema>): unk
 
 export const errorBodyValidator = (() => {
   const document = JSON.parse(readFileSync('openapi/public-v1.json', 'utf8'))
-  const { $id: _id, ...schema } = document.components.schemas.ErrorBody
+  const { $id: _id, ...schema } = document.components.schemas.Error
   return createAjv().compile(schema)
 })()
 

@@ -3,7 +3,13 @@
 // size limit) and headers (every kind of key, odd content types, huge values, transfer encodings).
 import fc from 'fast-check'
 import type { InjectOptions } from 'fastify'
-import { authArbitrary, authorization, contentTypeArbitrary, headersArbitrary } from './headers.js'
+import {
+  authArbitrary,
+  authorization,
+  contentTypeArbitrary,
+  headersArbitrary,
+  sessionHeaders,
+} from './headers.js'
 import { hostileString, nested, OVER_LIMIT_STRING, rawQueryJunk } from './hostile.js'
 import type { Operation, Parameter } from './operations.js'
 import {
@@ -43,6 +49,10 @@ const PATH_RESOURCES: Record<string, Resource> = {
   'capacity-dimensions': 'capacityDimensions',
   'api-keys': 'apiKeys',
   automations: 'automations',
+  'route-plans': 'routePlans',
+  'form-templates': 'formTemplates',
+  // /my/jobs/{id}/forms/{templateId}
+  forms: 'formTemplates',
 }
 
 function pathResource(op: Operation, name: string): Resource {
@@ -253,7 +263,10 @@ export function resolveRequest(world: World, request: FuzzRequest): ResolvedRequ
     return `${encode(name)}=${shouldEncode ? encode(text) : text}`
   })
   if (query.length > 0) url += `?${query.join('&')}`
-  const headers: Record<string, string | string[]> = { ...request.headers }
+  const headers: Record<string, string | string[]> = {
+    ...request.headers,
+    ...sessionHeaders(world, request.auth),
+  }
   const auth = authorization(world, request.auth)
   if (auth !== undefined) headers.authorization = auth
   let payload: string | undefined

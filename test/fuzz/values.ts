@@ -24,6 +24,8 @@ export type Resource =
   | 'apiKeys'
   | 'automations'
   | 'executions'
+  | 'routePlans'
+  | 'formTemplates'
 
 /** An id to be picked from the pools when the request is sent: generated values stay replayable. */
 export class IdRef {

@@ -1,6 +1,7 @@
 // What the fuzzer works on: the organisation it attacks from (with a row of every kind, in every job
-// state), another organisation whose ids it throws at the first one's routes, and API keys in every
-// condition (admin, normal rate limit, read-only, non-admin, revoked, expired, on a FREE plan).
+// state), another organisation whose ids it throws at the first one's routes, API keys in every
+// condition (admin, normal rate limit, read-only, non-admin, revoked, expired, on a FREE plan), and
+// dashboard sessions (an ADMIN, a DISPATCHER, an ADMIN on a FREE plan).
 import type { JobStatus } from '../../src/db/types.js'
 import { revokeApiKey } from '../../src/modules/api-keys/service.js'
 import {
@@ -20,9 +21,17 @@ import {
   type TestContext,
   type TestTenant,
 } from '../helpers.js'
+import { makeDashboardUser, type SignedIn, signIn } from '../sessions.js'
 import type { IdRef, Resource } from './values.js'
 
 export type IdPools = Record<Resource, string[]>
+type SessionVariant = 'admin' | 'dispatcher' | 'freePlan'
+
+/**
+ * Fuzzed sign-ins all come from 127.0.0.1 and soon exhaust its failure budget: the fuzzer's own
+ * sessions sign in from another address.
+ */
+const SIGN_IN_ADDRESS = '10.255.0.1'
 
 const emptyPools = (): IdPools => ({
   jobs: [],
@@ -36,6 +45,8 @@ const emptyPools = (): IdPools => ({
   apiKeys: [],
   automations: [],
   executions: [],
+  routePlans: [],
+  formTemplates: [],
 })
 
 export interface World {
@@ -48,6 +59,9 @@ export interface World {
   >
   /** The secret part of the admin key (for malformed variants). */
   adminKey: string
+  /** Live dashboard sessions; `refreshSessions` signs in again where one has ended. */
+  sessions: Record<SessionVariant, SignedIn>
+  sessionUsers: Record<SessionVariant, { email: string; password: string }>
   own: IdPools
   foreign: IdPools
   /** Every id of the other organisation: none may ever show up in an answer to this one. */
@@ -200,7 +214,19 @@ async function seedOrganisation(
   pools.executions.push(...executions.map((e) => e.id))
   if (pools.executions.length === 0) throw new Error('seeding made no webhook executions')
   // Keys the fuzzer may rotate and revoke (never the keys it sends).
+  // A queued plan (test apps run no plan workers): its id answers the route-plan routes.
+  const plan = await admin.post('/route-plans', { date: '2026-11-23', mode: 'REPLAN_ALL' })
+  if (plan.status !== 202) throw new Error(`seeding a route plan answered ${plan.status}`)
+  pools.routePlans.push(plan.body.data.routePlan.id)
   for (let i = 0; i < 3; i++) pools.apiKeys.push((await createKey(t, org, { scopes: ['read'] })).id)
+  const template = await admin.post('/form-templates', {
+    name: 'Check',
+    appliesTo: 'TAGGED_JOBS',
+    tagId: tags[0]!.id,
+    fields: [{ key: 'ok', label: 'OK?', type: 'YES_NO' }],
+  })
+  if (template.status !== 201) throw new Error(`seeding a form template answered ${template.status}`)
+  pools.formTemplates.push(template.body.data.formTemplate.id)
   return { pools, seeded }
 }
 
@@ -227,5 +253,42 @@ export async function createWorld(t: TestContext): Promise<World> {
     freePlan: freePlan.headers.authorization,
   }
   const foreignIds = new Set([other.organisationId, ...Object.values(foreign).flat()])
-  return { t, organisationId: org, keys, adminKey: tenant.key, own, foreign, foreignIds, seededJobs: seeded }
+  const sessionUsers = {
+    admin: await makeDashboardUser(t, org, { email: 'fuzz-admin@fuzz.example' }),
+    dispatcher: await makeDashboardUser(t, org, {
+      email: 'fuzz-dispatcher@fuzz.example',
+      role: 'DISPATCHER',
+    }),
+    freePlan: await makeDashboardUser(t, freePlan.organisationId, { email: 'fuzz-free@fuzz.example' }),
+  }
+  const sessions = {
+    admin: await signIn(t, sessionUsers.admin, {}, SIGN_IN_ADDRESS),
+    dispatcher: await signIn(t, sessionUsers.dispatcher, {}, SIGN_IN_ADDRESS),
+    freePlan: await signIn(t, sessionUsers.freePlan, {}, SIGN_IN_ADDRESS),
+  }
+  return {
+    t,
+    organisationId: org,
+    keys,
+    adminKey: tenant.key,
+    own,
+    foreign,
+    foreignIds,
+    seededJobs: seeded,
+    sessions,
+    sessionUsers,
+  }
+}
+
+/** Signs in again wherever a fuzzed request ended a session (sign-out, a password set). */
+export async function refreshSessions(world: World): Promise<void> {
+  for (const variant of Object.keys(world.sessions) as SessionVariant[]) {
+    const current = await world.t.app.inject({
+      method: 'GET',
+      url: '/v1/admin/session',
+      headers: { cookie: `fs_session=${world.sessions[variant].cookie}` },
+    })
+    if (current.statusCode === 200) continue
+    world.sessions[variant] = await signIn(world.t, world.sessionUsers[variant], {}, SIGN_IN_ADDRESS)
+  }
 }

@@ -25,6 +25,7 @@ export const apiKeyAdminRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async 
     '/api-keys',
     {
       schema: {
+        operationId: 'listApiKeys',
         tags: TAGS,
         summary: "List the organisation's API keys",
         description: 'Shows each key by its display prefix; the secret and its hash are never returned.',
@@ -42,8 +43,10 @@ export const apiKeyAdminRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async 
     '/api-keys/:id',
     {
       schema: {
+        operationId: 'getApiKey',
         tags: TAGS,
         summary: 'Get an API key',
+        description: 'Its prefix and metadata; never the secret, which is shown once, at creation.',
         params: IdParams,
         response: { 200: ApiKeyResponse, ...COMMON_ERRORS, ...NOT_FOUND_ERROR },
       },
@@ -58,6 +61,7 @@ export const apiKeyAdminRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async 
     '/api-keys',
     {
       schema: {
+        operationId: 'createApiKey',
         tags: TAGS,
         summary: 'Create an API key',
         description:
@@ -66,6 +70,8 @@ export const apiKeyAdminRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async 
         body: CreateApiKeyBody,
         response: { 201: CreatedApiKeyResponse, ...COMMON_ERRORS, ...BODY_ERRORS },
       },
+      // Its answer holds a secret: no Idempotency-Key, as the answer would be stored (http/idempotency.ts).
+      config: { revealsSecret: true },
     },
     async (request, reply) => {
       const issued = await keys.issueApiKey(db, request.auth, request.body, defaultRateLimitPerMinute)
@@ -77,6 +83,7 @@ export const apiKeyAdminRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async 
     '/api-keys/:id/revoke',
     {
       schema: {
+        operationId: 'revokeApiKey',
         tags: TAGS,
         summary: 'Revoke an API key',
         description:
@@ -98,13 +105,15 @@ export const apiKeyAdminRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async 
     '/api-keys/:id/rotate',
     {
       schema: {
+        operationId: 'rotateApiKey',
         tags: TAGS,
         summary: 'Replace an API key with a new secret',
         description:
           'Creates a key with the same name, scopes, rate limit and expiry and returns its secret once. ' +
           'With gracePeriodSeconds 0 (the default) the old key is revoked at once; otherwise it keeps ' +
-          'working until min(its expiry, now + grace period). A revoked or expired key cannot be ' +
-          'rotated (409 CONFLICT). The body may be omitted.',
+          'working until min(its expiry, now + grace period). A key is rotated at most once: rotating ' +
+          'it again answers 409 KEY_ALREADY_ROTATED naming its replacement (rotate that one instead). ' +
+          'A revoked or expired key cannot be rotated (409 CONFLICT). The body may be omitted.',
         params: IdParams,
         body: RotateApiKeyBody,
         response: {
@@ -115,7 +124,8 @@ export const apiKeyAdminRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async 
           ...BODY_ERRORS,
         },
       },
-      config: { optionalBody: true },
+      // Its answer holds a secret: no Idempotency-Key, as the answer would be stored (http/idempotency.ts).
+      config: { optionalBody: true, revealsSecret: true },
     },
     async (request, reply) => {
       const rotated = await keys.rotateApiKey(db, request.auth, request.params.id, request.body)

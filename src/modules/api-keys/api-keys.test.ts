@@ -322,6 +322,80 @@ for (const dialect of DIALECTS) {
       expect(rotated.body.data.apiKey.expiresAt).toBe(soon)
     })
 
+    const successorsOf = async (name: string) =>
+      t.database.db
+        .selectFrom('api_keys')
+        .select(['id', 'expires_at', 'replaced_by_id'])
+        .where('organisation_id', '=', tenant.organisationId)
+        .where('name', '=', name)
+        .execute()
+
+    it('rotates a key once: again, in its grace period or after, is 409 KEY_ALREADY_ROTATED', async () => {
+      const old = await create({ name: 'Rotate once', scopes: ['read'] })
+      const first = await admin.post(`/api-keys/${old.apiKey.id}/rotate`, { gracePeriodSeconds: 3600 })
+      expect(first.status).toBe(201)
+      const successor = first.body.data.apiKey
+      // No expiry stays no expiry: never the old key's grace end.
+      expect(successor.expiresAt).toBeNull()
+      expect(first.body.data.previous.expiresAt).not.toBeNull()
+
+      for (const body of [{ gracePeriodSeconds: 3600 }, { gracePeriodSeconds: 0 }, undefined]) {
+        const again = await admin.post(`/api-keys/${old.apiKey.id}/rotate`, body)
+        expect(again.status).toBe(409)
+        expect(again.body).toEqual({
+          error: `API key has already been rotated; its replacement is ${successor.id}: rotate that one instead`,
+          code: 'KEY_ALREADY_ROTATED',
+        })
+      }
+      // Nothing changed: one successor, the old key still in its grace period and working.
+      expect((await successorsOf('Rotate once')).length).toBe(2)
+      expect((await admin.get(`/api-keys/${old.apiKey.id}`)).body.data.apiKey).toMatchObject({
+        expiresAt: first.body.data.previous.expiresAt,
+        revokedAt: null,
+      })
+      expect((await publicJobs(old.key)).status).toBe(200)
+
+      // The successor is a key like any other: it rotates once too, and keeps "never expires".
+      const next = await admin.post(`/api-keys/${successor.id}/rotate`, { gracePeriodSeconds: 60 })
+      expect(next.status).toBe(201)
+      expect(next.body.data.apiKey.expiresAt).toBeNull()
+
+      // Rotated without a grace period (revoked at once): still "already rotated", not just revoked.
+      const revokedAtOnce = await create({ name: 'Rotate at once', scopes: ['read'] })
+      expect((await admin.post(`/api-keys/${revokedAtOnce.apiKey.id}/rotate`)).status).toBe(201)
+      const twice = await admin.post(`/api-keys/${revokedAtOnce.apiKey.id}/rotate`)
+      expect(twice.status).toBe(409)
+      expect(twice.body.code).toBe('KEY_ALREADY_ROTATED')
+      expect((await successorsOf('Rotate at once')).length).toBe(2)
+    })
+
+    it('keeps an expiry the key was issued with, never the grace end, for its successor', async () => {
+      const expiresAt = new Date(Date.now() + 30 * 24 * HOUR_MS).toISOString()
+      const old = await create({ name: 'Dated', scopes: ['read'], expiresAt })
+      const rotated = await admin.post(`/api-keys/${old.apiKey.id}/rotate`, { gracePeriodSeconds: 600 })
+      expect(rotated.status).toBe(201)
+      expect(rotated.body.data.apiKey.expiresAt).toBe(expiresAt)
+      expect(Date.parse(rotated.body.data.previous.expiresAt)).toBeLessThan(Date.parse(expiresAt))
+      expect((await admin.post(`/api-keys/${old.apiKey.id}/rotate`)).body.code).toBe('KEY_ALREADY_ROTATED')
+    })
+
+    it('lets only one of two simultaneous rotations of a key through', async () => {
+      for (const gracePeriodSeconds of [3600, 0]) {
+        const name = `Raced ${gracePeriodSeconds}`
+        const old = await create({ name, scopes: ['read'] })
+        const responses = await Promise.all([
+          admin.post(`/api-keys/${old.apiKey.id}/rotate`, { gracePeriodSeconds }),
+          admin.post(`/api-keys/${old.apiKey.id}/rotate`, { gracePeriodSeconds }),
+        ])
+        expect(responses.map((r) => r.status).sort()).toEqual([201, 409])
+        const winner = responses.find((r) => r.status === 201)?.body.data.apiKey
+        expect(responses.find((r) => r.status === 409)?.body.code).toBe('KEY_ALREADY_ROTATED')
+        const rows = await successorsOf(name)
+        expect(rows.length).toBe(2)
+        expect(rows.find((row) => row.id === old.apiKey.id)?.replaced_by_id).toBe(winner.id)
+      }
+    })
+
     it('refuses to rotate an expired key with 409', async () => {
       const expired = await createKey(t, tenant.organisationId, { expiresAt: '2020-01-01T00:00:00.000Z' })
       const response = await admin.post(`/api-keys/${expired.id}/rotate`, { gracePeriodSeconds: 60 })

@@ -21,13 +21,34 @@ export async function findApiKeyByHash(db: Executor, keyHash: string): Promise<A
     .executeTakeFirst()
 }
 
-/** Operator look-up by id or display prefix, across organisations (CLI only). */
-export async function findApiKeysByIdOrPrefix(db: Executor, idOrPrefix: string): Promise<ApiKeyRow[]> {
+/** Operator look-up by id, display prefix or key hash, across organisations (CLI only). */
+export async function findApiKeysForOperator(
+  db: Executor,
+  by: { idOrPrefix: string } | { keyHash: string },
+): Promise<ApiKeyRow[]> {
   return db
     .selectFrom('api_keys')
     .selectAll()
-    .where((eb) => eb.or([eb('id', '=', idOrPrefix), eb('prefix', '=', idOrPrefix)]))
+    .where((eb) =>
+      'keyHash' in by
+        ? eb('key_hash', '=', by.keyHash)
+        : eb.or([eb('id', '=', by.idOrPrefix), eb('prefix', '=', by.idOrPrefix)]),
+    )
     .execute()
+}
+
+/** Deletes an organisation's keys of these names (the demo's own keys); returns how many. */
+export async function deleteApiKeysNamed(
+  db: Executor,
+  organisationId: string,
+  names: readonly string[],
+): Promise<number> {
+  const result = await db
+    .deleteFrom('api_keys')
+    .where('organisation_id', '=', organisationId)
+    .where('name', 'in', names)
+    .executeTakeFirst()
+  return Number(result.numDeletedRows)
 }
 
 export async function listApiKeys(db: Executor, organisationId: string): Promise<ApiKeyRow[]> {
@@ -112,18 +133,24 @@ export async function findApiKeyForUpdate(
   return query.executeTakeFirst()
 }
 
-export async function updateApiKey(
+/**
+ * Records the successor of a key that has none yet, with the old key's new expiry or revocation.
+ * Returns false when the key already has a successor: of two concurrent rotations only one writes.
+ */
+export async function markApiKeyReplaced(
   db: Executor,
   organisationId: string,
   id: string,
-  changes: Pick<Updateable<ApiKeysTable>, 'expires_at' | 'revoked_at'>,
-): Promise<void> {
-  await db
+  changes: Pick<Updateable<ApiKeysTable>, 'expires_at' | 'revoked_at'> & { replaced_by_id: string },
+): Promise<boolean> {
+  const result = await db
     .updateTable('api_keys')
     .set(changes)
     .where('organisation_id', '=', organisationId)
     .where('id', '=', id)
-    .execute()
+    .where('replaced_by_id', 'is', null)
+    .executeTakeFirst()
+  return Number(result.numUpdatedRows) > 0
 }
 
 export async function revokeApiKey(

@@ -3,7 +3,7 @@ import {
   DateTime,
   DateTimeInput,
   Envelope,
-  ErrorBody,
+  errorResponses,
   Id,
   Nullable,
   PageQuery,
@@ -107,6 +107,7 @@ export const RotatedApiKeyResponse = Envelope(
   'The replacement key, with its secret, and the old key as it is now (revoked, or expiring)',
 )
 
-export const CONFLICT_ERROR = {
-  409: Type.Ref(ErrorBody, { description: 'The key is revoked or has expired (CONFLICT)' }),
-}
+export const CONFLICT_ERROR = errorResponses(
+  ['KEY_ALREADY_ROTATED', 'The key was already rotated: it has a successor'],
+  ['CONFLICT', 'The key is revoked or has expired'],
+)

@@ -72,6 +72,7 @@ export async function createApiKey(db: Executor, input: CreateApiKeyInput): Prom
     revoked_at: null,
     last_used_at: null,
     created_at: nowIso(),
+    replaced_by_id: null,
   }
   await repository.insertApiKey(db, record)
   return { key, record }
@@ -82,7 +83,25 @@ export function parseScopes(value: string): Scope[] {
 }
 
 export const findApiKeyByHash = repository.findApiKeyByHash
-export const findApiKeysByIdOrPrefix = repository.findApiKeysByIdOrPrefix
+export const deleteApiKeysNamed = repository.deleteApiKeysNamed
+
+/**
+ * Operator look-up (CLI): by id, by the display prefix (as lists print it, `…` included or not), or
+ * by the whole key, which is matched through its hash like any request's.
+ */
+export function findApiKeysByIdPrefixOrKey(db: Executor, reference: string): Promise<ApiKeyRow[]> {
+  const value = reference.trim().replace(/…$/, '')
+  if (KEY_PATTERN.test(value)) return repository.findApiKeysForOperator(db, { keyHash: hashApiKey(value) })
+  return repository.findApiKeysForOperator(db, { idOrPrefix: value })
+}
+
+/** How a key is named in messages: never the secret beyond its display prefix. */
+export function describeKeyReference(reference: string): string {
+  const value = reference.trim()
+  return value.startsWith(KEY_PREFIX) && value.length > KEY_PREFIX.length + DISPLAY_CHARS
+    ? `${value.slice(0, KEY_PREFIX.length + DISPLAY_CHARS)}…`
+    : value
+}
 export const listApiKeys = repository.listApiKeys
 export const touchApiKey = repository.touchApiKey
 
@@ -178,6 +197,8 @@ export async function revokeApiKeyById(db: Executor, organisationId: string, id:
 /**
  * A new key with the old one's name, scopes, limit and expiry. The old key is revoked at once, or
  * keeps working for the grace period (never past its own expiry) so clients can switch over.
+ * A key has at most one successor: rotating it again is refused with KEY_ALREADY_ROTATED, so the
+ * grace-period expiry of a rotated key never becomes a successor's expiry.
  */
 export async function rotateApiKey(
   db: Kysely<Database>,
@@ -189,6 +210,7 @@ export async function rotateApiKey(
   return db.transaction().execute(async (trx) => {
     const current = await repository.findApiKeyForUpdate(trx, caller.organisationId, id)
     if (!current) throw notFound('API key')
+    if (current.replaced_by_id !== null) throw alreadyRotated(current.replaced_by_id)
     const now = Date.now()
     if (current.revoked_at !== null) throw new AppError('CONFLICT', 'API key is revoked')
     if (isExpired(current, now)) throw new AppError('CONFLICT', 'API key has expired')
@@ -199,21 +221,39 @@ export async function rotateApiKey(
       name: current.name,
       scopes,
       rateLimitPerMinute: current.rate_limit_per_minute,
+      // Never rotated before (checked above), so this is still the expiry it was issued with.
       expiresAt: current.expires_at,
     })
-    if (graceMs === 0) {
-      await repository.updateApiKey(trx, caller.organisationId, id, {
-        revoked_at: new Date(now).toISOString(),
-      })
-    } else {
-      const graceEnd = now + graceMs
-      const expiresAt =
-        current.expires_at === null ? graceEnd : Math.min(Date.parse(current.expires_at), graceEnd)
-      await repository.updateApiKey(trx, caller.organisationId, id, {
-        expires_at: new Date(expiresAt).toISOString(),
-      })
+    const ending =
+      graceMs === 0
+        ? { revoked_at: new Date(now).toISOString() }
+        : {
+            expires_at: new Date(
+              current.expires_at === null
+                ? now + graceMs
+                : Math.min(Date.parse(current.expires_at), now + graceMs),
+            ).toISOString(),
+          }
+    // The row lock (PostgreSQL) or the single writer (SQLite) already orders concurrent rotations;
+    // the condition on replaced_by_id makes a second successor impossible even without them.
+    const marked = await repository.markApiKeyReplaced(trx, caller.organisationId, id, {
+      ...ending,
+      replaced_by_id: record.id,
+    })
+    if (!marked) {
+      const winner = await repository.findApiKey(trx, caller.organisationId, id)
+      throw alreadyRotated(winner?.replaced_by_id ?? null)
     }
     const previous = await getApiKey(trx, caller.organisationId, id)
     return { apiKey: serializeApiKey(record), key, previous }
   })
+}
+
+function alreadyRotated(successorId: string | null): AppError {
+  return new AppError(
+    'KEY_ALREADY_ROTATED',
+    successorId === null
+      ? 'API key has already been rotated; rotate its replacement instead'
+      : `API key has already been rotated; its replacement is ${successorId}: rotate that one instead`,
+  )
 }

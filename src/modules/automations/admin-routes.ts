@@ -15,16 +15,21 @@ import {
   AutomationWithSecretResponse,
   CreateAutomationBody,
   DeletedAutomationResponse,
+  ExecutionResponse,
   RotateSecretBody,
   UpdateAutomationBody,
 } from './schemas.js'
 import * as automations from './service.js'
+import { sendTestEvent } from './test-event.js'
 
 const TAGS = ['Automations']
 const URL_RULES =
-  'The URL must be https and must not resolve to a private, loopback or link-local address ' +
-  '(both allowed only when the server runs with WEBHOOK_ALLOW_PRIVATE=true); it is checked again ' +
-  'at every delivery.'
+  'The URL must be https, and its host must not be or resolve to a non-public address: private, ' +
+  'loopback, link-local or any other special-purpose range of the IANA registries, IPv6 forms that ' +
+  'carry such an IPv4 address (::ffff:127.0.0.1, 2002:7f00:1::, 64:ff9b::a00:1) and Teredo ' +
+  '(2001::/32) included (http and such addresses are allowed only when the server runs with ' +
+  'WEBHOOK_ALLOW_PRIVATE=true). A literal address is refused at once (400); a host name is checked ' +
+  'when saved and again at every delivery, on the address connected to.'
 
 export const automationAdminRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (
   app,
@@ -34,8 +39,10 @@ export const automationAdminRoutes: FastifyPluginAsyncTypebox<RouteOptions> = as
     '/automations',
     {
       schema: {
+        operationId: 'listAutomations',
         tags: TAGS,
         summary: 'List automations',
+        description: 'Newest first, without their signing secrets.',
         querystring: AutomationListQuery,
         response: { 200: AutomationListResponse, ...COMMON_ERRORS },
       },
@@ -50,8 +57,10 @@ export const automationAdminRoutes: FastifyPluginAsyncTypebox<RouteOptions> = as
     '/automations/:id',
     {
       schema: {
+        operationId: 'getAutomation',
         tags: TAGS,
         summary: 'Get an automation',
+        description: 'Its event, URL and active flag, without its signing secret.',
         params: IdParams,
         response: { 200: AutomationResponse, ...COMMON_ERRORS, ...NOT_FOUND_ERROR },
       },
@@ -68,6 +77,7 @@ export const automationAdminRoutes: FastifyPluginAsyncTypebox<RouteOptions> = as
     '/automations',
     {
       schema: {
+        operationId: 'createAutomation',
         tags: TAGS,
         summary: 'Create an automation: when the event occurs, POST it to the URL',
         description:
@@ -78,6 +88,8 @@ export const automationAdminRoutes: FastifyPluginAsyncTypebox<RouteOptions> = as
         body: CreateAutomationBody,
         response: { 201: AutomationWithSecretResponse, ...COMMON_ERRORS, ...BODY_ERRORS },
       },
+      // Its answer holds a secret: no Idempotency-Key, as the answer would be stored (http/idempotency.ts).
+      config: { revealsSecret: true },
     },
     async (request, reply) => {
       const created = await automations.createAutomation(
@@ -94,6 +106,7 @@ export const automationAdminRoutes: FastifyPluginAsyncTypebox<RouteOptions> = as
     '/automations/:id',
     {
       schema: {
+        operationId: 'updateAutomation',
         tags: TAGS,
         summary: 'Change an automation',
         description: `Only the fields sent change. Events already claimed keep the URL they were claimed with. ${URL_RULES}`,
@@ -124,6 +137,7 @@ export const automationAdminRoutes: FastifyPluginAsyncTypebox<RouteOptions> = as
       `/automations/:id/${action}`,
       {
         schema: {
+          operationId: isActive ? 'activateAutomation' : 'deactivateAutomation',
           tags: TAGS,
           summary: isActive ? 'Activate an automation' : 'Deactivate an automation',
           description: isActive
@@ -153,6 +167,7 @@ export const automationAdminRoutes: FastifyPluginAsyncTypebox<RouteOptions> = as
     '/automations/:id/rotate-secret',
     {
       schema: {
+        operationId: 'rotateAutomationSecret',
         tags: TAGS,
         summary: 'Replace the signing secret',
         description:
@@ -163,7 +178,8 @@ export const automationAdminRoutes: FastifyPluginAsyncTypebox<RouteOptions> = as
         body: RotateSecretBody,
         response: { 201: AutomationWithSecretResponse, ...COMMON_ERRORS, ...NOT_FOUND_ERROR, ...BODY_ERRORS },
       },
-      config: { optionalBody: true },
+      // Its answer holds a secret: no Idempotency-Key, as the answer would be stored (http/idempotency.ts).
+      config: { optionalBody: true, revealsSecret: true },
     },
     async (request, reply) => {
       const rotated = await automations.rotateAutomationSecret(
@@ -176,10 +192,40 @@ export const automationAdminRoutes: FastifyPluginAsyncTypebox<RouteOptions> = as
     },
   )
 
+  app.post(
+    '/automations/:id/test',
+    {
+      schema: {
+        operationId: 'sendAutomationTestEvent',
+        tags: TAGS,
+        summary: 'Send a test event to the automation',
+        description:
+          "POSTs one made-up event of the automation's type (the documented payload with sample values; its " +
+          'eventId starts with `test_`) to its URL, signed like every delivery, now, whether or not the ' +
+          'automation is active, and answers with the execution and its outcome (SUCCESS or FAILED), which ' +
+          'also joins its log. No other automation receives it. The body may be omitted.',
+        params: IdParams,
+        body: NoInputBody,
+        response: { 201: ExecutionResponse, ...COMMON_ERRORS, ...NOT_FOUND_ERROR, ...BODY_ERRORS },
+      },
+      config: { optionalBody: true, externalEffects: true },
+    },
+    async (request, reply) => {
+      const execution = await sendTestEvent(
+        db,
+        webhooks.sender,
+        request.auth.organisationId,
+        request.params.id,
+      )
+      return reply.status(201).send({ data: { execution }, message: SUCCESS })
+    },
+  )
+
   app.delete(
     '/automations/:id',
     {
       schema: {
+        operationId: 'deleteAutomation',
         tags: TAGS,
         summary: 'Delete an automation and its execution log',
         description: 'Deliveries already in flight finish; nothing more is sent.',

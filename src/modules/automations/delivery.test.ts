@@ -13,7 +13,7 @@ import {
 import { type Receiver, startReceiver } from '../../../test/webhook-receiver.js'
 import { newId } from '../../db/ids.js'
 import type { Executor } from '../../db/types.js'
-import { RESPONSE_EXCERPT_BYTES, USER_AGENT } from './delivery.js'
+import { RESPONSE_EXCERPT_BYTES, RESPONSE_HEADERS_BYTES, USER_AGENT } from './delivery.js'
 
 /** An event committed to the outbox, as a service would record it. */
 async function emit(db: Executor, organisationId: string, event: string, data: object = { jobId: newId() }) {
@@ -217,6 +217,46 @@ for (const dialect of DIALECTS) {
         expect(execution.error.length).toBeGreaterThan(0)
       }
       await admin.delete(`/automations/${unreachable.body.data.automation.id}`)
+    })
+
+    it("keeps the answer's headers (not set-cookie, at most 4 KB), and none when no answer came", async () => {
+      receiver = await startReceiver({
+        status: 422,
+        body: '{"error":"unknown job"}',
+        headers: { 'content-type': 'application/json', 'x-trace-id': 'abc123', 'set-cookie': 'sid=secret' },
+      })
+      const { automation: hook } = await automation('/headers')
+      await emit(t.database.db, tenant.organisationId, 'JOB_CREATED')
+      await drain()
+      const [execution] = (await executions(hook.id)).body.data.executions
+      expect(execution.responseHeaders).toMatchObject({
+        'content-type': 'application/json',
+        'x-trace-id': 'abc123',
+      })
+      expect(execution.responseHeaders).not.toHaveProperty('set-cookie')
+      await receiver.close()
+
+      receiver = await startReceiver({
+        status: 200,
+        headers: { 'x-big': 'x'.repeat(RESPONSE_HEADERS_BYTES) },
+      })
+      const { automation: big } = await automation('/big-headers')
+      await emit(t.database.db, tenant.organisationId, 'JOB_CREATED')
+      await drain()
+      const [bigExecution] = (await executions(big.id)).body.data.executions
+      expect(bigExecution.responseHeaders).not.toHaveProperty('x-big')
+      expect(JSON.stringify(bigExecution.responseHeaders).length).toBeLessThan(RESPONSE_HEADERS_BYTES + 500)
+      await receiver.close()
+
+      receiver = await startReceiver({ drop: true })
+      const { automation: dropped } = await automation('/no-answer')
+      await emit(t.database.db, tenant.organisationId, 'JOB_CREATED')
+      await drain()
+      const [none] = (await executions(dropped.id)).body.data.executions
+      expect(none.responseHeaders).toBeNull()
+      await admin.delete(`/automations/${hook.id}`)
+      await admin.delete(`/automations/${big.id}`)
+      await admin.delete(`/automations/${dropped.id}`)
     })
 
     it('keeps only the first 2 KB of an answer', async () => {

@@ -3,6 +3,7 @@
 // receiver that hangs or drops connections never holds up API requests.
 import type { AddressInfo } from 'node:net'
 import { createServer as createNetServer } from 'node:net'
+import Fastify from 'fastify'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import {
   adminClient,
@@ -18,6 +19,7 @@ import { type Receiver, startReceiver } from '../../../test/webhook-receiver.js'
 import { newId } from '../../db/ids.js'
 import { WebhookSender } from './delivery.js'
 import { INTERRUPTED_ERROR, WebhookDispatcher } from './dispatcher.js'
+import { redeliverExecution } from './service.js'
 
 const DAY_MS = 86_400_000
 const daysAgo = (days: number) => new Date(Date.now() - days * DAY_MS).toISOString()
@@ -78,6 +80,7 @@ for (const dialect of DIALECTS) {
           duration_ms: null,
           request_body: '{"event":"JOB_CREATED","timestamp":"2026-01-01T00:00:00.000Z","data":{}}',
           response_body: null,
+          response_headers: null,
           redelivery_of: null,
           created_at: fields.createdAt,
           completed_at: null,
@@ -143,14 +146,113 @@ for (const dialect of DIALECTS) {
           `http://127.0.0.1:${port}/x`,
           `http://localhost:${port}/x`,
           `http://[::1]:${port}/x`,
+          // IPv6 spellings carrying 127.0.0.1: refused before any connection is tried.
+          `http://[::ffff:0:7f00:1]:${port}/x`,
+          `http://[::7f00:1]:${port}/x`,
+          `http://[2002:7f00:1::]:${port}/x`,
+          `http://[64:ff9b:1::7f00:1]:${port}/x`,
+          `http://[2001:0:7f00:1::80ff:fffe]:${port}/x`,
         ]) {
           const result = await guarded.send({ url, body: '{}', headers: {} })
           expect(result).toMatchObject({ status: 'FAILED', httpStatus: null })
-          expect(result.error).toMatch(/non-public|not delivered/)
+          expect(result.error, url).toMatch(/non-public address \(.+\); not delivered$/)
         }
         expect(receiver.received).toHaveLength(0)
       } finally {
         await guarded.close()
+      }
+    })
+
+    it('logs every failed delivery at warn, naming the automation and the execution', async () => {
+      receiver = await startReceiver({ status: 500, body: 'nope' })
+      const lines: Record<string, unknown>[] = []
+      const stream = { write: (line: string) => lines.push(JSON.parse(line)) }
+      const logger = Fastify({ logger: { level: 'info', stream } }).log
+      const logged = new WebhookSender({ timeoutMs: 1000, allowPrivate: true, logger })
+      // An organisation of its own: no other test's automation hears its event.
+      const owner = await createTenant(t, { scopes: ['admin'] })
+      try {
+        const created = await adminClient(t, owner.headers).post('/automations', {
+          event: 'JOB_CREATED',
+          url: `${receiver.url}/hook?token=receiver-secret`,
+        })
+        const failing = created.body.data.automation.id as string
+        const eventId = newId()
+        await t.database.db
+          .insertInto('outbox_events')
+          .values({
+            id: eventId,
+            organisation_id: owner.organisationId,
+            event: 'JOB_CREATED',
+            data: '{}',
+            occurred_at: new Date().toISOString(),
+            dispatched_at: null,
+          })
+          .execute()
+        await new WebhookDispatcher(t.database.db, logged, {
+          pollIntervalMs: 1000,
+          concurrency: 4,
+          retentionDays: 30,
+        }).drain()
+        const execution = await t.database.db
+          .selectFrom('webhook_executions')
+          .selectAll()
+          .where('event_id', '=', eventId)
+          .executeTakeFirstOrThrow()
+        expect(execution).toMatchObject({ automation_id: failing, status: 'FAILED', http_status: 500 })
+        const warnings = lines.filter((line) => line.msg === 'webhook delivery failed')
+        expect(warnings).toEqual([
+          expect.objectContaining({
+            level: 40,
+            organisationId: owner.organisationId,
+            automationId: failing,
+            executionId: execution.id,
+            event: 'JOB_CREATED',
+            redeliveryOf: null,
+            target: receiver.url,
+            httpStatus: 500,
+            error: 'Answered HTTP 500; not retried',
+          }),
+        ])
+        // The receiver's own token in the URL stays out of the log.
+        expect(JSON.stringify(lines)).not.toContain('receiver-secret')
+
+        // A redelivery that fails is logged the same way, naming the execution it repeats.
+        const again = await redeliverExecution(
+          t.database.db,
+          logged,
+          owner.organisationId,
+          failing,
+          execution.id,
+        )
+        expect(again.status).toBe('FAILED')
+        expect(lines.filter((line) => line.msg === 'webhook delivery failed').at(-1)).toMatchObject({
+          level: 40,
+          automationId: failing,
+          executionId: again.id,
+          redeliveryOf: execution.id,
+        })
+
+        // A success logs no warning; an unreachable receiver does.
+        receiver.respond({ status: 204 })
+        await redeliverExecution(t.database.db, logged, owner.organisationId, failing, execution.id)
+        expect(lines.filter((line) => line.level === 40)).toHaveLength(2)
+        await receiver.close()
+        const unreachable = await redeliverExecution(
+          t.database.db,
+          logged,
+          owner.organisationId,
+          failing,
+          execution.id,
+        )
+        expect(lines.filter((line) => line.level === 40).at(-1)).toMatchObject({
+          automationId: failing,
+          executionId: unreachable.id,
+          httpStatus: null,
+          error: unreachable.error,
+        })
+      } finally {
+        await logged.close()
       }
     })
 

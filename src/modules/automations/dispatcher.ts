@@ -7,11 +7,13 @@
 // automation) pair is ever sent twice: the unique first-delivery index forbids a second claim, and
 // an execution left PENDING by a process that died mid-request is marked FAILED ("interrupted"),
 // not re-sent — whether it arrived is unknown, and the spec forbids retries. Redelivery is manual.
+
 import type { FastifyBaseLogger } from 'fastify'
 import type { Kysely } from 'kysely'
 import { isDatabaseUnavailable } from '../../db/database.js'
 import { newId } from '../../db/ids.js'
 import type { Database, OutboxEventRow, WebhookExecutionRow } from '../../db/types.js'
+import { EVENT_FEED_DAYS } from '../events/feed-schemas.js'
 import type { WebhookSender } from './delivery.js'
 import * as dispatch from './dispatch-repository.js'
 import { completeExecution } from './repository.js'
@@ -52,13 +54,25 @@ export async function deliver(
   { row, secrets }: ClaimedDelivery,
 ): Promise<WebhookExecutionRow> {
   const headers = signedHeaders(secrets, row.webhook_id, row.request_body)
-  const result = await sender.send({ url: row.url, body: row.request_body, headers: { ...headers } })
+  const result = await sender.send({
+    url: row.url,
+    body: row.request_body,
+    headers: { ...headers },
+    execution: {
+      organisationId: row.organisation_id,
+      automationId: row.automation_id,
+      executionId: row.id,
+      event: row.event,
+      redeliveryOf: row.redelivery_of,
+    },
+  })
   const outcome = {
     status: result.status,
     http_status: result.httpStatus,
     error: result.error,
     duration_ms: result.durationMs,
     response_body: result.responseBody,
+    response_headers: result.responseHeaders === null ? null : JSON.stringify(result.responseHeaders),
     completed_at: new Date().toISOString(),
   }
   await completeExecution(db, row.organisation_id, row.id, outcome)
@@ -225,6 +239,7 @@ export class WebhookDispatcher {
             duration_ms: null,
             request_body: body,
             response_body: null,
+            response_headers: null,
             redelivery_of: null,
             created_at: now,
             completed_at: null,
@@ -262,8 +277,13 @@ export class WebhookDispatcher {
     )
     if (interrupted > 0)
       this.options.logger?.warn({ interrupted }, 'marked interrupted webhook deliveries FAILED')
-    const cutoff = new Date(now - this.options.retentionDays * DAY_MS).toISOString()
+    // The event feed (GET /events) promises EVENT_FEED_DAYS of events whatever the delivery logs keep.
+    const days = {
+      webhook_executions: this.options.retentionDays,
+      outbox_events: Math.max(this.options.retentionDays, EVENT_FEED_DAYS),
+    }
     for (const table of ['webhook_executions', 'outbox_events'] as const) {
+      const cutoff = new Date(now - days[table] * DAY_MS).toISOString()
       for (let round = 0; round < 20; round++) {
         if ((await dispatch.pruneBefore(this.db, table, cutoff, PRUNE_BATCH)) < PRUNE_BATCH) break
       }

@@ -29,6 +29,7 @@ export const executionAdminRoutes: FastifyPluginAsyncTypebox<RouteOptions> = asy
     '/executions',
     {
       schema: {
+        operationId: 'listExecutions',
         tags: TAGS,
         summary: "The organisation's webhook execution log",
         description: `Every delivery attempt of every automation, newest first. ${RETENTION}`,
@@ -46,6 +47,7 @@ export const executionAdminRoutes: FastifyPluginAsyncTypebox<RouteOptions> = asy
     '/automations/:id/executions',
     {
       schema: {
+        operationId: 'listAutomationExecutions',
         tags: TAGS,
         summary: "An automation's execution log",
         description: `One row per delivery attempt, newest first. ${RETENTION}`,
@@ -69,8 +71,11 @@ export const executionAdminRoutes: FastifyPluginAsyncTypebox<RouteOptions> = asy
     '/automations/:id/executions/:executionId',
     {
       schema: {
+        operationId: 'getAutomationExecution',
         tags: TAGS,
         summary: 'Get one webhook execution',
+        description:
+          'One delivery of the automation: status, HTTP status, error, duration, the body sent and the start of the answer.',
         params: ExecutionParams,
         response: { 200: ExecutionResponse, ...COMMON_ERRORS, ...NOT_FOUND_ERROR },
       },
@@ -92,6 +97,7 @@ export const executionAdminRoutes: FastifyPluginAsyncTypebox<RouteOptions> = asy
     '/automations/:id/executions/:executionId/redeliver',
     {
       schema: {
+        operationId: 'redeliverExecution',
         tags: TAGS,
         summary: 'Send an execution’s event again',
         description:
@@ -108,7 +114,8 @@ export const executionAdminRoutes: FastifyPluginAsyncTypebox<RouteOptions> = asy
           ...BODY_ERRORS,
         },
       },
-      config: { optionalBody: true },
+      // An outbound HTTP request: never held inside a database transaction (see http/idempotency.ts).
+      config: { optionalBody: true, externalEffects: true },
     },
     async (request, reply) => {
       const execution = await automations.redeliverExecution(

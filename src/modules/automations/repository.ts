@@ -166,6 +166,7 @@ export interface ExecutionOutcome {
   error: string | null
   duration_ms: number
   response_body: string | null
+  response_headers: string | null
   completed_at: string
 }
 

@@ -2,7 +2,8 @@ import { type Static, Type } from '@sinclair/typebox'
 import {
   DateTime,
   Envelope,
-  ErrorBody,
+  EXAMPLE_ID,
+  errorResponses,
   Id,
   Nullable,
   PageQuery,
@@ -31,7 +32,7 @@ const Url = Type.String({
   description:
     'Where the events are POSTed: an absolute https URL on the public internet (http and private ' +
     'addresses only when the server runs with WEBHOOK_ALLOW_PRIVATE=true)',
-  examples: ['https://erp.example.com/hooks/fieldservice'],
+  examples: ['https://erp.example.invalid/hooks/fieldservice'],
 })
 
 export const Automation = Type.Object(
@@ -80,7 +81,9 @@ export const CreateAutomationBody = Type.Object(
   },
   {
     additionalProperties: false,
-    examples: [{ name: 'ERP: completed jobs', event: 'JOB_COMPLETED', url: 'https://erp.example.com/hooks' }],
+    examples: [
+      { name: 'ERP: completed jobs', event: 'JOB_COMPLETED', url: 'https://erp.example.invalid/hooks' },
+    ],
   },
 )
 export type CreateAutomationBody = Static<typeof CreateAutomationBody>
@@ -92,7 +95,7 @@ export const UpdateAutomationBody = Type.Object(
     url: Type.Optional(Url),
     isActive: Type.Optional(Type.Boolean()),
   },
-  { additionalProperties: false, examples: [{ url: 'https://erp.example.com/hooks/v2' }] },
+  { additionalProperties: false, examples: [{ url: 'https://erp.example.invalid/hooks/v2' }] },
 )
 export type UpdateAutomationBody = Static<typeof UpdateAutomationBody>
 
@@ -126,8 +129,8 @@ export const DeletedAutomationResponse = Envelope(
 
 export const ExecutionParams = Type.Object(
   {
-    id: Type.String({ description: 'Automation id' }),
-    executionId: Type.String({ description: 'Execution id' }),
+    id: Type.String({ description: 'Automation id', examples: [EXAMPLE_ID] }),
+    executionId: Type.String({ description: 'Execution id', examples: [EXAMPLE_ID] }),
   },
   { additionalProperties: false },
 )
@@ -138,6 +141,10 @@ export const Execution = Type.Object(
     id: Id,
     automationId: Id,
     eventId: Type.String({ description: 'The event delivered; the same for every delivery of one event' }),
+    isTest: Type.Boolean({
+      description:
+        'A "Send test event" delivery: sample data, no real change (its eventId starts with test_)',
+    }),
     webhookId: Type.String({
       description: 'The `webhook-id` header sent: unique per delivery and kept by its redeliveries',
     }),
@@ -152,6 +159,12 @@ export const Execution = Type.Object(
       { description: 'The body sent, exactly as signed', additionalProperties: false },
     ),
     responseBody: Nullable(Type.String({ description: 'The first 2 KB of the answer' })),
+    responseHeaders: Nullable(
+      Type.Record(Type.String(), Type.String(), {
+        description:
+          "The answer's headers, names lower-case (set-cookie left out, at most 4 KB in all); null when no answer came",
+      }),
+    ),
     redeliveryOf: Nullable(Type.String({ description: 'The execution this one redelivers' })),
     createdAt: DateTime,
     completedAt: Nullable(Type.String({ format: 'date-time' })),
@@ -180,6 +193,4 @@ export const ExecutionListResponse = Envelope(
 )
 export const ExecutionResponse = Envelope(Type.Object({ execution: Execution }), 'The webhook execution')
 
-export const IN_FLIGHT_ERROR = {
-  409: Type.Ref(ErrorBody, { description: 'The execution is still in flight (CONFLICT)' }),
-}
+export const IN_FLIGHT_ERROR = errorResponses(['CONFLICT', 'The execution is still in flight'])

@@ -2,6 +2,9 @@ import type { AutomationRow, WebhookExecutionRow } from '../../db/types.js'
 import type { Automation, Execution } from './schemas.js'
 import { secretHint } from './signature.js'
 
+/** Event ids of "Send test event" deliveries (test-event.ts) start with this. */
+export const TEST_EVENT_PREFIX = 'test_'
+
 /** The secret a rotation replaced, while its grace period lasts. */
 function livePreviousSecret(row: AutomationRow, now: string): string | null {
   return row.previous_secret !== null && (row.previous_secret_expires_at ?? '') > now
@@ -30,6 +33,7 @@ export function serializeExecution(row: WebhookExecutionRow): Execution {
     id: row.id,
     automationId: row.automation_id,
     eventId: row.event_id,
+    isTest: row.event_id.startsWith(TEST_EVENT_PREFIX),
     webhookId: row.webhook_id,
     event: row.event as Execution['event'],
     url: row.url,
@@ -39,6 +43,7 @@ export function serializeExecution(row: WebhookExecutionRow): Execution {
     durationMs: row.duration_ms,
     requestBody: JSON.parse(row.request_body),
     responseBody: row.response_body,
+    responseHeaders: row.response_headers === null ? null : JSON.parse(row.response_headers),
     redeliveryOf: row.redelivery_of,
     createdAt: row.created_at,
     completedAt: row.completed_at,

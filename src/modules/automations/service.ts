@@ -205,6 +205,7 @@ export async function redeliverExecution(
     error: null,
     duration_ms: null,
     response_body: null,
+    response_headers: null,
     redelivery_of: original.id,
     created_at: now,
     completed_at: null,

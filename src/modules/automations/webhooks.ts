@@ -32,6 +32,7 @@ export class Webhooks {
     this.sender = new WebhookSender({
       timeoutMs: config.webhookTimeoutMs,
       allowPrivate: config.webhookAllowPrivate,
+      logger,
     })
     this.dispatcher = new WebhookDispatcher(db, this.sender, {
       pollIntervalMs: config.webhookPollIntervalMs,

@@ -116,6 +116,21 @@ for (const dialect of DIALECTS) {
         '/body/serviceDuration',
       ],
       ['bad priority', { name: 'x', latitude: 1, longitude: 1, priority: 'high' }, '/body/priority'],
+      [
+        'opening after closing',
+        { name: 'x', latitude: 1, longitude: 1, operationalStart: '18:00', operationalEnd: '08:00' },
+        '/body/operationalEnd',
+      ],
+      [
+        'opening equal to closing',
+        { name: 'x', latitude: 1, longitude: 1, operationalStart: '09:00', operationalEnd: '09:00' },
+        '/body/operationalEnd',
+      ],
+      [
+        'closing at midnight',
+        { name: 'x', latitude: 1, longitude: 1, operationalEnd: '00:00' },
+        '/body/operationalEnd',
+      ],
       ['unknown field', { name: 'x', latitude: 1, longitude: 1, email: 'a@b.c' }, '/body/email'],
     ])('rejects %s with 400 and creates nothing', async (_case, payload, path) => {
       const before = (await api.get('/customers')).body.data.pagination.total
@@ -142,6 +157,42 @@ for (const dialect of DIALECTS) {
       expect(response.body.data.customer.updatedAt > created.updatedAt).toBe(true)
       const unchanged = await api.patch(`/customers/${created.id}`, { name: 'Patch Me' })
       expect(unchanged.body.data.customer.updatedAt).toBe(response.body.data.customer.updatedAt)
+    })
+
+    it('keeps operationalStart before operationalEnd on the merged result, naming the field sent', async () => {
+      const created = (
+        await api.post('/customers', {
+          name: 'Shop',
+          latitude: 1,
+          longitude: 2,
+          operationalStart: '09:00',
+          operationalEnd: '17:00',
+        })
+      ).body.data.customer
+      const lateStart = await api.patch(`/customers/${created.id}`, { operationalStart: '17:00' })
+      expect(lateStart.status).toBe(400)
+      expect(lateStart.body).toEqual({
+        error: 'operationalStart must be before operationalEnd (17:00)',
+        code: 'VALIDATION_ERROR',
+        details: [{ path: '/body/operationalStart', message: 'must be before operationalEnd (17:00)' }],
+      })
+      const earlyEnd = await api.patch(`/customers/${created.id}`, { operationalEnd: '08:59' })
+      expect(earlyEnd.body.error).toBe('operationalEnd must be after operationalStart (09:00)')
+      expect((await api.get(`/customers/${created.id}`)).body.data.customer).toEqual(created)
+      // Moving both together is judged on the result, not on each half.
+      const moved = await api.patch(`/customers/${created.id}`, {
+        operationalStart: '18:00',
+        operationalEnd: '22:00',
+      })
+      expect(moved.status).toBe(200)
+      expect(moved.body.data.customer).toMatchObject({ operationalStart: '18:00', operationalEnd: '22:00' })
+      const created2 = await api.post('/customers', {
+        name: 'x',
+        latitude: 1,
+        longitude: 1,
+        operationalStart: '23:59',
+      })
+      expect(created2.body.error).toBe('operationalStart must be before operationalEnd (23:59)')
     })
 
     it.each([
@@ -172,12 +223,13 @@ for (const dialect of DIALECTS) {
       expect((await otherApi.get(`/customers/${theirs.id}`)).body.data.customer.name).toBe('Theirs')
     })
 
-    it('has no DELETE endpoint', async () => {
+    it('has no DELETE endpoint: 405 with the methods it has', async () => {
       const created = (await api.post('/customers', { name: 'Forever', latitude: 1, longitude: 1 })).body.data
         .customer
       const response = await api.delete(`/customers/${created.id}`)
-      expect(response.status).toBe(404)
-      expect(response.body.code).toBe('NOT_FOUND')
+      expect(response.status).toBe(405)
+      expect(response.body.code).toBe('METHOD_NOT_ALLOWED')
+      expect(response.headers.allow).toBe('GET, HEAD, PATCH, OPTIONS')
       expect((await api.get(`/customers/${created.id}`)).status).toBe(200)
     })
 

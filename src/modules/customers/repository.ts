@@ -1,6 +1,13 @@
 import { type ExpressionBuilder, sql } from 'kysely'
 import { isPostgres } from '../../db/database.js'
 import type { CustomerRow, CustomerUpdate, Database, Executor, NewCustomer } from '../../db/types.js'
+import {
+  changedWithin,
+  inListOrder,
+  type LIST_ORDER_PARAMS,
+  type ListOrder,
+  listOrderValues,
+} from '../../http/list-order.js'
 
 /** `%term%` for LIKE, with LIKE's own wildcards in the term matched literally. */
 function containsPattern(term: string): string {
@@ -40,20 +47,27 @@ function listConditions(
   ])
 }
 
+/** One page of the customers (matching `search`, if given) in `order`. */
 export async function listCustomers(
   db: Executor,
   organisationId: string,
-  page: { limit: number; offset: number },
+  search: string | undefined,
+  order: ListOrder,
+  limit: number,
 ): Promise<CustomerRow[]> {
-  return db
-    .selectFrom('customers')
-    .selectAll()
-    .where('organisation_id', '=', organisationId)
-    .orderBy('created_at', 'desc')
-    .orderBy('id', 'desc')
-    .limit(page.limit)
-    .offset(page.offset)
-    .execute()
+  return inListOrder(
+    db
+      .selectFrom('customers')
+      .selectAll()
+      .where((eb) =>
+        search
+          ? listConditions(eb, isPostgres(db), organisationId, search)
+          : eb('organisation_id', '=', organisationId),
+      ),
+    'customers',
+    order,
+    listOrderValues(order, limit) as typeof LIST_ORDER_PARAMS,
+  ).execute()
 }
 
 /**
@@ -84,11 +98,19 @@ export async function searchCustomers(
   }
 }
 
-export async function countCustomers(db: Executor, organisationId: string, search?: string): Promise<number> {
+export async function countCustomers(
+  db: Executor,
+  organisationId: string,
+  search?: string,
+  order?: ListOrder,
+): Promise<number> {
   const row = await db
     .selectFrom('customers')
     .select((eb) => eb.fn.countAll<number>().as('total'))
     .where((eb) => listConditions(eb, isPostgres(db), organisationId, search))
+    .$if(order !== undefined, (q) =>
+      q.where(changedWithin('customers', order as ListOrder, listOrderValues(order as ListOrder, 0))),
+    )
     .executeTakeFirstOrThrow()
   return Number(row.total)
 }

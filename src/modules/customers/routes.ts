@@ -1,7 +1,15 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import type { FastifyRequest } from 'fastify'
 import type { Kysely } from 'kysely'
 import type { Database } from '../../db/types.js'
-import { BODY_ERRORS, COMMON_ERRORS, IdParams, NOT_FOUND_ERROR, SUCCESS } from '../../http/schemas.js'
+import {
+  BODY_ERRORS,
+  COMMON_ERRORS,
+  errorResponses,
+  IdParams,
+  NOT_FOUND_ERROR,
+  SUCCESS,
+} from '../../http/schemas.js'
 import {
   CreateCustomerBody,
   CustomerListQuery,
@@ -16,24 +24,37 @@ export const customerRoutes: FastifyPluginAsyncTypebox<{ db: Kysely<Database> }>
     '/customers',
     {
       schema: {
+        operationId: 'listCustomers',
         tags: ['Customers'],
         summary: 'List customers',
+        description: 'Newest first. `search` matches the name or address, ignoring case.',
         querystring: CustomerListQuery,
         response: { 200: CustomerListResponse, ...COMMON_ERRORS },
       },
     },
     async (request) => ({
-      data: await customers.listCustomers(db, request.auth.organisationId, request.query),
+      data: await customers.listCustomers(db, request.auth.organisationId, request.query, app.changeSettleMs),
       message: SUCCESS,
     }),
   )
 
+  const precondition = {
+    table: 'customers' as const,
+    current: async (request: FastifyRequest<{ Params: { id: string } }>) => ({
+      customer: await customers.getCustomer(db, request.auth.organisationId, request.params.id),
+    }),
+  }
+
   app.get(
     '/customers/:id',
     {
+      config: { etag: {} },
       schema: {
+        operationId: 'getCustomer',
         tags: ['Customers'],
         summary: 'Get a customer',
+        description:
+          'The customer with its address, coordinates, service duration, priority and opening hours.',
         params: IdParams,
         response: { 200: CustomerResponse, ...COMMON_ERRORS, ...NOT_FOUND_ERROR },
       },
@@ -47,7 +68,9 @@ export const customerRoutes: FastifyPluginAsyncTypebox<{ db: Kysely<Database> }>
   app.post(
     '/customers',
     {
+      config: { etag: {} },
       schema: {
+        operationId: 'createCustomer',
         tags: ['Customers'],
         summary: 'Create a customer',
         description:
@@ -66,13 +89,21 @@ export const customerRoutes: FastifyPluginAsyncTypebox<{ db: Kysely<Database> }>
   app.patch(
     '/customers/:id',
     {
+      config: { etag: { precondition } },
       schema: {
+        operationId: 'updateCustomer',
         tags: ['Customers'],
         summary: 'Update a customer',
         description: 'Only supplied fields change.',
         params: IdParams,
         body: UpdateCustomerBody,
-        response: { 200: CustomerResponse, ...COMMON_ERRORS, ...NOT_FOUND_ERROR, ...BODY_ERRORS },
+        response: {
+          200: CustomerResponse,
+          ...COMMON_ERRORS,
+          ...NOT_FOUND_ERROR,
+          ...BODY_ERRORS,
+          ...errorResponses('PRECONDITION_FAILED'),
+        },
       },
     },
     async (request) => ({

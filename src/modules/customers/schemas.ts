@@ -1,17 +1,20 @@
 import { type Static, Type } from '@sinclair/typebox'
 import {
+  ChangeFeedPagination,
+  CursorQuery,
   DateTime,
-  DecimalString,
   Duration,
   Envelope,
   Id,
   JobPriority,
   Latitude,
+  LatitudeString,
   Longitude,
+  LongitudeString,
   PageQuery,
-  Pagination,
   TimeOfDay,
   TimeWindowType,
+  UpdatedSinceQuery,
 } from '../../http/schemas.js'
 
 export const Customer = Type.Object(
@@ -19,8 +22,8 @@ export const Customer = Type.Object(
     id: Id,
     name: Type.String(),
     address: Type.String(),
-    latitude: DecimalString,
-    longitude: DecimalString,
+    latitude: LatitudeString,
+    longitude: LongitudeString,
     serviceDuration: Type.Integer({ description: 'Default service time of a job here, in seconds' }),
     priority: JobPriority,
     timeWindowType: TimeWindowType,
@@ -36,6 +39,8 @@ export type Customer = Static<typeof Customer>
 export const CustomerListQuery = Type.Object(
   {
     ...PageQuery(50),
+    ...CursorQuery,
+    ...UpdatedSinceQuery,
     search: Type.Optional(
       Type.String({ maxLength: 200, description: 'Case-insensitive substring of the name or the address' }),
     ),
@@ -56,8 +61,12 @@ const optionalFields = {
   serviceDuration: Type.Optional(Type.Integer({ ...Duration, description: 'Seconds, default 900' })),
   priority: Type.Optional(JobPriority),
   timeWindowType: Type.Optional(TimeWindowType),
-  operationalStart: Type.Optional(Type.String({ ...TimeOfDay, description: 'HH:MM, default 00:00' })),
-  operationalEnd: Type.Optional(Type.String({ ...TimeOfDay, description: 'HH:MM, default 23:59' })),
+  operationalStart: Type.Optional(
+    Type.String({ ...TimeOfDay, description: 'HH:MM, default 00:00; before operationalEnd' }),
+  ),
+  operationalEnd: Type.Optional(
+    Type.String({ ...TimeOfDay, description: 'HH:MM, default 23:59; after operationalStart' }),
+  ),
 }
 
 export const CreateCustomerBody = Type.Object(
@@ -96,7 +105,7 @@ export const UpdateCustomerBody = Type.Object(
 export type UpdateCustomerBody = Static<typeof UpdateCustomerBody>
 
 export const CustomerListResponse = Envelope(
-  Type.Object({ customers: Type.Array(Customer), pagination: Pagination }),
+  Type.Object({ customers: Type.Array(Customer), pagination: ChangeFeedPagination }),
   'A page of customers',
 )
 export const CustomerResponse = Envelope(Type.Object({ customer: Customer }), 'The customer')

@@ -2,9 +2,10 @@ import type { Kysely } from 'kysely'
 import { newId, nowIso } from '../../db/ids.js'
 import type { CustomerUpdate, Database, Executor, NewCustomer } from '../../db/types.js'
 import { toDecimalString } from '../../db/values.js'
-import { notFound } from '../../http/errors.js'
+import { notFound, validationError } from '../../http/errors.js'
+import { listOrderOf, readPage } from '../../http/list-order.js'
 import { offsetOf, paginationOf } from '../../http/pagination.js'
-import type { Pagination } from '../../http/schemas.js'
+import type { ChangeFeedPagination } from '../../http/schemas.js'
 import * as repository from './repository.js'
 import type { CreateCustomerBody, Customer, CustomerListQuery, UpdateCustomerBody } from './schemas.js'
 import { serializeCustomer } from './serialize.js'
@@ -22,8 +23,19 @@ export async function listCustomers(
   db: Executor,
   organisationId: string,
   query: CustomerListQuery,
-): Promise<{ customers: Customer[]; pagination: Pagination }> {
+  settleMs = 0,
+): Promise<{ customers: Customer[]; pagination: ChangeFeedPagination }> {
   const search = query.search?.trim() || undefined
+  const order = listOrderOf(query, settleMs)
+  if (order.by === 'updated' || order.after) {
+    const { rows, pagination } = await readPage(
+      query,
+      order,
+      (limit) => repository.listCustomers(db, organisationId, search, order, limit),
+      () => repository.countCustomers(db, organisationId, search, order),
+    )
+    return { customers: rows.map(serializeCustomer), pagination }
+  }
   const page = { limit: query.limit, offset: offsetOf(query) }
   if (search) {
     const found = await repository.searchCustomers(db, organisationId, search, page)
@@ -31,7 +43,7 @@ export async function listCustomers(
     return { customers: found.rows.map(serializeCustomer), pagination: paginationOf(query, total) }
   }
   const [rows, total] = await Promise.all([
-    repository.listCustomers(db, organisationId, page),
+    repository.listCustomers(db, organisationId, undefined, order, query.limit),
     repository.countCustomers(db, organisationId),
   ])
   return { customers: rows.map(serializeCustomer), pagination: paginationOf(query, total) }
@@ -52,11 +64,30 @@ export async function findCustomerServiceDuration(
   return (await repository.findCustomer(db, organisationId, id))?.service_duration
 }
 
+/**
+ * Opening hours are a window within one day: operationalStart strictly before operationalEnd
+ * ("00:00"–"23:59" when unrestricted). 400 names the field the request set (operationalEnd when it
+ * set both). Checked when a write sets either, so an older row can still take unrelated changes.
+ */
+function assertOpeningHours(
+  input: { operationalStart?: string; operationalEnd?: string },
+  start: string,
+  end: string,
+): void {
+  if (start < end) return
+  if (input.operationalEnd !== undefined)
+    throw validationError('/body/operationalEnd', `must be after operationalStart (${start})`)
+  throw validationError('/body/operationalStart', `must be before operationalEnd (${end})`)
+}
+
 export async function createCustomer(
   db: Executor,
   organisationId: string,
   input: CreateCustomerBody,
 ): Promise<Customer> {
+  const operationalStart = input.operationalStart ?? CUSTOMER_DEFAULTS.operationalStart
+  const operationalEnd = input.operationalEnd ?? CUSTOMER_DEFAULTS.operationalEnd
+  assertOpeningHours(input, operationalStart, operationalEnd)
   const now = nowIso()
   const row: NewCustomer = {
     id: newId(),
@@ -68,8 +99,8 @@ export async function createCustomer(
     service_duration: input.serviceDuration ?? CUSTOMER_DEFAULTS.serviceDuration,
     priority: input.priority ?? CUSTOMER_DEFAULTS.priority,
     time_window_type: input.timeWindowType ?? CUSTOMER_DEFAULTS.timeWindowType,
-    operational_start: input.operationalStart ?? CUSTOMER_DEFAULTS.operationalStart,
-    operational_end: input.operationalEnd ?? CUSTOMER_DEFAULTS.operationalEnd,
+    operational_start: operationalStart,
+    operational_end: operationalEnd,
     created_at: now,
     updated_at: now,
   }
@@ -96,6 +127,13 @@ export async function updateCustomer(
     if (input.timeWindowType !== undefined) requested.time_window_type = input.timeWindowType
     if (input.operationalStart !== undefined) requested.operational_start = input.operationalStart
     if (input.operationalEnd !== undefined) requested.operational_end = input.operationalEnd
+    if (input.operationalStart !== undefined || input.operationalEnd !== undefined) {
+      assertOpeningHours(
+        input,
+        requested.operational_start ?? current.operational_start,
+        requested.operational_end ?? current.operational_end,
+      )
+    }
     const changed = Object.entries(requested).some(
       ([column, value]) => current[column as keyof typeof current] !== value,
     )

@@ -2,36 +2,50 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { RouteOptions } from '../../http/route-options.js'
 import {
   BODY_ERRORS,
-  BUSINESS_ERROR,
   COMMON_ERRORS,
+  errorResponses,
   IdParams,
   NOT_FOUND_ERROR,
   SUCCESS,
 } from '../../http/schemas.js'
 import { AssignJobBody, CancelJobBody, JobDemandsBody, JobTagsBody, NoInputBody } from './admin-schemas.js'
 import * as dispatch from './admin-service.js'
+import { jobRoutes } from './routes.js'
 import { JobResponse } from './schemas.js'
 
 const TRANSITION_ERRORS = {
   ...COMMON_ERRORS,
   ...NOT_FOUND_ERROR,
   ...BODY_ERRORS,
-  ...BUSINESS_ERROR('The job is not in a status this action applies to (INVALID_TRANSITION)'),
+  ...errorResponses('INVALID_TRANSITION'),
+}
+const ASSIGN_ERRORS = {
+  ...TRANSITION_ERRORS,
+  ...errorResponses<'INVALID_TRANSITION' | readonly ['OUTSIDE_TIME_WINDOW', string]>('INVALID_TRANSITION', [
+    'OUTSIDE_TIME_WINDOW',
+    'The job has a HARD window and the scheduled visit falls outside [earliestStart, latestEnd]',
+  ] as const),
 }
 const EXTRAS_ERRORS = {
   ...COMMON_ERRORS,
   ...NOT_FOUND_ERROR,
   ...BODY_ERRORS,
-  ...BUSINESS_ERROR('Job is COMPLETED or CANCELLED (TERMINAL_STATE)'),
+  ...errorResponses('TERMINAL_STATE'),
 }
 const EVENTS =
   'Events carry jobId, title and the new status; STATUS_CHANGED adds previousStatus and changedAt.'
 
 export const jobAdminRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app, { db }) => {
+  // The public API's job routes (list, get, create, update, delete), registered here too: the
+  // dashboard works on jobs through the admin API, the only one a session may use. Its list also
+  // searches titles.
+  await app.register(jobRoutes, { db, search: true })
+
   app.put(
     '/jobs/:id/tags',
     {
       schema: {
+        operationId: 'replaceJobTags',
         tags: ['Dispatch'],
         summary: "Replace a job's tags",
         description:
@@ -55,6 +69,7 @@ export const jobAdminRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (ap
     '/jobs/:id/demands',
     {
       schema: {
+        operationId: 'replaceJobDemands',
         tags: ['Dispatch'],
         summary: "Replace a job's capacity demands",
         description:
@@ -78,19 +93,22 @@ export const jobAdminRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (ap
     '/jobs/:id/assign',
     {
       schema: {
+        operationId: 'assignJob',
         tags: ['Dispatch'],
         summary: 'Assign a job to a worker',
         description:
           'CREATED → ASSIGNED; an ASSIGNED job may be re-assigned or re-scheduled the same way. The user ' +
           'must be active (400 at /body/userId); a shift must belong to that user and its vehicle must be ' +
-          'active (400 at /body/shiftId). Sets assignedUserId, shiftId, scheduledStart and scheduledEnd. ' +
+          'active (400 at /body/shiftId). A job with a HARD time window must be scheduled within ' +
+          '[earliestStart, latestEnd] (422 OUTSIDE_TIME_WINDOW; a missing bound is open); a SOFT one may be ' +
+          'scheduled outside it. Sets assignedUserId, shiftId, scheduledStart and scheduledEnd. ' +
           'Emits JOB_ASSIGNED { customerId, assignedUserId, shiftId, scheduledStart, scheduledEnd }, and ' +
           'STATUS_CHANGED when the status moves; re-assigning to another worker emits JOB_UNASSIGNED for ' +
           'the previous one first (no STATUS_CHANGED); sending the current assignment again changes ' +
           `nothing. ${EVENTS}`,
         params: IdParams,
         body: AssignJobBody,
-        response: { 200: JobResponse, ...TRANSITION_ERRORS },
+        response: { 200: JobResponse, ...ASSIGN_ERRORS },
       },
     },
     async (request) => ({
@@ -105,6 +123,7 @@ export const jobAdminRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (ap
     '/jobs/:id/unassign',
     {
       schema: {
+        operationId: 'unassignJob',
         tags: ['Dispatch'],
         summary: 'Take a job back from its worker',
         description:
@@ -126,6 +145,7 @@ export const jobAdminRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (ap
     '/jobs/:id/start',
     {
       schema: {
+        operationId: 'startJob',
         tags: ['Dispatch'],
         summary: 'Start a job',
         description: `ASSIGNED → IN_PROGRESS; sets startedAt to now. Emits STATUS_CHANGED. ${EVENTS}`,
@@ -145,15 +165,22 @@ export const jobAdminRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (ap
     '/jobs/:id/complete',
     {
       schema: {
+        operationId: 'completeJob',
         tags: ['Dispatch'],
         summary: 'Complete a job',
         description:
           'IN_PROGRESS → COMPLETED; sets completedAt to now and actualDuration to the whole seconds since ' +
           'startedAt. The job is read-only from then on. Emits JOB_COMPLETED (data exactly as spec §6: ' +
-          `jobId, title, status, customerId, assignedUserId, completedAt) and STATUS_CHANGED. ${EVENTS}`,
+          `jobId, title, status, customerId, assignedUserId, completedAt) and STATUS_CHANGED. ${EVENTS} ` +
+          'A job that needs an active form template (all jobs, or jobs with its tag) is completed only once a ' +
+          'submission answers it: else 422 FORM_REQUIRED, `details` naming each missing form.',
         params: IdParams,
         body: NoInputBody,
-        response: { 200: JobResponse, ...TRANSITION_ERRORS },
+        response: {
+          200: JobResponse,
+          ...TRANSITION_ERRORS,
+          ...errorResponses('INVALID_TRANSITION', 'FORM_REQUIRED'),
+        },
       },
       config: { optionalBody: true },
     },
@@ -167,6 +194,7 @@ export const jobAdminRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (ap
     '/jobs/:id/cancel',
     {
       schema: {
+        operationId: 'cancelJob',
         tags: ['Dispatch'],
         summary: 'Cancel a job',
         description:

@@ -1,12 +1,13 @@
 // Dispatch: the job lifecycle and a job's tags and demands. Each call is one transaction that locks
 // the job row, checks the state machine (lifecycle.ts), writes the job and records its events.
+
 import type { Kysely, Transaction } from 'kysely'
 import { idsOf, nowIso } from '../../db/ids.js'
 import type { Database, JobRow, JobUpdate } from '../../db/types.js'
-import { AppError, validationError } from '../../http/errors.js'
-import { findCapacityDimensionsByIds } from '../capacity-dimensions/service.js'
+import { AppError, notFound, validationError } from '../../http/errors.js'
 import { type EventData, recordEvent, recordEvents } from '../events/service.js'
-import { findTagsByIds } from '../tags/service.js'
+import { assertFormsSubmitted } from '../form-templates/service.js'
+import { findCapacityDimensionsByIds, findTagsByIds } from '../reference-data/service.js'
 import * as admin from './admin-repository.js'
 import type { AssignJobBody, CancelJobBody, JobDemandsBody, JobTagsBody } from './admin-schemas.js'
 import { actualDurationOf, assertTransition, eventsOf, type LifecycleAction } from './lifecycle.js'
@@ -18,9 +19,34 @@ type Db = Kysely<Database>
 const TERMINAL_STATUSES = new Set(['COMPLETED', 'CANCELLED'])
 
 /**
- * Runs one lifecycle action: lock, check the transition, apply `changesFor` (which may refuse with a
- * 400), write the row and its events. Changing nothing (re-assigning to the same plan) writes nothing.
+ * Runs one lifecycle action inside `trx`: lock, check the transition, apply `changesFor` (which may
+ * refuse with a 400), write the row and its events. Changing nothing (re-assigning to the same plan)
+ * writes nothing.
  */
+async function transitionIn(
+  trx: Transaction<Database>,
+  organisationId: string,
+  id: string,
+  action: LifecycleAction,
+  changesFor: (trx: Transaction<Database>, current: JobRow, at: string) => Promise<JobUpdate> | JobUpdate,
+  reason?: string | null,
+  assignee?: string,
+): Promise<void> {
+  const before = await lockJob(trx, organisationId, id)
+  // A worker acts only on their own jobs: anyone else's is not found, whatever its status.
+  if (assignee !== undefined && before.assigned_user_id !== assignee) throw notFound('Job')
+  const status = assertTransition(before.status, action)
+  const at = nowIso()
+  const changes: JobUpdate = { status, ...(await changesFor(trx, before, at)) }
+  const changed = Object.entries(changes).some(([column, value]) => before[column as keyof JobRow] !== value)
+  if (changed) {
+    const after: JobRow = { ...before, ...changes, updated_at: at } as JobRow
+    await repository.updateJob(trx, organisationId, id, { ...changes, updated_at: at })
+    await recordEvents(trx, organisationId, eventsOf({ action, before, after, at, reason }), at)
+  }
+}
+
+/** One lifecycle action in its own transaction; answers the job as it now is. */
 async function transition(
   db: Db,
   organisationId: string,
@@ -28,20 +54,10 @@ async function transition(
   action: LifecycleAction,
   changesFor: (trx: Transaction<Database>, current: JobRow, at: string) => Promise<JobUpdate> | JobUpdate,
   reason?: string | null,
+  assignee?: string,
 ): Promise<JobDetail> {
   return db.transaction().execute(async (trx) => {
-    const before = await lockJob(trx, organisationId, id)
-    const status = assertTransition(before.status, action)
-    const at = nowIso()
-    const changes: JobUpdate = { status, ...(await changesFor(trx, before, at)) }
-    const changed = Object.entries(changes).some(
-      ([column, value]) => before[column as keyof JobRow] !== value,
-    )
-    if (changed) {
-      const after: JobRow = { ...before, ...changes, updated_at: at } as JobRow
-      await repository.updateJob(trx, organisationId, id, { ...changes, updated_at: at })
-      await recordEvents(trx, organisationId, eventsOf({ action, before, after, at, reason }), at)
-    }
+    await transitionIn(trx, organisationId, id, action, changesFor, reason, assignee)
     return getJob(trx, organisationId, id)
   })
 }
@@ -66,41 +82,98 @@ async function assertAssignable(
   }
 }
 
+/**
+ * A HARD-window job is visited inside [earliestStart, latestEnd] or not at all (spec: the optimiser
+ * drops it rather than break the window), and a manual assignment keeps the same promise: 422
+ * OUTSIDE_TIME_WINDOW. A SOFT window may be missed (the optimiser only penalises it), so it is not
+ * checked. A missing bound is open.
+ */
+function assertWithinHardWindow(job: JobRow, scheduledStart: string, scheduledEnd: string): void {
+  if (job.time_window_type !== 'HARD') return
+  const early = job.earliest_start !== null && Date.parse(scheduledStart) < Date.parse(job.earliest_start)
+  const late = job.latest_end !== null && Date.parse(scheduledEnd) > Date.parse(job.latest_end)
+  if (!early && !late) return
+  const window = `[${job.earliest_start ?? 'open'}, ${job.latest_end ?? 'open'}]`
+  throw new AppError(
+    'OUTSIDE_TIME_WINDOW',
+    `The job has a HARD time window ${window}; the scheduled visit ${scheduledStart}–${scheduledEnd} ` +
+      `${early ? 'starts before earliestStart' : 'ends after latestEnd'}. Schedule it inside the window, ` +
+      'or change the window (or make it SOFT) first',
+  )
+}
+
 export async function assignJob(db: Db, organisationId: string, id: string, input: AssignJobBody) {
   const scheduledStart = parseInstant('scheduledStart', input.scheduledStart)
   const scheduledEnd = parseInstant('scheduledEnd', input.scheduledEnd)
   if (scheduledEnd <= scheduledStart)
     throw validationError('/body/scheduledEnd', 'must be after scheduledStart')
-  const shiftId = input.shiftId ?? null
-  return transition(db, organisationId, id, 'assign', async (trx) => {
-    await assertAssignable(trx, organisationId, input.userId, shiftId)
+  const assignment = { userId: input.userId, shiftId: input.shiftId ?? null, scheduledStart, scheduledEnd }
+  return db.transaction().execute(async (trx) => {
+    await assignJobIn(trx, organisationId, id, assignment)
+    return getJob(trx, organisationId, id)
+  })
+}
+
+/**
+ * Assigns a job inside the caller's transaction: a manual assign, or one stop of a route plan being
+ * applied (the same transition, checks and events either way).
+ */
+export async function assignJobIn(
+  trx: Transaction<Database>,
+  organisationId: string,
+  id: string,
+  input: { userId: string; shiftId: string | null; scheduledStart: string; scheduledEnd: string },
+): Promise<void> {
+  await transitionIn(trx, organisationId, id, 'assign', async (inner, current) => {
+    await assertAssignable(inner, organisationId, input.userId, input.shiftId)
+    assertWithinHardWindow(current, input.scheduledStart, input.scheduledEnd)
     return {
       assigned_user_id: input.userId,
-      shift_id: shiftId,
-      scheduled_start: scheduledStart,
-      scheduled_end: scheduledEnd,
+      shift_id: input.shiftId,
+      scheduled_start: input.scheduledStart,
+      scheduled_end: input.scheduledEnd,
     }
   })
 }
 
+/** Unassigns a job inside the caller's transaction (a REPLAN_ALL plan took it off every route). */
+export async function unassignJobIn(trx: Transaction<Database>, organisationId: string, id: string) {
+  await transitionIn(trx, organisationId, id, 'unassign', () => UNASSIGNED)
+}
+
+const UNASSIGNED = { assigned_user_id: null, shift_id: null, scheduled_start: null, scheduled_end: null }
+
 export async function unassignJob(db: Db, organisationId: string, id: string) {
-  return transition(db, organisationId, id, 'unassign', () => ({
-    assigned_user_id: null,
-    shift_id: null,
-    scheduled_start: null,
-    scheduled_end: null,
-  }))
+  return transition(db, organisationId, id, 'unassign', () => UNASSIGNED)
 }
 
-export async function startJob(db: Db, organisationId: string, id: string) {
-  return transition(db, organisationId, id, 'start', (_trx, _current, at) => ({ started_at: at }))
+/** `assignee`: only if the job is assigned to this user (a worker's own action), else 404. */
+export async function startJob(db: Db, organisationId: string, id: string, assignee?: string) {
+  return transition(
+    db,
+    organisationId,
+    id,
+    'start',
+    (_trx, _current, at) => ({ started_at: at }),
+    null,
+    assignee,
+  )
 }
 
-export async function completeJob(db: Db, organisationId: string, id: string) {
-  return transition(db, organisationId, id, 'complete', (_trx, current, at) => ({
-    completed_at: at,
-    actual_duration: actualDurationOf(current.started_at, at),
-  }))
+/** 422 FORM_REQUIRED while a form template the job needs has no submission. */
+export async function completeJob(db: Db, organisationId: string, id: string, assignee?: string) {
+  return transition(
+    db,
+    organisationId,
+    id,
+    'complete',
+    async (trx, current, at) => {
+      await assertFormsSubmitted(trx, organisationId, id)
+      return { completed_at: at, actual_duration: actualDurationOf(current.started_at, at) }
+    },
+    null,
+    assignee,
+  )
 }
 
 export async function cancelJob(db: Db, organisationId: string, id: string, input: CancelJobBody) {

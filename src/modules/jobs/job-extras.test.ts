@@ -118,7 +118,7 @@ for (const dialect of DIALECTS) {
           const res = await admin.put(`/jobs/${job.id}/tags`, { tagIds: [tags.urgent.id, id] })
           expect(res.status).toBe(400)
           expect(res.body).toEqual({
-            error: `tag ${id} does not exist in your organisation`,
+            error: `tagIds.1: tag ${id} does not exist in your organisation`,
             code: 'VALIDATION_ERROR',
             details: [{ path: '/body/tagIds/1', message: `tag ${id} does not exist in your organisation` }],
           })

@@ -174,6 +174,13 @@ for (const dialect of DIALECTS) {
         ['latitude out of range', { title: 'x', jobLatitude: 90.5 }, '/body/jobLatitude'],
         ['longitude out of range', { title: 'x', jobLongitude: -181 }, '/body/jobLongitude'],
         ['latitude as string', { title: 'x', jobLatitude: '51.5' }, '/body/jobLatitude'],
+        ['latitude without longitude', { title: 'x', jobLatitude: 51.5 }, '/body/jobLongitude'],
+        ['longitude without latitude', { title: 'x', jobLongitude: -0.1 }, '/body/jobLatitude'],
+        [
+          'latitude with a null longitude',
+          { title: 'x', jobLatitude: 0, jobLongitude: null },
+          '/body/jobLongitude',
+        ],
         [
           'datetime without offset',
           { title: 'x', earliestStart: '2026-11-23T09:00:00' },
@@ -302,6 +309,7 @@ for (const dialect of DIALECTS) {
           priority: 'LOW',
           description: null,
           jobLatitude: null,
+          jobLongitude: null,
           latestEnd: '2026-11-24T18:00:00Z',
         })
         expect(response.status).toBe(200)
@@ -312,7 +320,7 @@ for (const dialect of DIALECTS) {
           priority: 'LOW',
           description: null,
           jobLatitude: null,
-          jobLongitude: '-2.1',
+          jobLongitude: null,
           customerId: customer.id,
           earliestStart: '2026-11-24T08:00:00.000Z',
           latestEnd: '2026-11-24T18:00:00.000Z',
@@ -328,6 +336,34 @@ for (const dialect of DIALECTS) {
         expect(response.status).toBe(200)
         expect(response.body.data.job.updatedAt).toBe(created.updatedAt)
         expect((await api.patch(`/jobs/${created.id}`, {})).status).toBe(200)
+      })
+
+      it('keeps the coordinates a pair on the merged result, naming the missing one', async () => {
+        const both = (await api.post('/jobs', { title: 'Pair', jobLatitude: 53.1, jobLongitude: -2.1 })).body
+          .data.job
+        const halfCleared = await api.patch(`/jobs/${both.id}`, { jobLatitude: null })
+        expect(halfCleared.status).toBe(400)
+        const hint = '(send both coordinates, or null for both)'
+        expect(halfCleared.body).toEqual({
+          error: `jobLatitude is required when jobLongitude is set ${hint}`,
+          code: 'VALIDATION_ERROR',
+          details: [{ path: '/body/jobLatitude', message: `is required when jobLongitude is set ${hint}` }],
+        })
+        expect((await api.get(`/jobs/${both.id}`)).body.data.job).toEqual(both)
+        const none = (await api.post('/jobs', { title: 'No place' })).body.data.job
+        const halfSet = await api.patch(`/jobs/${none.id}`, { jobLongitude: -2.2 })
+        expect(halfSet.status).toBe(400)
+        expect(halfSet.body.error).toBe(`jobLatitude is required when jobLongitude is set ${hint}`)
+        expect((await api.get(`/jobs/${none.id}`)).body.data.job).toEqual(none)
+        // One coordinate moves alone while the other is stored; both clear together.
+        expect((await api.patch(`/jobs/${both.id}`, { jobLatitude: 53.2 })).body.data.job).toMatchObject({
+          jobLatitude: '53.2',
+          jobLongitude: '-2.1',
+        })
+        const cleared = await api.patch(`/jobs/${both.id}`, { jobLatitude: null, jobLongitude: null })
+        expect(cleared.body.data.job).toMatchObject({ jobLatitude: null, jobLongitude: null })
+        const created = await api.post('/jobs', { title: 'x', jobLatitude: 51.5 })
+        expect(created.body.error).toBe(`jobLongitude is required when jobLatitude is set ${hint}`)
       })
 
       it('checks the time window against the stored values', async () => {

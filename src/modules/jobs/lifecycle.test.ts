@@ -376,6 +376,166 @@ for (const dialect of DIALECTS) {
       ])
     })
 
+    it('moves a job between workers: each step emits exactly its events, and frees the old shift', async () => {
+      const s = await setup()
+      const names = async () =>
+        (await s.drain()).map(
+          (e) =>
+            `${e.event}:${e.data.assignedUserId ?? e.data.previousAssignedUserId ?? e.data.previousStatus}`,
+        )
+      expect((await s.admin.post(`/jobs/${s.job.id}/assign`, assignTo(s.ana, s.anaShift.id))).status).toBe(
+        200,
+      )
+      expect(await names()).toEqual([`JOB_ASSIGNED:${s.ana.user.id}`, 'STATUS_CHANGED:CREATED'])
+
+      // Ana's shift cannot pass to Ben while her job sits on it.
+      const busy = await s.admin.patch(`/shifts/${s.anaShift.id}`, { userId: s.ben.user.id })
+      expect(busy.status).toBe(409)
+      expect(busy.body.code).toBe('SHIFT_IN_USE')
+      expect(busy.body.error).toContain(`${s.job.id} (ASSIGNED)`)
+
+      expect((await s.admin.post(`/jobs/${s.job.id}/assign`, assignTo(s.ben, s.benShift.id))).status).toBe(
+        200,
+      )
+      expect(await names()).toEqual([`JOB_UNASSIGNED:${s.ana.user.id}`, `JOB_ASSIGNED:${s.ben.user.id}`])
+      // The same worker on another day: JOB_ASSIGNED alone.
+      const later = {
+        ...assignTo(s.ben, s.benShift.id),
+        scheduledStart: '2026-11-24T09:00:00Z',
+        scheduledEnd: '2026-11-24T10:00:00Z',
+      }
+      expect((await s.admin.post(`/jobs/${s.job.id}/assign`, later)).status).toBe(200)
+      expect(await names()).toEqual([`JOB_ASSIGNED:${s.ben.user.id}`])
+      expect((await s.admin.post(`/jobs/${s.job.id}/start`)).status).toBe(200)
+      expect(await names()).toEqual(['STATUS_CHANGED:ASSIGNED'])
+
+      // Nothing sits on Ana's shift any more; Ben's holds an IN_PROGRESS job.
+      expect((await s.admin.patch(`/shifts/${s.anaShift.id}`, { userId: s.ben.user.id })).status).toBe(200)
+      const started = await s.admin.patch(`/shifts/${s.benShift.id}`, { userId: s.ana.user.id })
+      expect(started.status).toBe(409)
+      expect(started.body.error).toContain(`${s.job.id} (IN_PROGRESS)`)
+      expect(await s.drain()).toEqual([])
+    })
+
+    describe('HARD time windows (422 OUTSIDE_TIME_WINDOW, nothing written)', () => {
+      const EARLIEST = '2026-11-23T09:00:00.000Z'
+      const LATEST = '2026-11-23T12:00:00.000Z'
+      async function windowJob(s: Setup, window: Record<string, string>) {
+        return (await s.api.post('/jobs', { title: 'Windowed', ...window })).body.data.job
+      }
+      const visit = (who: Setup['ana'], scheduledStart: string, scheduledEnd: string) => ({
+        userId: who.user.id,
+        scheduledStart,
+        scheduledEnd,
+      })
+
+      it.each([
+        [
+          'starts before earliestStart',
+          '2026-11-23T08:59:59Z',
+          '2026-11-23T10:00:00Z',
+          'starts before earliestStart',
+        ],
+        ['ends after latestEnd', '2026-11-23T11:00:00Z', '2026-11-23T12:00:01Z', 'ends after latestEnd'],
+        [
+          'lies wholly after the window',
+          '2026-11-23T13:00:00Z',
+          '2026-11-23T14:00:00Z',
+          'ends after latestEnd',
+        ],
+        [
+          'lies wholly before the window',
+          '2026-11-23T07:00:00Z',
+          '2026-11-23T08:00:00Z',
+          'starts before earliestStart',
+        ],
+        ['spans the window', '2026-11-23T08:00:00Z', '2026-11-23T13:00:00Z', 'starts before earliestStart'],
+        [
+          'ends after latestEnd in another offset',
+          '2026-11-23T12:00:00+01:00',
+          '2026-11-23T13:00:01+01:00',
+          'ends after latestEnd',
+        ],
+      ])('refuses a visit that %s', async (_case, start, end, reason) => {
+        const s = await setup()
+        const job = await windowJob(s, { earliestStart: EARLIEST, latestEnd: LATEST, timeWindowType: 'HARD' })
+        await s.drain() // JOB_CREATED
+        const res = await s.admin.post(`/jobs/${job.id}/assign`, visit(s.ana, start, end))
+        expect(res.status, JSON.stringify(res.body)).toBe(422)
+        expect(res.body.code).toBe('OUTSIDE_TIME_WINDOW')
+        expect(res.body.error).toContain(`HARD time window [${EARLIEST}, ${LATEST}]`)
+        expect(res.body.error).toContain(reason)
+        expect((await s.api.get(`/jobs/${job.id}`)).body.data.job).toEqual(job)
+        expect(await s.drain()).toEqual([])
+      })
+
+      it('accepts a visit inside the window, its bounds included, and re-checks a re-assignment', async () => {
+        const s = await setup()
+        const job = await windowJob(s, { earliestStart: EARLIEST, latestEnd: LATEST })
+        expect(job.timeWindowType).toBe('HARD')
+        const exact = await s.admin.post(`/jobs/${job.id}/assign`, visit(s.ana, EARLIEST, LATEST))
+        expect(exact.status).toBe(200)
+        const assigned = exact.body.data.job
+        const late = await s.admin.post(
+          `/jobs/${job.id}/assign`,
+          visit(s.ben, '2026-11-23T11:30:00Z', '2026-11-23T12:30:00Z'),
+        )
+        expect(late.status).toBe(422)
+        expect(late.body.code).toBe('OUTSIDE_TIME_WINDOW')
+        expect((await s.api.get(`/jobs/${job.id}`)).body.data.job).toEqual(assigned)
+        const inside = await s.admin.post(
+          `/jobs/${job.id}/assign`,
+          visit(s.ben, '2026-11-23T10:00:00+01:00', '2026-11-23T11:00:00Z'),
+        )
+        expect(inside.status).toBe(200)
+      })
+
+      it('treats a missing bound as open', async () => {
+        const s = await setup()
+        const deadline = await windowJob(s, { latestEnd: LATEST })
+        expect(
+          (await s.admin.post(`/jobs/${deadline.id}/assign`, visit(s.ana, '2026-11-01T08:00:00Z', LATEST)))
+            .status,
+        ).toBe(200)
+        const afterDeadline = await windowJob(s, { latestEnd: LATEST })
+        const refused = await s.admin.post(
+          `/jobs/${afterDeadline.id}/assign`,
+          visit(s.ana, EARLIEST, '2026-11-23T12:00:00.001Z'),
+        )
+        expect(refused.status).toBe(422)
+        expect(refused.body.error).toContain(`[open, ${LATEST}]`)
+        const notBefore = await windowJob(s, { earliestStart: EARLIEST })
+        expect(
+          (await s.admin.post(`/jobs/${notBefore.id}/assign`, visit(s.ana, EARLIEST, '2026-12-31T23:00:00Z')))
+            .status,
+        ).toBe(200)
+      })
+
+      it('lets a SOFT job be scheduled outside its window', async () => {
+        const s = await setup()
+        const job = await windowJob(s, { earliestStart: EARLIEST, latestEnd: LATEST, timeWindowType: 'SOFT' })
+        const res = await s.admin.post(
+          `/jobs/${job.id}/assign`,
+          visit(s.ana, '2026-11-23T15:00:00Z', '2026-11-23T16:00:00Z'),
+        )
+        expect(res.status).toBe(200)
+        expect(res.body.data.job).toMatchObject({
+          status: 'ASSIGNED',
+          scheduledStart: '2026-11-23T15:00:00.000Z',
+        })
+      })
+
+      it('checks the references (400) before the window (422)', async () => {
+        const s = await setup()
+        const job = await windowJob(s, { earliestStart: EARLIEST, latestEnd: LATEST })
+        const res = await s.admin.post(`/jobs/${job.id}/assign`, {
+          ...visit(s.ana, '2026-11-23T15:00:00Z', '2026-11-23T16:00:00Z'),
+          userId: 'no-such-user',
+        })
+        expect(res.status).toBe(400)
+      })
+    })
+
     it('unassign clears the worker, shift and schedule', async () => {
       const s = await setup()
       await putInState(s, 'ASSIGNED')
@@ -602,7 +762,7 @@ for (const dialect of DIALECTS) {
       const other = await setup()
       const deleted = (await s.api.post('/jobs', { title: 'Gone' })).body.data.job
       expect((await s.api.delete(`/jobs/${deleted.id}`)).status).toBe(200)
-      expect((await s.drain()).map((e) => e.event)).toEqual(['JOB_CREATED'])
+      expect((await s.drain()).map((e) => e.event)).toEqual(['JOB_CREATED', 'JOB_DELETED'])
       for (const id of ['no-such-job', deleted.id, other.job.id]) {
         for (const action of ACTIONS) {
           const body = action === 'assign' ? assignTo(s.ana) : {}

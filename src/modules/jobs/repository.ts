@@ -4,6 +4,13 @@ import { isPostgres } from '../../db/database.js'
 import { param, prepareOnce, runHotQuery } from '../../db/hot-query.js'
 import type { Database, Executor, JobPriority, JobRow, JobStatus, JobUpdate, NewJob } from '../../db/types.js'
 import type { CursorPosition } from '../../http/cursor.js'
+import {
+  changedWithin,
+  inListOrder,
+  type LIST_ORDER_PARAMS,
+  type ListOrder,
+  listOrderValues,
+} from '../../http/list-order.js'
 import { JOB_DETAIL } from './hot-queries.js'
 
 /** The filters the jobs table's own indexes serve (targetDate goes through day-repository.ts). */
@@ -133,6 +140,62 @@ export async function listJobs(
 }
 
 /**
+ * A page of the jobs changed within the window of `order` (by: 'updated'), any filter included: the
+ * change feed reads through (organisation_id, updated_at, id).
+ */
+export async function listJobsChanged(
+  db: Executor,
+  organisationId: string,
+  filters: JobFilters,
+  order: ListOrder,
+  limit: number,
+): Promise<JobListedRow[]> {
+  return inListOrder(
+    selectJobs(db).where((eb) => changedJobConditions(eb, organisationId, filters)),
+    'jobs',
+    order,
+    listOrderValues(order, limit) as typeof LIST_ORDER_PARAMS,
+  ).execute() as Promise<JobListedRow[]>
+}
+
+/** How many live jobs match `filters` within the change window of `order`. */
+export async function countJobsChanged(
+  db: Executor,
+  organisationId: string,
+  filters: JobFilters,
+  order: ListOrder,
+): Promise<number> {
+  const row = await db
+    .selectFrom('jobs')
+    .select((eb) => eb.fn.countAll<number>().as('total'))
+    .where((eb) => changedJobConditions(eb, organisationId, filters))
+    .where(changedWithin('jobs', order, listOrderValues(order, 0)))
+    .executeTakeFirstOrThrow()
+  return Number(row.total)
+}
+
+/** The equality filters and, with targetDate, the same overlap rule as day-repository.ts. */
+function changedJobConditions(
+  eb: ExpressionBuilder<Database, 'jobs'>,
+  organisationId: string,
+  filters: JobFilters,
+) {
+  const { overlapping } = filters
+  if (!overlapping) return filterConditions(eb, organisationId, filters)
+  const overlap = [
+    filterConditions(eb, organisationId, filters),
+    eb.or([eb('jobs.earliest_start', 'is not', null), eb('jobs.latest_end', 'is not', null)]),
+    eb.or([eb('jobs.latest_end', 'is', null), eb('jobs.latest_end', '>=', overlapping.start)]),
+  ]
+  if (overlapping.end !== null) {
+    overlap.push(
+      eb.or([eb('jobs.earliest_start', 'is', null), eb('jobs.earliest_start', '<', overlapping.end)]),
+    )
+  }
+  return eb.and(overlap)
+}
+
+/**
  * The number of live jobs matching `filters`. Status, priority and location alone are answered from
  * the trigger-maintained `job_counts` (one row read, at any size); a customer filter counts the
  * matching rows through its index.
@@ -165,6 +228,88 @@ export async function countJobs(
     .selectFrom('jobs')
     .select((eb) => eb.fn.countAll<number>().as('total'))
     .where((eb) => filterConditions(eb, organisationId, filters))
+    .executeTakeFirstOrThrow()
+  return Number(row.total)
+}
+
+/** `%term%` for LIKE, with LIKE's own wildcards in the term matched literally. */
+function containsPattern(term: string): string {
+  return `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`
+}
+
+/** The filters of a title search: the equality filters, the day's overlap, and the title. */
+function searchConditions(
+  eb: ExpressionBuilder<Database, 'jobs'>,
+  organisationId: string,
+  filters: JobFilters,
+  search: string,
+) {
+  const conditions = [
+    filterConditions(eb, organisationId, filters),
+    sql<boolean>`lower(${eb.ref('jobs.title')}) like ${containsPattern(search.toLowerCase())} escape '\\'`,
+  ]
+  const { overlapping } = filters
+  if (overlapping) {
+    // The window overlaps the day; a missing bound is open, and a job with neither is not matched.
+    conditions.push(
+      eb.or([eb('jobs.earliest_start', 'is not', null), eb('jobs.latest_end', 'is not', null)]),
+      eb.or([eb('jobs.latest_end', 'is', null), eb('jobs.latest_end', '>=', overlapping.start)]),
+    )
+    if (overlapping.end !== null) {
+      conditions.push(
+        eb.or([eb('jobs.earliest_start', 'is', null), eb('jobs.earliest_start', '<', overlapping.end)]),
+      )
+    }
+  }
+  return eb.and(conditions)
+}
+
+/**
+ * A page of the jobs whose title contains `search` (ignoring case), newest first, with the number of
+ * matches from the same query; `total` is undefined when the page is past the last match.
+ */
+export async function searchJobs(
+  db: Executor,
+  organisationId: string,
+  filters: JobFilters,
+  search: string,
+  page: { limit: number; offset: number; after?: CursorPosition },
+): Promise<{ rows: JobListedRow[]; total: number | undefined }> {
+  const { after } = page
+  const rows = (await selectJobs(db)
+    .select((eb) => eb.fn.countAll<number | string>().over().as('matches'))
+    .where((eb) => searchConditions(eb, organisationId, filters, search))
+    .$if(after !== undefined, (q) =>
+      q.where((eb) =>
+        eb(
+          eb.refTuple('jobs.created_at', 'jobs.id'),
+          '<',
+          eb.tuple(after?.createdAt as string, after?.id as string),
+        ),
+      ),
+    )
+    .orderBy('jobs.created_at', 'desc')
+    .orderBy('jobs.id', 'desc')
+    .limit(page.limit)
+    .$if(after === undefined, (q) => q.offset(page.offset))
+    .execute()) as (JobListedRow & { matches: number | string })[]
+  const first = rows[0]
+  // With a cursor the window counts only the rows after it: count every match separately then.
+  let total: number | undefined
+  if (after === undefined) total = first ? Number(first.matches) : page.offset === 0 ? 0 : undefined
+  return { rows: rows.map(({ matches: _, ...row }) => row as JobListedRow), total }
+}
+
+export async function countJobSearch(
+  db: Executor,
+  organisationId: string,
+  filters: JobFilters,
+  search: string,
+): Promise<number> {
+  const row = await db
+    .selectFrom('jobs')
+    .select((eb) => eb.fn.countAll<number>().as('total'))
+    .where((eb) => searchConditions(eb, organisationId, filters, search))
     .executeTakeFirstOrThrow()
   return Number(row.total)
 }

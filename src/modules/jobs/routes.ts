@@ -1,15 +1,17 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import type { FastifyRequest } from 'fastify'
 import type { Kysely } from 'kysely'
 import type { Database } from '../../db/types.js'
 import {
   BODY_ERRORS,
-  BUSINESS_ERROR,
   COMMON_ERRORS,
+  errorResponses,
   IdParams,
   NOT_FOUND_ERROR,
   SUCCESS,
 } from '../../http/schemas.js'
 import {
+  AdminJobListQuery,
   CreateJobBody,
   DeletedJobResponse,
   JobListQuery,
@@ -19,28 +21,45 @@ import {
 } from './schemas.js'
 import * as jobs from './service.js'
 
-export const jobRoutes: FastifyPluginAsyncTypebox<{ db: Kysely<Database> }> = async (app, { db }) => {
+/** `search`: the admin API's list also takes `search` (titles); the public API's does not. */
+export const jobRoutes: FastifyPluginAsyncTypebox<{ db: Kysely<Database>; search?: boolean }> = async (
+  app,
+  { db, search = false },
+) => {
   app.get(
     '/jobs',
     {
       schema: {
+        operationId: 'listJobs',
         tags: ['Jobs'],
         summary: 'List jobs',
-        description: 'Newest first. Deleted jobs are never listed or counted.',
-        querystring: JobListQuery,
+        description:
+          'Newest first; with `updatedSince`, oldest change first (a change feed: see docs/integrators.md). ' +
+          'Deleted jobs are never listed or counted: GET /events has their JOB_DELETED.' +
+          (search ? ' `search` matches the title, ignoring case.' : ''),
+        querystring: search ? AdminJobListQuery : JobListQuery,
         response: { 200: JobListResponse, ...COMMON_ERRORS },
       },
     },
     async (request) => ({
-      data: await jobs.listJobs(db, request.auth.organisationId, request.query),
+      data: await jobs.listJobs(db, request.auth.organisationId, request.query, app.changeSettleMs),
       message: SUCCESS,
     }),
   )
 
+  const precondition = {
+    table: 'jobs' as const,
+    current: async (request: FastifyRequest<{ Params: { id: string } }>) => ({
+      job: await jobs.getJob(db, request.auth.organisationId, request.params.id),
+    }),
+  }
+
   app.get(
     '/jobs/:id',
     {
+      config: { etag: {} },
       schema: {
+        operationId: 'getJob',
         tags: ['Jobs'],
         summary: 'Get a job',
         description: 'The single-job shape: customer with address and coordinates, tags, demands, shift.',
@@ -57,7 +76,9 @@ export const jobRoutes: FastifyPluginAsyncTypebox<{ db: Kysely<Database> }> = as
   app.post(
     '/jobs',
     {
+      config: { etag: {} },
       schema: {
+        operationId: 'createJob',
         tags: ['Jobs'],
         summary: 'Create a job',
         description:
@@ -76,7 +97,9 @@ export const jobRoutes: FastifyPluginAsyncTypebox<{ db: Kysely<Database> }> = as
   app.patch(
     '/jobs/:id',
     {
+      config: { etag: { precondition } },
       schema: {
+        operationId: 'updateJob',
         tags: ['Jobs'],
         summary: 'Update a job',
         description:
@@ -89,7 +112,7 @@ export const jobRoutes: FastifyPluginAsyncTypebox<{ db: Kysely<Database> }> = as
           ...COMMON_ERRORS,
           ...NOT_FOUND_ERROR,
           ...BODY_ERRORS,
-          ...BUSINESS_ERROR('Job is COMPLETED or CANCELLED (TERMINAL_STATE)'),
+          ...errorResponses('TERMINAL_STATE', 'PRECONDITION_FAILED'),
         },
       },
     },
@@ -102,7 +125,9 @@ export const jobRoutes: FastifyPluginAsyncTypebox<{ db: Kysely<Database> }> = as
   app.delete(
     '/jobs/:id',
     {
+      config: { etag: { precondition } },
       schema: {
+        operationId: 'deleteJob',
         tags: ['Jobs'],
         summary: 'Delete a job',
         description: 'Soft delete: the job is retained but behaves as not found from then on.',
@@ -112,7 +137,7 @@ export const jobRoutes: FastifyPluginAsyncTypebox<{ db: Kysely<Database> }> = as
           ...COMMON_ERRORS,
           ...NOT_FOUND_ERROR,
           ...BODY_ERRORS,
-          ...BUSINESS_ERROR('Job is IN_PROGRESS (JOB_IN_PROGRESS)'),
+          ...errorResponses('JOB_IN_PROGRESS', 'PRECONDITION_FAILED'),
         },
       },
     },

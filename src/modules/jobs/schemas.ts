@@ -4,18 +4,20 @@ import {
   CursorQuery,
   DateTime,
   DateTimeInput,
-  DecimalString,
   Duration,
   Envelope,
   Id,
   JobPriority,
   JobStatus,
   Latitude,
+  LatitudeString,
   Longitude,
+  LongitudeString,
   Nullable,
   NullableObject,
   PageQuery,
   TimeWindowType,
+  UpdatedSinceQuery,
 } from '../../http/schemas.js'
 
 const NamedRef = Type.Object({ id: Id, name: Type.String() })
@@ -29,8 +31,8 @@ const listedProperties = {
   priority: JobPriority,
   customerId: Nullable(Id),
   locationId: Nullable(Id),
-  jobLatitude: Nullable(DecimalString),
-  jobLongitude: Nullable(DecimalString),
+  jobLatitude: Nullable(LatitudeString),
+  jobLongitude: Nullable(LongitudeString),
   serviceDuration: Type.Integer({ description: 'Seconds on site' }),
   timeWindowType: TimeWindowType,
   earliestStart: Nullable(DateTime),
@@ -47,7 +49,7 @@ const listedProperties = {
   location: NullableObject(NamedRef),
 }
 
-export const JobListed = Type.Object(listedProperties, { title: 'JobListed' })
+export const JobListed = Type.Object(listedProperties, { title: 'Job' })
 export type JobListed = Static<typeof JobListed>
 
 export const JobDetail = Type.Object(
@@ -60,8 +62,8 @@ export const JobDetail = Type.Object(
         id: Id,
         name: Type.String(),
         address: Type.String(),
-        latitude: DecimalString,
-        longitude: DecimalString,
+        latitude: LatitudeString,
+        longitude: LongitudeString,
       }),
     ),
     tags: Type.Array(Type.Object({ tag: NamedRef })),
@@ -72,31 +74,46 @@ export const JobDetail = Type.Object(
       }),
     ),
   },
-  { title: 'Job' },
+  { title: 'JobDetail' },
 )
 export type JobDetail = Static<typeof JobDetail>
 
-export const JobListQuery = Type.Object(
+const jobListFields = {
+  ...PageQuery(20),
+  ...CursorQuery,
+  ...UpdatedSinceQuery,
+  status: Type.Optional(JobStatus),
+  customerId: Type.Optional(Type.String({ maxLength: 200, description: 'Only jobs of this customer' })),
+  locationId: Type.Optional(Type.String({ maxLength: 200, description: 'Only jobs at this location' })),
+  priority: Type.Optional(JobPriority),
+  targetDate: Type.Optional(
+    Type.String({
+      format: 'date',
+      pattern: '^(?!0000)',
+      description:
+        'YYYY-MM-DD (UTC day): jobs whose window [earliestStart, latestEnd] overlaps that day; a missing ' +
+        'bound is open, and a job with neither bound is not matched',
+    }),
+  ),
+}
+
+export const JobListQuery = Type.Object(jobListFields, { additionalProperties: false })
+export type JobListQuery = Static<typeof JobListQuery>
+
+/** The admin API's list (the dashboard's) also searches titles; the public contract does not. */
+export const AdminJobListQuery = Type.Object(
   {
-    ...PageQuery(20),
-    ...CursorQuery,
-    status: Type.Optional(JobStatus),
-    customerId: Type.Optional(Type.String({ maxLength: 200, description: 'Only jobs of this customer' })),
-    locationId: Type.Optional(Type.String({ maxLength: 200, description: 'Only jobs at this location' })),
-    priority: Type.Optional(JobPriority),
-    targetDate: Type.Optional(
+    ...jobListFields,
+    search: Type.Optional(
       Type.String({
-        format: 'date',
-        pattern: '^(?!0000)',
-        description:
-          'YYYY-MM-DD (UTC day): jobs whose window [earliestStart, latestEnd] overlaps that day; a missing ' +
-          'bound is open, and a job with neither bound is not matched',
+        maxLength: 200,
+        description: 'Case-insensitive substring of the title; the other filters still apply',
       }),
     ),
   },
   { additionalProperties: false },
 )
-export type JobListQuery = Static<typeof JobListQuery>
+export type AdminJobListQuery = Static<typeof AdminJobListQuery>
 
 const Title = Type.String({
   minLength: 1,
@@ -113,8 +130,22 @@ const writableFields = {
   customerId: Type.Optional(ReferenceId('customer')),
   locationId: Type.Optional(ReferenceId('location')),
   description: Type.Optional(Nullable(Type.String({ maxLength: 10_000 }))),
-  jobLatitude: Type.Optional(Nullable(Latitude)),
-  jobLongitude: Type.Optional(Nullable(Longitude)),
+  jobLatitude: Type.Optional(
+    Nullable(
+      Type.Number({
+        ...Latitude,
+        description: `${Latitude.description}; with jobLongitude (both or neither)`,
+      }),
+    ),
+  ),
+  jobLongitude: Type.Optional(
+    Nullable(
+      Type.Number({
+        ...Longitude,
+        description: `${Longitude.description}; with jobLatitude (both or neither)`,
+      }),
+    ),
+  ),
   priority: Type.Optional(JobPriority),
   serviceDuration: Type.Optional(
     Type.Integer({ ...Duration, description: "Seconds; default: the customer's serviceDuration, else 900" }),

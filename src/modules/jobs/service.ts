@@ -5,14 +5,15 @@ import { newId, nowIso } from '../../db/ids.js'
 import type { Database, Executor, JobRow, JobUpdate, NewJob } from '../../db/types.js'
 import { toNullableDecimalString } from '../../db/values.js'
 import { AppError, notFound, validationError } from '../../http/errors.js'
+import { listOrderOf, orderedPageOf } from '../../http/list-order.js'
 import { keysetPageOf, startOf } from '../../http/pagination.js'
 import type { CursorPagination } from '../../http/schemas.js'
 import { findCustomerServiceDuration } from '../customers/service.js'
-import { type EventData, recordEvent } from '../events/service.js'
+import { type EventData, recordEvent, recordFeedEvent } from '../events/service.js'
 import { referenceLocation } from '../locations/service.js'
 import * as days from './day-repository.js'
 import * as repository from './repository.js'
-import type { CreateJobBody, JobDetail, JobListed, JobListQuery, UpdateJobBody } from './schemas.js'
+import type { AdminJobListQuery, CreateJobBody, JobDetail, JobListed, UpdateJobBody } from './schemas.js'
 import { serializeJobDetail, serializeJobListed } from './serialize.js'
 
 export const DEFAULT_SERVICE_DURATION = 900
@@ -26,7 +27,8 @@ const LATEST_INSTANT = Date.parse('9999-12-31T23:59:59.999Z')
 export async function listJobs(
   db: Kysely<Database>,
   organisationId: string,
-  query: JobListQuery,
+  query: AdminJobListQuery,
+  settleMs = 0,
 ): Promise<{ jobs: JobListed[]; pagination: CursorPagination }> {
   // An empty customerId or locationId (`?customerId=`) filters nothing, whichever path reads.
   const filters: repository.JobFilters = {
@@ -44,8 +46,26 @@ export async function listJobs(
       end: end > LATEST_INSTANT ? null : new Date(end).toISOString(),
     }
   }
+  if (query.updatedSince !== undefined) {
+    if (query.search?.trim()) throw validationError('/query/search', 'cannot be combined with updatedSince')
+    const order = listOrderOf(query, settleMs)
+    const [fetched, total] = await Promise.all([
+      repository.listJobsChanged(db, organisationId, filters, order, query.limit + 1),
+      repository.countJobsChanged(db, organisationId, filters, order),
+    ])
+    const { rows, pagination } = orderedPageOf(query, order, fetched, total)
+    return { jobs: rows.map(serializeJobListed), pagination }
+  }
   const start = startOf(query)
   const page = { ...start, limit: query.limit + 1 }
+  const search = query.search?.trim()
+  if (search) {
+    // A search reads the matching rows themselves (no counter can know them); the count comes along.
+    const found = await repository.searchJobs(db, organisationId, filters, search, page)
+    const total = found.total ?? (await repository.countJobSearch(db, organisationId, filters, search))
+    const { rows, pagination } = keysetPageOf(query, found.rows, total)
+    return { jobs: rows.map(serializeJobListed), pagination }
+  }
   const { overlapping } = filters
   const [fetched, total] = await Promise.all(
     overlapping
@@ -112,6 +132,19 @@ function assertWindowOrdered(earliestStart: string | null, latestEnd: string | n
   }
 }
 
+/**
+ * A job's coordinates are a pair: both or neither, on the row a write leaves behind. 400 names the
+ * missing one. Checked when a write sets either, so an older row with half a pair can still take
+ * unrelated changes.
+ */
+function assertCoordinatePair(latitude: unknown, longitude: unknown): void {
+  const hint = '(send both coordinates, or null for both)'
+  if (latitude !== null && longitude === null)
+    throw validationError('/body/jobLongitude', `is required when jobLatitude is set ${hint}`)
+  if (latitude === null && longitude !== null)
+    throw validationError('/body/jobLatitude', `is required when jobLongitude is set ${hint}`)
+}
+
 /** The location must be this organisation's; it stays locked until the transaction ends, so a
  * concurrent delete waits rather than breaking the reference. */
 async function assertLocationExists(
@@ -140,6 +173,7 @@ export async function createJob(
   const earliestStart = parseDateTime('earliestStart', input.earliestStart) ?? null
   const latestEnd = parseDateTime('latestEnd', input.latestEnd) ?? null
   assertWindowOrdered(earliestStart, latestEnd)
+  assertCoordinatePair(input.jobLatitude ?? null, input.jobLongitude ?? null)
   return db.transaction().execute(async (trx) => {
     let serviceDuration = input.serviceDuration
     // Any string is checked, the empty one included: only null and omission mean "no customer".
@@ -265,6 +299,12 @@ export async function updateJob(
       changes.earliest_start !== undefined ? changes.earliest_start : current.earliest_start,
       changes.latest_end !== undefined ? changes.latest_end : current.latest_end,
     )
+    if (input.jobLatitude !== undefined || input.jobLongitude !== undefined) {
+      assertCoordinatePair(
+        changes.job_latitude !== undefined ? changes.job_latitude : current.job_latitude,
+        changes.job_longitude !== undefined ? changes.job_longitude : current.job_longitude,
+      )
+    }
     if (typeof changes.customer_id === 'string')
       await customerServiceDuration(trx, organisationId, changes.customer_id)
     if (typeof changes.location_id === 'string')
@@ -305,6 +345,13 @@ export async function deleteJob(
     }
     const deletedAt = nowIso()
     await repository.softDeleteJob(trx, organisationId, id, deletedAt)
+    await recordFeedEvent(
+      trx,
+      organisationId,
+      'JOB_DELETED',
+      { jobId: id, title: current.title, status: current.status, deletedAt },
+      deletedAt,
+    )
     return { id, deletedAt }
   })
 }

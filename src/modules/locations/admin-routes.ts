@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { RouteOptions } from '../../http/route-options.js'
 import { BODY_ERRORS, COMMON_ERRORS, IdParams, NOT_FOUND_ERROR, SUCCESS } from '../../http/schemas.js'
 import {
+  CODE_CONFLICT_ERROR,
   CreateLocationBody,
   DeletedLocationResponse,
   LOCATION_IN_USE_ERROR,
@@ -19,13 +20,15 @@ export const locationAdminRoutes: FastifyPluginAsyncTypebox<RouteOptions> = asyn
     '/locations',
     {
       schema: {
+        operationId: 'createLocation',
         tags: ['Locations'],
         summary: 'Create a depot or hub',
         description:
           'Coordinates are stored exactly and returned as decimal strings. With isPrimary true the new ' +
-          "location becomes the organisation's only primary location.",
+          "location becomes the organisation's only primary location. The code must be unique within the " +
+          'organisation (409 CONFLICT otherwise).',
         body: CreateLocationBody,
-        response: { 201: LocationResponse, ...COMMON_ERRORS, ...BODY_ERRORS },
+        response: { 201: LocationResponse, ...COMMON_ERRORS, ...BODY_ERRORS, ...CODE_CONFLICT_ERROR },
       },
     },
     async (request, reply) => {
@@ -38,6 +41,7 @@ export const locationAdminRoutes: FastifyPluginAsyncTypebox<RouteOptions> = asyn
     '/locations/:id',
     {
       schema: {
+        operationId: 'updateLocation',
         tags: ['Locations'],
         summary: 'Update, deactivate or make primary a depot or hub',
         description:
@@ -46,7 +50,13 @@ export const locationAdminRoutes: FastifyPluginAsyncTypebox<RouteOptions> = asyn
           'location non-primary in the same change.',
         params: IdParams,
         body: UpdateLocationBody,
-        response: { 200: LocationResponse, ...COMMON_ERRORS, ...NOT_FOUND_ERROR, ...BODY_ERRORS },
+        response: {
+          200: LocationResponse,
+          ...COMMON_ERRORS,
+          ...NOT_FOUND_ERROR,
+          ...BODY_ERRORS,
+          ...CODE_CONFLICT_ERROR,
+        },
       },
     },
     async (request) => ({
@@ -66,6 +76,7 @@ export const locationAdminRoutes: FastifyPluginAsyncTypebox<RouteOptions> = asyn
     '/locations/:id',
     {
       schema: {
+        operationId: 'deleteLocation',
         tags: ['Locations'],
         summary: 'Delete a depot or hub',
         description:

@@ -1,5 +1,5 @@
 import { type Static, Type } from '@sinclair/typebox'
-import { DateTime, Envelope, ErrorBody, Id, Latitude, Longitude } from '../../http/schemas.js'
+import { DateTime, Envelope, errorResponses, Id, Latitude, Longitude } from '../../http/schemas.js'
 
 const Name = Type.String({
   minLength: 1,
@@ -11,7 +11,9 @@ const Code = Type.String({
   minLength: 1,
   maxLength: 32,
   pattern: '\\S',
-  description: 'Short code shown on routes and reports, e.g. NTH (at most 32 characters)',
+  description:
+    'Short code shown on routes and reports, e.g. NTH (at most 32 characters); unique within the ' +
+    'organisation, compared exactly (409 CONFLICT when another location has it)',
 })
 const Timezone = Type.String({
   minLength: 1,
@@ -77,8 +79,12 @@ export const DeletedLocationResponse = Envelope(
   'The location was deleted',
 )
 
-export const LOCATION_IN_USE_ERROR = {
-  409: Type.Ref(ErrorBody, {
-    description: 'Vehicles, shifts or jobs still use the location (IN_USE); deactivate it instead',
-  }),
-}
+export const LOCATION_IN_USE_ERROR = errorResponses([
+  'IN_USE',
+  'Vehicles, shifts or jobs still use the location; deactivate it instead',
+])
+
+export const CODE_CONFLICT_ERROR = errorResponses([
+  'CONFLICT',
+  'Another location of the organisation has this code',
+])

@@ -122,7 +122,7 @@ for (const dialect of DIALECTS) {
         const res = await admin.post('/locations', { ...DEPOT, timezone })
         expect(res.status).toBe(400)
         expect(res.body).toEqual({
-          error: `"${timezone}" is not an IANA time zone name, e.g. Europe/London`,
+          error: `timezone: "${timezone}" is not an IANA time zone name, e.g. Europe/London`,
           code: 'VALIDATION_ERROR',
           details: [
             {
@@ -165,14 +165,16 @@ for (const dialect of DIALECTS) {
       const first = (await admin.post('/locations', { ...DEPOT, isPrimary: true })).body.data.location
       expect(await primaryIds(tenant)).toEqual([first.id])
       await tick()
-      const second = (await admin.post('/locations', { ...DEPOT, name: 'Leeds', isPrimary: true })).body.data
-        .location
+      const second = (
+        await admin.post('/locations', { ...DEPOT, name: 'Leeds', code: 'LDS', isPrimary: true })
+      ).body.data.location
       expect(await primaryIds(tenant)).toEqual([second.id])
       const demoted = await publicLocation(tenant, first.id)
       expect(demoted).toEqual({ ...first, isPrimary: false, updatedAt: expect.any(String) })
       expect(demoted.updatedAt > first.updatedAt).toBe(true)
 
-      const third = (await admin.post('/locations', { ...DEPOT, name: 'York' })).body.data.location
+      const third = (await admin.post('/locations', { ...DEPOT, name: 'York', code: 'YRK' })).body.data
+        .location
       const res = await admin.patch(`/locations/${third.id}`, { isPrimary: true })
       expect(res.status).toBe(200)
       expect(res.body.data.location.isPrimary).toBe(true)
@@ -193,7 +195,7 @@ for (const dialect of DIALECTS) {
       const { tenant, admin } = await setup()
       const depots = await Promise.all(
         Array.from({ length: 6 }, (_, i) =>
-          admin.post('/locations', { ...DEPOT, name: `D${i}`, isPrimary: true }),
+          admin.post('/locations', { ...DEPOT, name: `D${i}`, code: `D${i}`, isPrimary: true }),
         ),
       )
       expect(depots.map((res) => res.status)).toEqual(Array(6).fill(201))
@@ -288,10 +290,56 @@ for (const dialect of DIALECTS) {
       expect(await publicLocation(other.tenant, theirs.id)).toEqual(theirs)
     })
 
+    it('keeps codes unique within an organisation (409 CONFLICT naming the field), not across them', async () => {
+      const { tenant, admin } = await setup()
+      const other = await setup()
+      const count = async () =>
+        (await client(t, tenant.headers).get('/locations')).body.data.pagination.total as number
+      const taken = {
+        error: 'Your organisation already has a location with the code "MAN"',
+        code: 'CONFLICT',
+        details: [{ path: '/body/code', message: 'is already taken' }],
+      }
+      const manchester = (await admin.post('/locations', DEPOT)).body.data.location
+      expect((await other.admin.post('/locations', DEPOT)).status).toBe(201)
+
+      const duplicate = await admin.post('/locations', { ...DEPOT, name: 'Another', isPrimary: true })
+      expect(duplicate.status).toBe(409)
+      expect(duplicate.body).toEqual(taken)
+      expect(await count()).toBe(1)
+      expect(await publicLocation(tenant, manchester.id)).toEqual(manchester)
+
+      // Codes compare exactly: another case or a padded code is another code.
+      expect((await admin.post('/locations', { ...DEPOT, code: 'man' })).status).toBe(201)
+      const leeds = (await admin.post('/locations', { ...DEPOT, name: 'Leeds', code: 'LDS' })).body.data
+        .location
+      const renamed = await admin.patch(`/locations/${leeds.id}`, { code: 'MAN', name: 'Renamed' })
+      expect(renamed.status).toBe(409)
+      expect(renamed.body).toEqual(taken)
+      expect(await publicLocation(tenant, leeds.id)).toEqual(leeds)
+      // Keeping its own code is no conflict; a freed code can be taken.
+      expect((await admin.patch(`/locations/${manchester.id}`, { code: 'MAN', name: 'M' })).status).toBe(200)
+      expect((await admin.delete(`/locations/${manchester.id}`)).status).toBe(200)
+      expect((await admin.patch(`/locations/${leeds.id}`, { code: 'MAN' })).body.data.location.code).toBe(
+        'MAN',
+      )
+    })
+
+    it('gives one of many concurrent creations with the same code 201 and the others 409', async () => {
+      const { tenant, admin } = await setup()
+      const answers = await Promise.all(
+        Array.from({ length: 6 }, (_, i) => admin.post('/locations', { ...DEPOT, name: `Depot ${i}` })),
+      )
+      expect(answers.map((res) => res.status).sort()).toEqual([201, 409, 409, 409, 409, 409])
+      for (const res of answers.filter((r) => r.status === 409)) expect(res.body.code).toBe('CONFLICT')
+      const listed = (await client(t, tenant.headers).get('/locations')).body.data.locations
+      expect(listed).toHaveLength(1)
+    })
+
     it('deletes an unused location for good', async () => {
       const { tenant, admin } = await setup()
       const kept = (await admin.post('/locations', DEPOT)).body.data.location
-      const created = (await admin.post('/locations', DEPOT)).body.data.location
+      const created = (await admin.post('/locations', { ...DEPOT, code: 'GONE' })).body.data.location
       const res = await admin.delete(`/locations/${created.id}`)
       expect(res.status).toBe(200)
       expect(res.body).toEqual({

@@ -1,12 +1,20 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { makeLocation, nextTimestamp, setCreatedAt } from '../../../test/factories.js'
 import {
+  client,
   createTenant,
   createTestApp,
   DIALECTS,
   type TestContext,
   type TestTenant,
 } from '../../../test/helpers.js'
+import {
+  BAD_PAGE_QUERIES,
+  expectPagesNewestFirst,
+  expectQueryRefused,
+  expectTiesBrokenById,
+  listAt,
+} from '../../../test/list-pages.js'
 
 for (const dialect of DIALECTS) {
   describe(`${dialect}: locations`, () => {
@@ -29,15 +37,16 @@ for (const dialect of DIALECTS) {
       const db = t.database.db
       const primary = await makeLocation(db, tenant.organisationId, {
         name: 'Manchester Depot',
+        code: 'MAN',
         isPrimary: true,
       })
       const hub = await makeLocation(db, tenant.organisationId, {
         name: 'Dublin Hub',
+        code: 'DUB',
         isActive: false,
         timezone: 'Europe/Dublin',
       })
       const common = {
-        code: 'NTH',
         description: 'Main depot',
         address: '1 Depot Road, Manchester M1 1AA',
         latitude: '53.4808',
@@ -47,6 +56,7 @@ for (const dialect of DIALECTS) {
         ...common,
         id: primary.id,
         name: 'Manchester Depot',
+        code: 'MAN',
         timezone: 'Europe/London',
         isPrimary: true,
         isActive: true,
@@ -57,6 +67,7 @@ for (const dialect of DIALECTS) {
         ...common,
         id: hub.id,
         name: 'Dublin Hub',
+        code: 'DUB',
         timezone: 'Europe/Dublin',
         isPrimary: false,
         isActive: false,
@@ -96,6 +107,8 @@ for (const dialect of DIALECTS) {
       expect(res.json()).toEqual({ error: 'Location not found', code: 'NOT_FOUND' })
     })
 
+    const locations = (tenant: TestTenant) => listAt(client(t, tenant.headers), '/locations', 'locations')
+
     it('pages 50 at a time by default, newest first, and returns every row exactly once', async () => {
       const tenant = await createTenant(t)
       const created: string[] = []
@@ -103,22 +116,10 @@ for (const dialect of DIALECTS) {
         created.push((await makeLocation(t.database.db, tenant.organisationId, { name: `Depot ${i}` })).id)
       }
       const newestFirst = [...created].reverse()
-
-      const first = await get(tenant, '/locations')
-      expect(first.json().data.pagination).toEqual({ page: 1, limit: 50, total: 51, totalPages: 2 })
-      expect(first.json().data.locations.map((l: { id: string }) => l.id)).toEqual(newestFirst.slice(0, 50))
-      const second = await get(tenant, '/locations?page=2')
-      expect(second.json().data.pagination).toEqual({ page: 2, limit: 50, total: 51, totalPages: 2 })
-      expect(second.json().data.locations.map((l: { id: string }) => l.id)).toEqual(newestFirst.slice(50))
-
+      await expectPagesNewestFirst(locations(tenant), newestFirst, { defaultLimit: 50, pageSize: 9 })
+      expect(await listIds(tenant, '?page=2')).toEqual(newestFirst.slice(50))
       const all = await get(tenant, '/locations?limit=100')
-      expect(all.statusCode).toBe(200)
       expect(all.json().data.pagination).toEqual({ page: 1, limit: 100, total: 51, totalPages: 1 })
-
-      const paged: string[] = []
-      for (let page = 1; page <= 6; page++) paged.push(...(await listIds(tenant, `?limit=9&page=${page}`)))
-      expect(paged).toEqual(newestFirst)
-      expect(await listIds(tenant, '?limit=9&page=7')).toEqual([])
     })
 
     it('breaks ties in creation time by id, descending', async () => {
@@ -126,19 +127,12 @@ for (const dialect of DIALECTS) {
       const ids: string[] = []
       for (let i = 0; i < 5; i++) ids.push((await makeLocation(t.database.db, tenant.organisationId)).id)
       await setCreatedAt(t.database.db, 'locations', ids, nextTimestamp())
-      const paged: string[] = []
-      for (let page = 1; page <= 3; page++) paged.push(...(await listIds(tenant, `?limit=2&page=${page}`)))
-      expect(paged).toEqual([...ids].sort().reverse())
+      await expectTiesBrokenById(locations(tenant), ids)
     })
 
-    it.each(['limit=101', 'limit=0', 'limit=abc', 'page=0', 'page=-1', 'search=north', 'isActive=maybe'])(
+    it.each([...BAD_PAGE_QUERIES, 'search=north', 'isActive=maybe'])(
       'rejects ?%s with 400 VALIDATION_ERROR',
-      async (query) => {
-        const tenant = await createTenant(t)
-        const res = await get(tenant, `/locations?${query}`)
-        expect(res.statusCode).toBe(400)
-        expect(res.json().code).toBe('VALIDATION_ERROR')
-      },
+      async (query) => expectQueryRefused(locations(await createTenant(t)), query),
     )
 
     it('filters by isActive', async () => {

@@ -1,6 +1,13 @@
 import { type ExpressionBuilder, sql, type Transaction, type Updateable } from 'kysely'
 import { isPostgres, sqlBool } from '../../db/database.js'
 import type { Database, Executor, LocationRow, LocationsTable } from '../../db/types.js'
+import {
+  changedWithin,
+  inListOrder,
+  type LIST_ORDER_PARAMS,
+  type ListOrder,
+  listOrderValues,
+} from '../../http/list-order.js'
 
 export type LocationUpdate = Updateable<LocationsTable>
 
@@ -22,28 +29,33 @@ export async function listLocations(
   db: Executor,
   organisationId: string,
   filters: LocationFilters,
-  page: { limit: number; offset: number },
+  order: ListOrder,
+  limit: number,
 ): Promise<LocationRow[]> {
-  return db
-    .selectFrom('locations')
-    .selectAll()
-    .where((eb) => listConditions(eb, organisationId, filters))
-    .orderBy('created_at', 'desc')
-    .orderBy('id', 'desc')
-    .limit(page.limit)
-    .offset(page.offset)
-    .execute()
+  return inListOrder(
+    db
+      .selectFrom('locations')
+      .selectAll()
+      .where((eb) => listConditions(eb, organisationId, filters)),
+    'locations',
+    order,
+    listOrderValues(order, limit) as typeof LIST_ORDER_PARAMS,
+  ).execute()
 }
 
 export async function countLocations(
   db: Executor,
   organisationId: string,
   filters: LocationFilters,
+  order?: ListOrder,
 ): Promise<number> {
   const row = await db
     .selectFrom('locations')
     .select((eb) => eb.fn.countAll<number>().as('total'))
     .where((eb) => listConditions(eb, organisationId, filters))
+    .$if(order !== undefined, (q) =>
+      q.where(changedWithin('locations', order as ListOrder, listOrderValues(order as ListOrder, 0))),
+    )
     .executeTakeFirstOrThrow()
   return Number(row.total)
 }
@@ -73,6 +85,21 @@ export async function insertLocation(db: Executor, row: LocationRow): Promise<vo
 }
 
 /** The location row, locked against concurrent writers until the transaction ends (PostgreSQL). */
+/** The id of the organisation's location with this code, if any (codes are unique per organisation). */
+export async function findLocationIdByCode(
+  db: Executor,
+  organisationId: string,
+  code: string,
+): Promise<string | undefined> {
+  const row = await db
+    .selectFrom('locations')
+    .select('id')
+    .where('organisation_id', '=', organisationId)
+    .where('code', '=', code)
+    .executeTakeFirst()
+  return row?.id
+}
+
 export async function findLocationForUpdate(
   trx: Transaction<Database>,
   organisationId: string,

@@ -10,14 +10,16 @@ export const locationRoutes: FastifyPluginAsyncTypebox<{ db: Kysely<Database> }>
     '/locations',
     {
       schema: {
+        operationId: 'listLocations',
         tags: ['Locations'],
         summary: 'List depots and hubs',
+        description: 'Newest first; active and inactive depots alike unless `isActive` is given.',
         querystring: LocationListQuery,
         response: { 200: LocationListResponse, ...COMMON_ERRORS },
       },
     },
     async (request) => ({
-      data: await locations.listLocations(db, request.auth.organisationId, request.query),
+      data: await locations.listLocations(db, request.auth.organisationId, request.query, app.changeSettleMs),
       message: SUCCESS,
     }),
   )
@@ -25,9 +27,12 @@ export const locationRoutes: FastifyPluginAsyncTypebox<{ db: Kysely<Database> }>
   app.get(
     '/locations/:id',
     {
+      config: { etag: {} },
       schema: {
+        operationId: 'getLocation',
         tags: ['Locations'],
         summary: 'Get a depot or hub',
+        description: 'The depot with its address, coordinates and IANA time zone.',
         params: IdParams,
         response: { 200: LocationResponse, ...COMMON_ERRORS, ...NOT_FOUND_ERROR },
       },

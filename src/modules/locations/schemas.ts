@@ -1,5 +1,15 @@
 import { type Static, Type } from '@sinclair/typebox'
-import { DateTime, DecimalString, Envelope, Id, PageQuery, Pagination } from '../../http/schemas.js'
+import {
+  ChangeFeedPagination,
+  CursorQuery,
+  DateTime,
+  Envelope,
+  Id,
+  LatitudeString,
+  LongitudeString,
+  PageQuery,
+  UpdatedSinceQuery,
+} from '../../http/schemas.js'
 
 export const Location = Type.Object(
   {
@@ -8,8 +18,8 @@ export const Location = Type.Object(
     code: Type.String(),
     description: Type.String(),
     address: Type.String(),
-    latitude: DecimalString,
-    longitude: DecimalString,
+    latitude: LatitudeString,
+    longitude: LongitudeString,
     timezone: Type.String({ description: 'IANA time zone name', examples: ['Europe/London'] }),
     isPrimary: Type.Boolean(),
     isActive: Type.Boolean(),
@@ -23,6 +33,8 @@ export type Location = Static<typeof Location>
 export const LocationListQuery = Type.Object(
   {
     ...PageQuery(50),
+    ...CursorQuery,
+    ...UpdatedSinceQuery,
     isActive: Type.Optional(Type.Boolean({ description: 'true or false' })),
   },
   { additionalProperties: false },
@@ -30,7 +42,7 @@ export const LocationListQuery = Type.Object(
 export type LocationListQuery = Static<typeof LocationListQuery>
 
 export const LocationListResponse = Envelope(
-  Type.Object({ locations: Type.Array(Location), pagination: Pagination }),
+  Type.Object({ locations: Type.Array(Location), pagination: ChangeFeedPagination }),
   'A page of locations',
 )
 export const LocationResponse = Envelope(Type.Object({ location: Location }), 'The location')

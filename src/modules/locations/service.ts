@@ -1,12 +1,13 @@
 import type { Kysely, Transaction } from 'kysely'
 import { sqlBool } from '../../db/database.js'
+import { isUniqueViolation } from '../../db/errors.js'
 import { newId, nowIso } from '../../db/ids.js'
 import { referenceExists } from '../../db/references.js'
 import type { Database, Executor, LocationRow } from '../../db/types.js'
 import { toDecimalString } from '../../db/values.js'
 import { AppError, describeUsage, notFound, validationError } from '../../http/errors.js'
-import { offsetOf, paginationOf } from '../../http/pagination.js'
-import type { Pagination } from '../../http/schemas.js'
+import { listOrderOf, readPage } from '../../http/list-order.js'
+import type { ChangeFeedPagination } from '../../http/schemas.js'
 import type { CreateLocationBody, UpdateLocationBody } from './admin-schemas.js'
 import type { LocationUpdate } from './repository.js'
 import * as repository from './repository.js'
@@ -17,13 +18,17 @@ export async function listLocations(
   db: Executor,
   organisationId: string,
   query: LocationListQuery,
-): Promise<{ locations: Location[]; pagination: Pagination }> {
+  settleMs = 0,
+): Promise<{ locations: Location[]; pagination: ChangeFeedPagination }> {
   const filters = { isActive: query.isActive }
-  const [rows, total] = await Promise.all([
-    repository.listLocations(db, organisationId, filters, { limit: query.limit, offset: offsetOf(query) }),
-    repository.countLocations(db, organisationId, filters),
-  ])
-  return { locations: rows.map(serializeLocation), pagination: paginationOf(query, total) }
+  const order = listOrderOf(query, settleMs)
+  const { rows, pagination } = await readPage(
+    query,
+    order,
+    (limit) => repository.listLocations(db, organisationId, filters, order, limit),
+    () => repository.countLocations(db, organisationId, filters, order),
+  )
+  return { locations: rows.map(serializeLocation), pagination }
 }
 
 export async function getLocation(db: Executor, organisationId: string, id: string): Promise<Location> {
@@ -67,37 +72,67 @@ function assertTimeZone(name: string | undefined): void {
   }
 }
 
+const codeTaken = (code: string) =>
+  new AppError('CONFLICT', `Your organisation already has a location with the code "${code}"`, [
+    { path: '/body/code', message: 'is already taken' },
+  ])
+
+/** The unique index on (organisation_id, code) refused the write (not the one-primary index). */
+function isCodeViolation(error: unknown): boolean {
+  if (!isUniqueViolation(error)) return false
+  const { constraint, message } = error as { constraint?: string; message?: string }
+  return constraint === 'locations_organisation_id_code_key' || /locations\.code/.test(message ?? '')
+}
+
+/** Runs a write, turning a unique-index refusal (a concurrent write of the same code) into 409. */
+async function guardCodeRace<T>(code: string | undefined, write: () => Promise<T>): Promise<T> {
+  try {
+    return await write()
+  } catch (error) {
+    if (code !== undefined && isCodeViolation(error)) throw codeTaken(code)
+    throw error
+  }
+}
+
+async function assertCodeFree(db: Executor, organisationId: string, code: string, exceptId?: string) {
+  const holder = await repository.findLocationIdByCode(db, organisationId, code)
+  if (holder !== undefined && holder !== exceptId) throw codeTaken(code)
+}
+
 export async function createLocation(
   db: Kysely<Database>,
   organisationId: string,
   input: CreateLocationBody,
 ): Promise<Location> {
   assertTimeZone(input.timezone)
-  return db.transaction().execute(async (trx) => {
-    const now = nowIso()
-    const row: LocationRow = {
-      id: newId(),
-      organisation_id: organisationId,
-      name: input.name,
-      code: input.code,
-      description: input.description ?? '',
-      address: input.address ?? '',
-      latitude: toDecimalString(input.latitude),
-      longitude: toDecimalString(input.longitude),
-      timezone: input.timezone,
-      is_primary: input.isPrimary ?? false,
-      is_active: input.isActive ?? true,
-      created_at: now,
-      updated_at: now,
-    }
-    // The old primary is cleared first: the unique index never sees two primaries, even mid-transaction.
-    if (row.is_primary) {
-      await repository.lockPrimaryLocation(trx, organisationId)
-      await repository.clearPrimaryLocation(trx, organisationId, row.id, now)
-    }
-    await repository.insertLocation(trx, row)
-    return getLocation(trx, organisationId, row.id)
-  })
+  return guardCodeRace(input.code, () =>
+    db.transaction().execute(async (trx) => {
+      await assertCodeFree(trx, organisationId, input.code)
+      const now = nowIso()
+      const row: LocationRow = {
+        id: newId(),
+        organisation_id: organisationId,
+        name: input.name,
+        code: input.code,
+        description: input.description ?? '',
+        address: input.address ?? '',
+        latitude: toDecimalString(input.latitude),
+        longitude: toDecimalString(input.longitude),
+        timezone: input.timezone,
+        is_primary: input.isPrimary ?? false,
+        is_active: input.isActive ?? true,
+        created_at: now,
+        updated_at: now,
+      }
+      // The old primary is cleared first: the unique index never sees two primaries, even mid-transaction.
+      if (row.is_primary) {
+        await repository.lockPrimaryLocation(trx, organisationId)
+        await repository.clearPrimaryLocation(trx, organisationId, row.id, now)
+      }
+      await repository.insertLocation(trx, row)
+      return getLocation(trx, organisationId, row.id)
+    }),
+  )
 }
 
 function changesOf(current: LocationRow, input: UpdateLocationBody): LocationUpdate {
@@ -129,19 +164,22 @@ export async function updateLocation(
   input: UpdateLocationBody,
 ): Promise<Location> {
   assertTimeZone(input.timezone)
-  return db.transaction().execute(async (trx) => {
-    const current = await repository.findLocationForUpdate(trx, organisationId, id)
-    if (!current) throw notFound('Location')
-    const changes = changesOf(current, input)
-    if (Object.keys(changes).length === 0) return serializeLocation(current)
-    changes.updated_at = nowIso()
-    if (changes.is_primary) {
-      await repository.lockPrimaryLocation(trx, organisationId)
-      await repository.clearPrimaryLocation(trx, organisationId, id, changes.updated_at)
-    }
-    await repository.updateLocation(trx, organisationId, id, changes)
-    return getLocation(trx, organisationId, id)
-  })
+  return guardCodeRace(input.code, () =>
+    db.transaction().execute(async (trx) => {
+      const current = await repository.findLocationForUpdate(trx, organisationId, id)
+      if (!current) throw notFound('Location')
+      const changes = changesOf(current, input)
+      if (Object.keys(changes).length === 0) return serializeLocation(current)
+      if (changes.code !== undefined) await assertCodeFree(trx, organisationId, changes.code, id)
+      changes.updated_at = nowIso()
+      if (changes.is_primary) {
+        await repository.lockPrimaryLocation(trx, organisationId)
+        await repository.clearPrimaryLocation(trx, organisationId, id, changes.updated_at)
+      }
+      await repository.updateLocation(trx, organisationId, id, changes)
+      return getLocation(trx, organisationId, id)
+    }),
+  )
 }
 
 export async function deleteLocation(

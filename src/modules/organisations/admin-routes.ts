@@ -12,8 +12,10 @@ export const organisationAdminRoutes: FastifyPluginAsyncTypebox<RouteOptions> = 
     '/organisation',
     {
       schema: {
+        operationId: 'getOrganisation',
         tags: ['Organisation'],
         summary: "Get the caller's organisation",
+        description: 'The organisation the key belongs to, with its plan.',
         response: { 200: OrganisationResponse, ...COMMON_ERRORS },
       },
     },
@@ -27,6 +29,7 @@ export const organisationAdminRoutes: FastifyPluginAsyncTypebox<RouteOptions> = 
     '/organisation',
     {
       schema: {
+        operationId: 'updateOrganisation',
         tags: ['Organisation'],
         summary: 'Rename the organisation or change its plan',
         description:
@@ -35,6 +38,7 @@ export const organisationAdminRoutes: FastifyPluginAsyncTypebox<RouteOptions> = 
         body: UpdateOrganisationBody,
         response: { 200: OrganisationResponse, ...COMMON_ERRORS, ...BODY_ERRORS },
       },
+      config: { access: 'admin' },
     },
     async (request) => {
       const { organisation, planChanged } = await updateOrganisation(

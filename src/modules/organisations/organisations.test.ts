@@ -28,6 +28,7 @@ for (const dialect of DIALECTS) {
             id: tenant.organisationId,
             name: 'Acme Heating',
             plan: 'ENTERPRISE',
+            routing: { detourFactor: 1.3, speedKmh: 40, latenessPenaltyPerMinute: 1 },
             createdAt: expect.any(String),
             updatedAt: expect.any(String),
           },

@@ -21,8 +21,10 @@ export async function createOrganisation(
   const name = input.name.trim()
   if (name === '') throw new Error('Organisation name must not be empty')
   const now = nowIso()
-  const row: OrganisationRow = { id: newId(), name, plan: input.plan, created_at: now, updated_at: now }
-  await repository.insertOrganisation(db, row)
+  const id = newId()
+  await repository.insertOrganisation(db, { id, name, plan: input.plan, created_at: now, updated_at: now })
+  const row = await repository.findOrganisation(db, id)
+  if (!row) throw new Error(`organisation ${id} was not stored`)
   return row
 }
 
@@ -49,9 +51,15 @@ export async function updateOrganisation(
   return db.transaction().execute(async (trx) => {
     const current = await repository.findOrganisation(trx, id)
     if (!current) throw notFound('Organisation')
-    const changes: Partial<Pick<OrganisationRow, 'name' | 'plan'>> = {}
+    const changes: Partial<Omit<OrganisationRow, 'id' | 'created_at'>> = {}
     if (input.name !== undefined && input.name !== current.name) changes.name = input.name
     if (input.plan !== undefined && input.plan !== current.plan) changes.plan = input.plan
+    const routing = input.routing ?? {}
+    if (routing.detourFactor !== undefined) changes.routing_detour_factor = routing.detourFactor
+    if (routing.speedKmh !== undefined) changes.routing_speed_kmh = routing.speedKmh
+    if (routing.latenessPenaltyPerMinute !== undefined) {
+      changes.routing_lateness_penalty_per_minute = routing.latenessPenaltyPerMinute
+    }
     if (Object.keys(changes).length > 0)
       await repository.updateOrganisation(trx, id, { ...changes, updated_at: nowIso() })
     return { organisation: await getOrganisation(trx, id), planChanged: changes.plan !== undefined }

@@ -4,6 +4,7 @@ import { BODY_ERRORS, COMMON_ERRORS, IdParams, NOT_FOUND_ERROR, SUCCESS } from '
 import {
   CreateUserBody,
   EMAIL_CONFLICT_ERROR,
+  SetPasswordBody,
   UpdateUserBody,
   UserListQuery,
   UserListResponse,
@@ -13,11 +14,12 @@ import * as users from './users-service.js'
 
 const TAGS = ['Team']
 
-export const teamAdminRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app, { db }) => {
+export const teamAdminRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app, { db, dashboard }) => {
   app.get(
     '/team/users',
     {
       schema: {
+        operationId: 'listUsers',
         tags: TAGS,
         summary: 'List team members',
         description: 'Active and inactive users alike unless filtered with isActive.',
@@ -35,12 +37,14 @@ export const teamAdminRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (a
     '/team/users',
     {
       schema: {
+        operationId: 'createUser',
         tags: TAGS,
         summary: 'Add a team member',
         description: 'New users are active. The email is trimmed and lower-cased before it is stored.',
         body: CreateUserBody,
         response: { 201: UserResponse, ...COMMON_ERRORS, ...BODY_ERRORS, ...EMAIL_CONFLICT_ERROR },
       },
+      config: { access: 'admin' },
     },
     async (request, reply) => {
       const user = await users.createUser(db, request.auth.organisationId, request.body)
@@ -52,8 +56,10 @@ export const teamAdminRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (a
     '/team/users/:id',
     {
       schema: {
+        operationId: 'getUser',
         tags: TAGS,
         summary: 'Get a team member',
+        description: 'A worker or dispatcher of the organisation, active or not.',
         params: IdParams,
         response: { 200: UserResponse, ...COMMON_ERRORS, ...NOT_FOUND_ERROR },
       },
@@ -68,6 +74,7 @@ export const teamAdminRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (a
     '/team/users/:id',
     {
       schema: {
+        operationId: 'updateUser',
         tags: TAGS,
         summary: 'Update a team member',
         description:
@@ -83,6 +90,7 @@ export const teamAdminRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (a
           ...EMAIL_CONFLICT_ERROR,
         },
       },
+      config: { access: 'admin' },
     },
     async (request) => ({
       data: {
@@ -96,6 +104,7 @@ export const teamAdminRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (a
     '/team/users/:id/deactivate',
     {
       schema: {
+        operationId: 'deactivateUser',
         tags: TAGS,
         summary: 'Deactivate a team member',
         description:
@@ -105,6 +114,7 @@ export const teamAdminRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (a
         params: IdParams,
         response: { 200: UserResponse, ...COMMON_ERRORS, ...NOT_FOUND_ERROR, ...BODY_ERRORS },
       },
+      config: { access: 'admin' },
     },
     async (request) => ({
       data: { user: await users.setUserActive(db, request.auth.organisationId, request.params.id, false) },
@@ -116,16 +126,51 @@ export const teamAdminRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (a
     '/team/users/:id/activate',
     {
       schema: {
+        operationId: 'activateUser',
         tags: TAGS,
         summary: 'Reactivate a team member',
         description: 'Undoes a deactivation. Activating an active user changes nothing.',
         params: IdParams,
         response: { 200: UserResponse, ...COMMON_ERRORS, ...NOT_FOUND_ERROR, ...BODY_ERRORS },
       },
+      config: { access: 'admin' },
     },
     async (request) => ({
       data: { user: await users.setUserActive(db, request.auth.organisationId, request.params.id, true) },
       message: SUCCESS,
     }),
+  )
+
+  app.put(
+    '/team/users/:id/password',
+    {
+      schema: {
+        operationId: 'setUserPassword',
+        tags: TAGS,
+        summary: "Set a team member's password",
+        description:
+          'Sets or replaces the password (at least 12 characters; stored only as a scrypt hash) and signs ' +
+          "the user out of every dashboard session, the caller's own included when it is theirs. ADMIN " +
+          'and DISPATCHER users with a password sign in to the dashboard; a WORKER to My day (/my) only.',
+        params: IdParams,
+        body: SetPasswordBody,
+        response: { 200: UserResponse, ...COMMON_ERRORS, ...NOT_FOUND_ERROR, ...BODY_ERRORS },
+      },
+      // The body holds a password: no Idempotency-Key, whose stored fingerprint hashes the body.
+      config: { access: 'admin', revealsSecret: true },
+    },
+    async (request, reply) => {
+      const { id } = request.params
+      const user = await users.setUserPassword(
+        db,
+        request.auth.organisationId,
+        id,
+        request.body.password,
+        dashboard?.passwordParams,
+      )
+      if (request.auth.kind === 'session' && request.auth.session.userId === id)
+        dashboard?.cookies.clear(request, reply)
+      return { data: { user }, message: SUCCESS }
+    },
   )
 }

@@ -45,6 +45,7 @@ for (const dialect of DIALECTS) {
             email: 'sam.taylor@example.com',
             role: 'DISPATCHER',
             isActive: true,
+            hasPassword: false,
             createdAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
             updatedAt: user.createdAt,
           },

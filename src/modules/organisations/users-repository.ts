@@ -1,10 +1,13 @@
 // Team members (workers and dispatchers) of an organisation.
 import { type ExpressionBuilder, type Selectable, sql, type Updateable } from 'kysely'
 import { sqlBool } from '../../db/database.js'
-import type { Database, Executor, UserRole, UsersTable } from '../../db/types.js'
+import type { Database, Executor, PlanTier, UserRole, UsersTable } from '../../db/types.js'
 
 export type UserRow = Selectable<UsersTable>
 export type UserUpdate = Updateable<UsersTable>
+/** A new user: without a password unless one is given. */
+export type NewUser = Omit<UserRow, 'password_hash' | 'password_changed_at'> &
+  Partial<Pick<UserRow, 'password_hash' | 'password_changed_at'>>
 
 export interface UserFilters {
   role?: UserRole
@@ -109,7 +112,7 @@ export async function findUserByEmail(
     .executeTakeFirst()
 }
 
-export async function insertUser(db: Executor, row: UserRow): Promise<void> {
+export async function insertUser(db: Executor, row: NewUser): Promise<void> {
   await db
     .insertInto('users')
     .values({ ...row, is_active: sqlBool(Boolean(row.is_active)) })
@@ -129,4 +132,40 @@ export async function updateUser(
     .where('id', '=', id)
     .executeTakeFirst()
   return Number(result.numUpdatedRows)
+}
+
+/** A user who may be signing in: every organisation's user with this (normalised) email. */
+export interface SignInCandidate extends UserRow {
+  organisation_name: string
+  organisation_plan: PlanTier
+}
+
+/** The one query that crosses organisations: sign-in, where the organisation is not known yet. */
+export async function findSignInCandidates(db: Executor, email: string): Promise<SignInCandidate[]> {
+  return db
+    .selectFrom('users')
+    .innerJoin('organisations', 'organisations.id', 'users.organisation_id')
+    .selectAll('users')
+    .select(['organisations.name as organisation_name', 'organisations.plan as organisation_plan'])
+    .where('users.email', '=', email)
+    .orderBy('organisations.name')
+    .orderBy('organisations.id')
+    .execute()
+}
+
+/** Swaps a password hash for another of the same password, unless it was changed meanwhile. */
+export async function replacePasswordHash(
+  db: Executor,
+  organisationId: string,
+  id: string,
+  previousHash: string,
+  passwordHash: string,
+): Promise<void> {
+  await db
+    .updateTable('users')
+    .set({ password_hash: passwordHash })
+    .where('organisation_id', '=', organisationId)
+    .where('id', '=', id)
+    .where('password_hash', '=', previousHash)
+    .execute()
 }

@@ -1,5 +1,13 @@
 import { type Static, Type } from '@sinclair/typebox'
-import { DateTime, Envelope, ErrorBody, Id, PageQuery, Pagination, StringEnum } from '../../http/schemas.js'
+import {
+  DateTime,
+  Envelope,
+  errorResponses,
+  Id,
+  PageQuery,
+  Pagination,
+  StringEnum,
+} from '../../http/schemas.js'
 
 export const UserRole = StringEnum(
   ['ADMIN', 'DISPATCHER', 'WORKER'],
@@ -22,6 +30,11 @@ export const User = Type.Object(
     role: UserRole,
     isActive: Type.Boolean({
       description: 'Inactive users stay readable (past shifts and jobs keep them) but cannot be assigned',
+    }),
+    hasPassword: Type.Boolean({
+      description:
+        'Whether a password is set (PUT /team/users/{id}/password or the CLI): ADMIN and DISPATCHER users ' +
+        'with one can sign in to the dashboard',
     }),
     createdAt: DateTime,
     updatedAt: DateTime,
@@ -66,14 +79,25 @@ export const UpdateUserBody = Type.Object(
 )
 export type UpdateUserBody = Static<typeof UpdateUserBody>
 
+export const SetPasswordBody = Type.Object(
+  {
+    password: Type.String({
+      minLength: 12,
+      maxLength: 1024,
+      description: 'At least 12 characters; stored only as a scrypt hash',
+    }),
+  },
+  { additionalProperties: false, examples: [{ password: 'correct horse battery staple' }] },
+)
+export type SetPasswordBody = Static<typeof SetPasswordBody>
+
 export const UserListResponse = Envelope(
   Type.Object({ users: Type.Array(User), pagination: Pagination }),
   'A page of team members',
 )
 export const UserResponse = Envelope(Type.Object({ user: User }), 'The team member')
 
-export const EMAIL_CONFLICT_ERROR = {
-  409: Type.Ref(ErrorBody, {
-    description: 'Another user of the organisation already has this email (CONFLICT)',
-  }),
-}
+export const EMAIL_CONFLICT_ERROR = errorResponses([
+  'CONFLICT',
+  'Another user of the organisation already has this email',
+])

@@ -1,5 +1,6 @@
 // Business rules for the team: one email per user within an organisation (compared after trimming and
-// lower-casing), and deactivation instead of deletion, so shifts and jobs keep their worker.
+// lower-casing), and deactivation instead of deletion, so shifts and jobs keep their worker. A user
+// loses every dashboard session when their password changes, when deactivated and when made a WORKER.
 import type { Kysely } from 'kysely'
 import { sqlBool } from '../../db/database.js'
 import { isUniqueViolation } from '../../db/errors.js'
@@ -8,10 +9,17 @@ import type { Database, Executor } from '../../db/types.js'
 import { AppError, notFound } from '../../http/errors.js'
 import { offsetOf, paginationOf } from '../../http/pagination.js'
 import type { Pagination } from '../../http/schemas.js'
+import {
+  assertAcceptablePassword,
+  DEFAULT_SCRYPT,
+  hashPassword,
+  type ScryptParams,
+} from '../sessions/passwords.js'
+import { endUserSessions } from '../sessions/service.js'
 import * as repository from './users-repository.js'
 import type { CreateUserBody, UpdateUserBody, User, UserListQuery } from './users-schemas.js'
 
-export type { UserRow } from './users-repository.js'
+export type { SignInCandidate, UserRow } from './users-repository.js'
 
 export function serializeUser(row: repository.UserRow): User {
   return {
@@ -20,6 +28,7 @@ export function serializeUser(row: repository.UserRow): User {
     email: row.email,
     role: row.role,
     isActive: Boolean(row.is_active),
+    hasPassword: row.password_hash !== null,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
   }
@@ -63,6 +72,15 @@ export async function findActiveUser(
   return repository.findActiveUser(db, organisationId, id)
 }
 
+/** The user holding an email address in the organisation (any case, surrounding spaces ignored). */
+export function findUserByEmail(
+  db: Executor,
+  organisationId: string,
+  email: string,
+): Promise<repository.UserRow | undefined> {
+  return repository.findUserByEmail(db, organisationId, normaliseEmail(email))
+}
+
 export async function listUsers(
   db: Executor,
   organisationId: string,
@@ -92,7 +110,7 @@ export async function createUser(
     db.transaction().execute(async (trx) => {
       await assertEmailFree(trx, organisationId, email)
       const now = nowIso()
-      const row: repository.UserRow = {
+      const row: repository.NewUser = {
         id: newId(),
         organisation_id: organisationId,
         name: input.name,
@@ -103,7 +121,7 @@ export async function createUser(
         updated_at: now,
       }
       await repository.insertUser(trx, row)
-      return serializeUser(row)
+      return getUser(trx, organisationId, row.id)
     }),
   )
 }
@@ -129,6 +147,7 @@ export async function updateUser(
       if (Object.keys(changes).length > 0) {
         await repository.updateUser(trx, organisationId, id, { ...changes, updated_at: nowIso() })
       }
+      if (changes.role === 'WORKER') await endUserSessions(trx, organisationId, id)
       return getUser(trx, organisationId, id)
     }),
   )
@@ -150,6 +169,50 @@ export async function setUserActive(
         updated_at: nowIso(),
       })
     }
+    if (!isActive) await endUserSessions(trx, organisationId, id)
     return getUser(trx, organisationId, id)
   })
+}
+
+/**
+ * Sets (or replaces) a user's password and signs them out everywhere. The password is checked and
+ * hashed before the transaction: scrypt takes a noticeable fraction of a second by design.
+ */
+export async function setUserPassword(
+  db: Kysely<Database>,
+  organisationId: string,
+  id: string,
+  password: string,
+  params: ScryptParams = DEFAULT_SCRYPT,
+): Promise<User> {
+  assertAcceptablePassword(password)
+  if (!(await repository.findUser(db, organisationId, id))) throw notFound('User')
+  const passwordHash = await hashPassword(password, params)
+  return db.transaction().execute(async (trx) => {
+    const now = nowIso()
+    const updated = await repository.updateUser(trx, organisationId, id, {
+      password_hash: passwordHash,
+      password_changed_at: now,
+      updated_at: now,
+    })
+    if (updated === 0) throw notFound('User')
+    await endUserSessions(trx, organisationId, id)
+    return getUser(trx, organisationId, id)
+  })
+}
+
+/** Every organisation's user with this email, for sign-in (the only look-up across organisations). */
+export function findSignInCandidates(db: Executor, email: string): Promise<repository.SignInCandidate[]> {
+  return repository.findSignInCandidates(db, normaliseEmail(email))
+}
+
+/** Stores a stronger hash of the same password (made at sign-in): not a password change. */
+export async function upgradePasswordHash(
+  db: Executor,
+  organisationId: string,
+  id: string,
+  previousHash: string,
+  passwordHash: string,
+): Promise<void> {
+  await repository.replacePasswordHash(db, organisationId, id, previousHash, passwordHash)
 }

@@ -5,6 +5,7 @@ import {
   CreateShiftBody,
   DeletedShiftResponse,
   SHIFT_IN_USE_ERROR,
+  SHIFT_WORKER_IN_USE_ERROR,
   UpdateShiftBody,
 } from './admin-schemas.js'
 import { shiftRoutes } from './routes.js'
@@ -19,6 +20,7 @@ export const shiftAdminRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (
     '/shifts',
     {
       schema: {
+        operationId: 'createShift',
         tags: ['Shifts'],
         summary: 'Create a shift template',
         description:
@@ -39,14 +41,22 @@ export const shiftAdminRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (
     '/shifts/:id',
     {
       schema: {
+        operationId: 'updateShift',
         tags: ['Shifts'],
         summary: 'Update a shift template',
         description:
           'Only supplied fields change; breaks, when sent, replace the whole set. The rules of creation ' +
-          'apply to the merged shift. updatedAt moves only when something really changes.',
+          'apply to the merged shift. updatedAt moves only when something really changes. The worker ' +
+          '(userId) cannot change while jobs on the shift are ASSIGNED or IN_PROGRESS: 409 SHIFT_IN_USE.',
         params: IdParams,
         body: UpdateShiftBody,
-        response: { 200: ShiftResponse, ...COMMON_ERRORS, ...NOT_FOUND_ERROR, ...BODY_ERRORS },
+        response: {
+          200: ShiftResponse,
+          ...COMMON_ERRORS,
+          ...NOT_FOUND_ERROR,
+          ...BODY_ERRORS,
+          ...SHIFT_WORKER_IN_USE_ERROR,
+        },
       },
     },
     async (request) => ({
@@ -61,6 +71,7 @@ export const shiftAdminRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (
     '/shifts/:id',
     {
       schema: {
+        operationId: 'deleteShift',
         tags: ['Shifts'],
         summary: 'Delete a shift template',
         description:

@@ -1,6 +1,6 @@
 // Request bodies of the admin shift routes. Responses reuse the public Shift schema.
 import { type Static, Type } from '@sinclair/typebox'
-import { DateTime, DayOfWeek, Envelope, ErrorBody, Id, TimeOfDay } from '../../http/schemas.js'
+import { DateTime, DayOfWeek, Envelope, errorResponses, Id, TimeOfDay } from '../../http/schemas.js'
 
 const ReferenceId = (what: string) =>
   Type.String({ minLength: 1, maxLength: 200, description: `The ${what}; must exist in your organisation` })
@@ -78,6 +78,12 @@ export const DeletedShiftResponse = Envelope(
   'The shift and its breaks were deleted',
 )
 
-export const SHIFT_IN_USE_ERROR = {
-  409: Type.Ref(ErrorBody, { description: 'Jobs that are not deleted are planned on this shift (IN_USE)' }),
-}
+export const SHIFT_IN_USE_ERROR = errorResponses([
+  'IN_USE',
+  'Jobs that are not deleted are planned on this shift',
+])
+
+export const SHIFT_WORKER_IN_USE_ERROR = errorResponses([
+  'SHIFT_IN_USE',
+  'userId cannot change while jobs on the shift are ASSIGNED or IN_PROGRESS; the message names them',
+])

@@ -1,10 +1,27 @@
 // SQL for shift templates. Every query is scoped by organisation; breaks are loaded for a whole page
 // of shifts in one query, never one query per shift.
+
 import type { ExpressionBuilder, Transaction, Updateable } from 'kysely'
 import { isPostgres, sqlBool } from '../../db/database.js'
 import { idList, inIdList, param, prepareOnce, presentFilters } from '../../db/hot-query.js'
 import { referenceExists } from '../../db/references.js'
-import type { Database, DayOfWeek, Executor, ShiftBreakRow, ShiftRow, ShiftsTable } from '../../db/types.js'
+import type {
+  Database,
+  DayOfWeek,
+  Executor,
+  JobStatus,
+  ShiftBreakRow,
+  ShiftRow,
+  ShiftsTable,
+} from '../../db/types.js'
+import {
+  changedWithin,
+  inListOrder,
+  LIST_ORDER_PARAMS,
+  type ListOrder,
+  listOrderShape,
+  listOrderValues,
+} from '../../http/list-order.js'
 
 export type ShiftUpdate = Updateable<ShiftsTable>
 
@@ -62,31 +79,41 @@ export async function listShifts(
   db: Executor,
   organisationId: string,
   filters: ShiftFilters,
-  page: { limit: number; offset: number },
+  order: ListOrder,
+  limit: number,
 ): Promise<ShiftListedRow[]> {
   const present = presentFilters(filters)
-  return prepareOnce(db, `shifts.list:${present.join(',')}`, () =>
-    selectShifts(db)
-      .where((eb) => filterConditions(eb, present))
-      .orderBy('shifts.created_at', 'desc')
-      .orderBy('shifts.id', 'desc')
-      .limit(param<number>('limit'))
-      .offset(param<number>('offset')),
-  ).run<ShiftListedRow>({ organisationId, ...filters, ...page })
+  return prepareOnce(db, `shifts.list:${present.join(',')}:${listOrderShape(order)}`, () =>
+    inListOrder(
+      selectShifts(db).where((eb) => filterConditions(eb, present)),
+      'shifts',
+      order,
+      LIST_ORDER_PARAMS,
+    ),
+  ).run<ShiftListedRow>({ organisationId, ...filters, ...listOrderValues(order, limit) })
 }
 
 export async function countShifts(
   db: Executor,
   organisationId: string,
   filters: ShiftFilters,
+  order?: ListOrder,
 ): Promise<number> {
   const present = presentFilters(filters)
-  const [row] = await prepareOnce(db, `shifts.count:${present.join(',')}`, () =>
+  const shape = `shifts.count:${present.join(',')}:${order?.by ?? 'created'}`
+  const [row] = await prepareOnce(db, shape, () =>
     db
       .selectFrom('shifts')
       .select((eb) => eb.fn.countAll<number>().as('total'))
-      .where((eb) => filterConditions(eb, present)),
-  ).run<{ total: number | string }>({ organisationId, ...filters })
+      .where((eb) => filterConditions(eb, present))
+      .$if(order?.by === 'updated', (q) =>
+        q.where(changedWithin('shifts', order as ListOrder, LIST_ORDER_PARAMS)),
+      ),
+  ).run<{ total: number | string }>({
+    organisationId,
+    ...filters,
+    ...(order ? listOrderValues(order, 0) : {}),
+  })
   return Number(row?.total ?? 0)
 }
 
@@ -179,6 +206,23 @@ export async function deleteBreaksOfShift(
     .deleteFrom('shift_breaks')
     .where('organisation_id', '=', organisationId)
     .where('shift_id', '=', shiftId)
+    .execute()
+}
+
+/** Jobs (not soft-deleted) ASSIGNED or IN_PROGRESS on the shift: its worker is doing them. */
+export async function findActiveJobsOnShift(
+  db: Executor,
+  organisationId: string,
+  shiftId: string,
+): Promise<{ id: string; title: string; status: JobStatus }[]> {
+  return db
+    .selectFrom('jobs')
+    .select(['id', 'title', 'status'])
+    .where('organisation_id', '=', organisationId)
+    .where('shift_id', '=', shiftId)
+    .where('status', 'in', ['ASSIGNED', 'IN_PROGRESS'])
+    .where('deleted_at', 'is', null)
+    .orderBy('id')
     .execute()
 }
 

@@ -10,6 +10,7 @@ export const shiftRoutes: FastifyPluginAsyncTypebox<{ db: Kysely<Database> }> = 
     '/shifts',
     {
       schema: {
+        operationId: 'listShifts',
         tags: ['Shifts'],
         summary: 'List shift templates',
         description: 'Newest first, each with its worker, depot, vehicle and breaks.',
@@ -18,7 +19,7 @@ export const shiftRoutes: FastifyPluginAsyncTypebox<{ db: Kysely<Database> }> = 
       },
     },
     async (request) => ({
-      data: await shifts.listShifts(db, request.auth.organisationId, request.query),
+      data: await shifts.listShifts(db, request.auth.organisationId, request.query, app.changeSettleMs),
       message: SUCCESS,
     }),
   )
@@ -26,7 +27,9 @@ export const shiftRoutes: FastifyPluginAsyncTypebox<{ db: Kysely<Database> }> = 
   app.get(
     '/shifts/:id',
     {
+      config: { etag: {} },
       schema: {
+        operationId: 'getShift',
         tags: ['Shifts'],
         summary: 'Get a shift template',
         description: 'A shift with its worker, depot, vehicle and breaks (sorted by start time).',

@@ -1,5 +1,15 @@
 import { type Static, Type } from '@sinclair/typebox'
-import { DateTime, DayOfWeek, Envelope, Id, PageQuery, Pagination, TimeOfDay } from '../../http/schemas.js'
+import {
+  ChangeFeedPagination,
+  CursorQuery,
+  DateTime,
+  DayOfWeek,
+  Envelope,
+  Id,
+  PageQuery,
+  TimeOfDay,
+  UpdatedSinceQuery,
+} from '../../http/schemas.js'
 
 const NamedRef = Type.Object({ id: Id, name: Type.String() })
 
@@ -34,6 +44,8 @@ export type Shift = Static<typeof Shift>
 export const ShiftListQuery = Type.Object(
   {
     ...PageQuery(50),
+    ...CursorQuery,
+    ...UpdatedSinceQuery,
     locationId: Type.Optional(Type.String({ maxLength: 200, description: 'Only shifts at this depot' })),
     userId: Type.Optional(Type.String({ maxLength: 200, description: 'Only shifts of this worker' })),
     day: Type.Optional(DayOfWeek),
@@ -43,7 +55,7 @@ export const ShiftListQuery = Type.Object(
 export type ShiftListQuery = Static<typeof ShiftListQuery>
 
 export const ShiftListResponse = Envelope(
-  Type.Object({ shifts: Type.Array(Shift), pagination: Pagination }),
+  Type.Object({ shifts: Type.Array(Shift), pagination: ChangeFeedPagination }),
   'A page of shifts',
 )
 export const ShiftResponse = Envelope(Type.Object({ shift: Shift }), 'The shift')

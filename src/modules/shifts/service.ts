@@ -3,8 +3,8 @@ import { sqlBool } from '../../db/database.js'
 import { newId, nowIso } from '../../db/ids.js'
 import type { Database, Executor, ShiftBreakRow, ShiftRow } from '../../db/types.js'
 import { AppError, describeUsage, notFound, validationError } from '../../http/errors.js'
-import { offsetOf, paginationOf } from '../../http/pagination.js'
-import type { Pagination } from '../../http/schemas.js'
+import { listOrderOf, readPage } from '../../http/list-order.js'
+import type { ChangeFeedPagination } from '../../http/schemas.js'
 import type { CreateShiftBody, UpdateShiftBody } from './admin-schemas.js'
 import * as repository from './repository.js'
 import type { Shift, ShiftListQuery } from './schemas.js'
@@ -34,13 +34,17 @@ export async function listShifts(
   db: Executor,
   organisationId: string,
   query: ShiftListQuery,
-): Promise<{ shifts: Shift[]; pagination: Pagination }> {
+  settleMs = 0,
+): Promise<{ shifts: Shift[]; pagination: ChangeFeedPagination }> {
   const filters = { locationId: query.locationId, userId: query.userId, day: query.day }
-  const [rows, total] = await Promise.all([
-    repository.listShifts(db, organisationId, filters, { limit: query.limit, offset: offsetOf(query) }),
-    repository.countShifts(db, organisationId, filters),
-  ])
-  return { shifts: await serializeShifts(db, organisationId, rows), pagination: paginationOf(query, total) }
+  const order = listOrderOf(query, settleMs)
+  const { rows, pagination } = await readPage(
+    query,
+    order,
+    (limit) => repository.listShifts(db, organisationId, filters, order, limit),
+    () => repository.countShifts(db, organisationId, filters, order),
+  )
+  return { shifts: await serializeShifts(db, organisationId, rows), pagination }
 }
 
 export async function getShift(db: Executor, organisationId: string, id: string): Promise<Shift> {
@@ -161,6 +165,25 @@ const breakKey = (b: BreakInput) => `${b.startTime}-${b.endTime}-${b.isPaid}`
 const sameBreaks = (a: readonly BreakInput[], b: readonly BreakInput[]) =>
   a.map(breakKey).sort().join() === b.map(breakKey).sort().join()
 
+const LISTED_JOBS = 10
+
+/**
+ * A shift's worker may change only while no job on it is ASSIGNED or IN_PROGRESS: those jobs name
+ * the worker doing them, and would silently pass to someone else. 409 SHIFT_IN_USE names them.
+ */
+async function assertNoActiveJobs(trx: Transaction<Database>, organisationId: string, id: string) {
+  const jobs = await repository.findActiveJobsOnShift(trx, organisationId, id)
+  if (jobs.length === 0) return
+  const listed = jobs.slice(0, LISTED_JOBS).map((job) => `${job.id} (${job.status})`)
+  const more = jobs.length > LISTED_JOBS ? ` and ${jobs.length - LISTED_JOBS} more` : ''
+  throw new AppError(
+    'SHIFT_IN_USE',
+    `Cannot change the worker of shift ${id}: ${describeUsage({ job: jobs.length })} ASSIGNED or ` +
+      `IN_PROGRESS on it (${listed.join(', ')}${more}); re-assign, unassign, complete or cancel ` +
+      `${jobs.length === 1 ? 'it' : 'them'} first`,
+  )
+}
+
 export async function updateShift(
   db: Kysely<Database>,
   organisationId: string,
@@ -189,6 +212,7 @@ export async function updateShift(
       locationId: changes.location_id,
       vehicleId: changes.vehicle_id,
     })
+    if (changes.user_id !== undefined) await assertNoActiveJobs(trx, organisationId, id)
     if (input.day !== undefined && input.day !== current.day) changes.day = input.day
     if (startTime !== current.start_time) changes.start_time = startTime
     if (endTime !== current.end_time) changes.end_time = endTime

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { makeShift, makeShiftReferences, setJobState } from '../../../test/factories.js'
+import { makeShift, makeShiftReferences, makeUser, setJobState } from '../../../test/factories.js'
 import {
   adminClient,
   client,
@@ -399,6 +399,59 @@ for (const dialect of DIALECTS) {
         .executeTakeFirstOrThrow()
       expect(stored.shift_id).toBeNull()
       expect(stored.deleted_at).not.toBeNull()
+    })
+
+    it('refuses to change the worker while jobs are ASSIGNED or IN_PROGRESS on it (409 SHIFT_IN_USE)', async () => {
+      const { tenant, admin, api, refs } = await setup()
+      const org = tenant.organisationId
+      const db = t.database.db
+      const shift = (await admin.post('/shifts', { ...refs, ...valid })).body.data.shift
+      const other = await makeUser(db, org, { name: 'Ben Fitter' })
+      const jobIn = async (status: 'ASSIGNED' | 'IN_PROGRESS' | 'COMPLETED' | 'CANCELLED') => {
+        const job = (await api.post('/jobs', { title: `Job ${status}` })).body.data.job
+        await setJobState(db, org, job.id, { status, assignedUserId: refs.userId, shiftId: shift.id })
+        return job.id as string
+      }
+      const assigned = await jobIn('ASSIGNED')
+      const started = await jobIn('IN_PROGRESS')
+      await jobIn('COMPLETED')
+      // A deleted job does not hold the shift.
+      const deleted = await jobIn('ASSIGNED')
+      await setJobState(db, org, deleted, { status: 'CREATED' })
+      expect((await api.delete(`/jobs/${deleted}`)).status).toBe(200)
+      await setJobState(db, org, deleted, { status: 'ASSIGNED' })
+
+      const refused = await admin.patch(`/shifts/${shift.id}`, { userId: other.id, endTime: '17:00' })
+      expect(refused.status).toBe(409)
+      const [first, second] = [assigned, started].sort()
+      const statusOf = (id: string | undefined) => (id === assigned ? 'ASSIGNED' : 'IN_PROGRESS')
+      expect(refused.body).toEqual({
+        error:
+          `Cannot change the worker of shift ${shift.id}: 2 jobs ASSIGNED or IN_PROGRESS on it ` +
+          `(${first} (${statusOf(first)}), ${second} (${statusOf(second)})); re-assign, unassign, ` +
+          'complete or cancel them first',
+        code: 'SHIFT_IN_USE',
+      })
+      expect((await admin.get(`/shifts/${shift.id}`)).body.data.shift).toEqual(shift)
+
+      // Everything else may change; so may the worker, to the same worker.
+      const moved = await admin.patch(`/shifts/${shift.id}`, { userId: refs.userId, endTime: '17:00' })
+      expect(moved.status).toBe(200)
+
+      // A bad user is still a 400 first.
+      const unknown = await admin.patch(`/shifts/${shift.id}`, { userId: 'no-such-user' })
+      expect(unknown.status).toBe(400)
+
+      await setJobState(db, org, assigned, { status: 'CANCELLED' })
+      const one = await admin.patch(`/shifts/${shift.id}`, { userId: other.id })
+      expect(one.status).toBe(409)
+      expect(one.body.error).toContain(`1 job ASSIGNED or IN_PROGRESS on it (${started} (IN_PROGRESS)); `)
+      expect(one.body.error).toMatch(/ it first$/)
+
+      await setJobState(db, org, started, { status: 'COMPLETED' })
+      const changed = await admin.patch(`/shifts/${shift.id}`, { userId: other.id })
+      expect(changed.status).toBe(200)
+      expect(changed.body.data.shift.user).toEqual({ id: other.id, name: 'Ben Fitter', email: other.email })
     })
 
     it('refuses keys without the admin scope with 403 FORBIDDEN', async () => {

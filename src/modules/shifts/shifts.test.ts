@@ -9,12 +9,20 @@ import {
   setCreatedAt,
 } from '../../../test/factories.js'
 import {
+  client,
   createTenant,
   createTestApp,
   DIALECTS,
   type TestContext,
   type TestTenant,
 } from '../../../test/helpers.js'
+import {
+  BAD_PAGE_QUERIES,
+  expectPagesNewestFirst,
+  expectQueryRefused,
+  expectTiesBrokenById,
+  listAt,
+} from '../../../test/list-pages.js'
 
 for (const dialect of DIALECTS) {
   describe(`${dialect}: shifts`, () => {
@@ -31,6 +39,8 @@ for (const dialect of DIALECTS) {
       expect(res.statusCode).toBe(200)
       return (res.json().data.shifts as { id: string }[]).map((s) => s.id)
     }
+
+    const shifts = (tenant: TestTenant) => listAt(client(t, tenant.headers), '/shifts', 'shifts')
 
     /** Two shifts of one worker, one with breaks stored out of order, and their exact API shapes. */
     async function seedRoster(tenant: TestTenant) {
@@ -130,19 +140,10 @@ for (const dialect of DIALECTS) {
       for (let i = 0; i < 52; i++)
         created.push((await makeShift(t.database.db, tenant.organisationId, refs)).id)
       const newestFirst = [...created].reverse()
-
-      const first = await get(tenant, '/shifts')
-      expect(first.json().data.pagination).toEqual({ page: 1, limit: 50, total: 52, totalPages: 2 })
-      expect(first.json().data.shifts.map((s: { id: string }) => s.id)).toEqual(newestFirst.slice(0, 50))
+      await expectPagesNewestFirst(shifts(tenant), newestFirst, { defaultLimit: 50, pageSize: 15 })
       expect(await listIds(tenant, '?page=2')).toEqual(newestFirst.slice(50))
-
       const all = await get(tenant, '/shifts?limit=100')
-      expect(all.statusCode).toBe(200)
       expect(all.json().data.pagination).toEqual({ page: 1, limit: 100, total: 52, totalPages: 1 })
-
-      const paged: string[] = []
-      for (let page = 1; page <= 4; page++) paged.push(...(await listIds(tenant, `?limit=15&page=${page}`)))
-      expect(paged).toEqual(newestFirst)
     })
 
     it('breaks ties in creation time by id, descending', async () => {
@@ -151,26 +152,13 @@ for (const dialect of DIALECTS) {
       const ids: string[] = []
       for (let i = 0; i < 5; i++) ids.push((await makeShift(t.database.db, tenant.organisationId, refs)).id)
       await setCreatedAt(t.database.db, 'shifts', ids, nextTimestamp())
-      const paged: string[] = []
-      for (let page = 1; page <= 3; page++) paged.push(...(await listIds(tenant, `?limit=2&page=${page}`)))
-      expect(paged).toEqual([...ids].sort().reverse())
+      await expectTiesBrokenById(shifts(tenant), ids)
     })
 
-    it.each([
-      'limit=101',
-      'limit=0',
-      'limit=abc',
-      'page=0',
-      'day=FUNDAY',
-      'day=monday',
-      'isActive=true',
-      `userId=${'x'.repeat(201)}`,
-    ])('rejects ?%s with 400 VALIDATION_ERROR', async (query) => {
-      const tenant = await createTenant(t)
-      const res = await get(tenant, `/shifts?${query}`)
-      expect(res.statusCode).toBe(400)
-      expect(res.json().code).toBe('VALIDATION_ERROR')
-    })
+    it.each([...BAD_PAGE_QUERIES, 'day=FUNDAY', 'day=monday', 'isActive=true', `userId=${'x'.repeat(201)}`])(
+      'rejects ?%s with 400 VALIDATION_ERROR',
+      async (query) => expectQueryRefused(shifts(await createTenant(t)), query),
+    )
 
     it('filters by locationId, userId and day', async () => {
       const tenant = await createTenant(t)

@@ -24,6 +24,7 @@ export const vehicleAdminRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async
     '/vehicles',
     {
       schema: {
+        operationId: 'createVehicle',
         tags: ['Vehicles'],
         summary: 'Add a vehicle to the fleet',
         description: `Omitted costs are 0, speedFactor 1, endPolicy RETURN_TO_ORIGIN. ${REFERENCES}`,
@@ -41,6 +42,7 @@ export const vehicleAdminRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async
     '/vehicles/:id',
     {
       schema: {
+        operationId: 'updateVehicle',
         tags: ['Vehicles'],
         summary: 'Update or deactivate a vehicle',
         description:
@@ -68,6 +70,7 @@ export const vehicleAdminRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async
     '/vehicles/:id',
     {
       schema: {
+        operationId: 'deleteVehicle',
         tags: ['Vehicles'],
         summary: 'Delete a vehicle',
         description:

@@ -2,7 +2,7 @@ import { type Static, Type } from '@sinclair/typebox'
 import {
   DateTime,
   Envelope,
-  ErrorBody,
+  errorResponses,
   Id,
   Latitude,
   Longitude,
@@ -105,8 +105,7 @@ export const DeletedVehicleResponse = Envelope(
   'The vehicle was deleted',
 )
 
-export const VEHICLE_IN_USE_ERROR = {
-  409: Type.Ref(ErrorBody, {
-    description: 'Shifts still use the vehicle (IN_USE); deactivate it instead',
-  }),
-}
+export const VEHICLE_IN_USE_ERROR = errorResponses([
+  'IN_USE',
+  'Shifts still use the vehicle; deactivate it instead',
+])

@@ -4,6 +4,14 @@ import { type ExpressionBuilder, sql, type Transaction, type Updateable } from '
 import { isPostgres, sqlBool } from '../../db/database.js'
 import { idList, inIdList, param, prepareOnce, presentFilters } from '../../db/hot-query.js'
 import type { Database, Executor, VehicleRow, VehiclesTable } from '../../db/types.js'
+import {
+  changedWithin,
+  inListOrder,
+  LIST_ORDER_PARAMS,
+  type ListOrder,
+  listOrderShape,
+  listOrderValues,
+} from '../../http/list-order.js'
 
 export type VehicleUpdate = Updateable<VehiclesTable>
 
@@ -64,31 +72,40 @@ export async function listVehicles(
   db: Executor,
   organisationId: string,
   filters: VehicleFilters,
-  page: { limit: number; offset: number },
+  order: ListOrder,
+  limit: number,
 ): Promise<VehicleListedRow[]> {
   const present = presentFilters(filters)
-  return prepareOnce(db, `vehicles.list:${present.join(',')}`, () =>
-    selectVehicles(db)
-      .where((eb) => filterConditions(eb, present))
-      .orderBy('vehicles.created_at', 'desc')
-      .orderBy('vehicles.id', 'desc')
-      .limit(param<number>('limit'))
-      .offset(param<number>('offset')),
-  ).run<VehicleListedRow>({ ...filterValues(organisationId, filters), ...page })
+  return prepareOnce(db, `vehicles.list:${present.join(',')}:${listOrderShape(order)}`, () =>
+    inListOrder(
+      selectVehicles(db).where((eb) => filterConditions(eb, present)),
+      'vehicles',
+      order,
+      LIST_ORDER_PARAMS,
+    ),
+  ).run<VehicleListedRow>({ ...filterValues(organisationId, filters), ...listOrderValues(order, limit) })
 }
 
 export async function countVehicles(
   db: Executor,
   organisationId: string,
   filters: VehicleFilters,
+  order?: ListOrder,
 ): Promise<number> {
   const present = presentFilters(filters)
-  const [row] = await prepareOnce(db, `vehicles.count:${present.join(',')}`, () =>
+  const shape = `vehicles.count:${present.join(',')}:${order?.by ?? 'created'}`
+  const [row] = await prepareOnce(db, shape, () =>
     db
       .selectFrom('vehicles')
       .select((eb) => eb.fn.countAll<number>().as('total'))
-      .where((eb) => filterConditions(eb, present)),
-  ).run<{ total: number | string }>(filterValues(organisationId, filters))
+      .where((eb) => filterConditions(eb, present))
+      .$if(order?.by === 'updated', (q) =>
+        q.where(changedWithin('vehicles', order as ListOrder, LIST_ORDER_PARAMS)),
+      ),
+  ).run<{ total: number | string }>({
+    ...filterValues(organisationId, filters),
+    ...(order ? listOrderValues(order, 0) : {}),
+  })
   return Number(row?.total ?? 0)
 }
 

@@ -10,6 +10,7 @@ export const vehicleRoutes: FastifyPluginAsyncTypebox<{ db: Kysely<Database> }> 
     '/vehicles',
     {
       schema: {
+        operationId: 'listVehicles',
         tags: ['Vehicles'],
         summary: 'List vehicles',
         description: 'Newest first, each with its depot, tags and capacities.',
@@ -18,7 +19,7 @@ export const vehicleRoutes: FastifyPluginAsyncTypebox<{ db: Kysely<Database> }> 
       },
     },
     async (request) => ({
-      data: await vehicles.listVehicles(db, request.auth.organisationId, request.query),
+      data: await vehicles.listVehicles(db, request.auth.organisationId, request.query, app.changeSettleMs),
       message: SUCCESS,
     }),
   )
@@ -26,7 +27,9 @@ export const vehicleRoutes: FastifyPluginAsyncTypebox<{ db: Kysely<Database> }> 
   app.get(
     '/vehicles/:id',
     {
+      config: { etag: {} },
       schema: {
+        operationId: 'getVehicle',
         tags: ['Vehicles'],
         summary: 'Get a vehicle',
         description: 'A vehicle with its depot, tags and capacities.',

@@ -1,12 +1,15 @@
 import { type Static, Type } from '@sinclair/typebox'
 import {
+  ChangeFeedPagination,
+  CursorQuery,
   DateTime,
-  DecimalString,
   Envelope,
   Id,
+  LatitudeString,
+  LongitudeString,
   Nullable,
   PageQuery,
-  Pagination,
+  UpdatedSinceQuery,
   VehicleEndPolicy,
 } from '../../http/schemas.js'
 
@@ -21,8 +24,8 @@ export const Vehicle = Type.Object(
     costPerKm: Type.Number(),
     costPerHour: Type.Number(),
     speedFactor: Type.Number(),
-    startLatitude: Nullable(DecimalString),
-    startLongitude: Nullable(DecimalString),
+    startLatitude: Nullable(LatitudeString),
+    startLongitude: Nullable(LongitudeString),
     endPolicy: VehicleEndPolicy,
     isActive: Type.Boolean(),
     createdAt: DateTime,
@@ -44,6 +47,8 @@ export type Vehicle = Static<typeof Vehicle>
 export const VehicleListQuery = Type.Object(
   {
     ...PageQuery(50),
+    ...CursorQuery,
+    ...UpdatedSinceQuery,
     locationId: Type.Optional(Type.String({ maxLength: 200, description: 'Only vehicles of this depot' })),
     isActive: Type.Optional(Type.Boolean({ description: 'true or false' })),
   },
@@ -52,7 +57,7 @@ export const VehicleListQuery = Type.Object(
 export type VehicleListQuery = Static<typeof VehicleListQuery>
 
 export const VehicleListResponse = Envelope(
-  Type.Object({ vehicles: Type.Array(Vehicle), pagination: Pagination }),
+  Type.Object({ vehicles: Type.Array(Vehicle), pagination: ChangeFeedPagination }),
   'A page of vehicles',
 )
 export const VehicleResponse = Envelope(Type.Object({ vehicle: Vehicle }), 'The vehicle')

@@ -4,12 +4,11 @@ import { idsOf, newId, nowIso } from '../../db/ids.js'
 import type { Database, Executor, VehicleRow } from '../../db/types.js'
 import { toNullableDecimalString } from '../../db/values.js'
 import { AppError, describeUsage, type ErrorDetail, notFound, validationError } from '../../http/errors.js'
-import { offsetOf, paginationOf } from '../../http/pagination.js'
-import type { Pagination } from '../../http/schemas.js'
+import { listOrderOf, readPage } from '../../http/list-order.js'
+import type { ChangeFeedPagination } from '../../http/schemas.js'
 import { summarise } from '../../http/validation.js'
-import { findCapacityDimensionsByIds } from '../capacity-dimensions/service.js'
 import { referenceLocation } from '../locations/service.js'
-import { findTagsByIds } from '../tags/service.js'
+import { findCapacityDimensionsByIds, findTagsByIds } from '../reference-data/service.js'
 import type { CreateVehicleBody, UpdateVehicleBody } from './admin-schemas.js'
 import type { VehicleUpdate } from './repository.js'
 import * as repository from './repository.js'
@@ -51,16 +50,17 @@ export async function listVehicles(
   db: Executor,
   organisationId: string,
   query: VehicleListQuery,
-): Promise<{ vehicles: Vehicle[]; pagination: Pagination }> {
+  settleMs = 0,
+): Promise<{ vehicles: Vehicle[]; pagination: ChangeFeedPagination }> {
   const filters = { locationId: query.locationId, isActive: query.isActive }
-  const [rows, total] = await Promise.all([
-    repository.listVehicles(db, organisationId, filters, { limit: query.limit, offset: offsetOf(query) }),
-    repository.countVehicles(db, organisationId, filters),
-  ])
-  return {
-    vehicles: await serializeVehicles(db, organisationId, rows),
-    pagination: paginationOf(query, total),
-  }
+  const order = listOrderOf(query, settleMs)
+  const { rows, pagination } = await readPage(
+    query,
+    order,
+    (limit) => repository.listVehicles(db, organisationId, filters, order, limit),
+    () => repository.countVehicles(db, organisationId, filters, order),
+  )
+  return { vehicles: await serializeVehicles(db, organisationId, rows), pagination }
 }
 
 export async function getVehicle(db: Executor, organisationId: string, id: string): Promise<Vehicle> {

@@ -175,7 +175,7 @@ for (const dialect of DIALECTS) {
       const res = await f.admin.post('/vehicles', { ...fullBody(f), startLongitude: null })
       expect(res.status).toBe(400)
       expect(res.body).toEqual({
-        error: 'is required when startLatitude is set',
+        error: 'startLongitude is required when startLatitude is set',
         code: 'VALIDATION_ERROR',
         details: [{ path: '/body/startLongitude', message: 'is required when startLatitude is set' }],
       })

@@ -8,12 +8,20 @@ import {
   setCreatedAt,
 } from '../../../test/factories.js'
 import {
+  client,
   createTenant,
   createTestApp,
   DIALECTS,
   type TestContext,
   type TestTenant,
 } from '../../../test/helpers.js'
+import {
+  BAD_PAGE_QUERIES,
+  expectPagesNewestFirst,
+  expectQueryRefused,
+  expectTiesBrokenById,
+  listAt,
+} from '../../../test/list-pages.js'
 
 for (const dialect of DIALECTS) {
   describe(`${dialect}: vehicles`, () => {
@@ -30,6 +38,8 @@ for (const dialect of DIALECTS) {
       expect(res.statusCode).toBe(200)
       return (res.json().data.vehicles as { id: string }[]).map((v) => v.id)
     }
+
+    const vehicles = (tenant: TestTenant) => listAt(client(t, tenant.headers), '/vehicles', 'vehicles')
 
     /** Two vehicles with different tags and capacities, and the exact shapes the API must return. */
     async function seedFleet(tenant: TestTenant) {
@@ -137,22 +147,10 @@ for (const dialect of DIALECTS) {
         )
       }
       const newestFirst = [...created].reverse()
-
-      const first = await get(tenant, '/vehicles')
-      expect(first.json().data.pagination).toEqual({ page: 1, limit: 50, total: 53, totalPages: 2 })
-      expect(first.json().data.vehicles.map((v: { id: string }) => v.id)).toEqual(newestFirst.slice(0, 50))
-      const second = await get(tenant, '/vehicles?page=2')
-      expect(second.json().data.pagination).toEqual({ page: 2, limit: 50, total: 53, totalPages: 2 })
-      expect(second.json().data.vehicles.map((v: { id: string }) => v.id)).toEqual(newestFirst.slice(50))
-
+      await expectPagesNewestFirst(vehicles(tenant), newestFirst, { defaultLimit: 50, pageSize: 10 })
+      expect(await listIds(tenant, '?page=2')).toEqual(newestFirst.slice(50))
       const all = await get(tenant, '/vehicles?limit=100')
-      expect(all.statusCode).toBe(200)
       expect(all.json().data.pagination).toEqual({ page: 1, limit: 100, total: 53, totalPages: 1 })
-
-      const paged: string[] = []
-      for (let page = 1; page <= 6; page++) paged.push(...(await listIds(tenant, `?limit=10&page=${page}`)))
-      expect(paged).toEqual(newestFirst)
-      expect(await listIds(tenant, '?limit=10&page=7')).toEqual([])
     })
 
     it('breaks ties in creation time by id, descending, so pages stay stable', async () => {
@@ -162,30 +160,13 @@ for (const dialect of DIALECTS) {
       for (let i = 0; i < 5; i++)
         ids.push((await makeVehicle(t.database.db, tenant.organisationId, depot.id)).id)
       await setCreatedAt(t.database.db, 'vehicles', ids, nextTimestamp())
-      const expected = [...ids].sort().reverse()
-      const paged = [
-        ...(await listIds(tenant, '?limit=2&page=1')),
-        ...(await listIds(tenant, '?limit=2&page=2')),
-        ...(await listIds(tenant, '?limit=2&page=3')),
-      ]
-      expect(paged).toEqual(expected)
+      await expectTiesBrokenById(vehicles(tenant), ids)
     })
 
-    it.each([
-      'limit=101',
-      'limit=0',
-      'limit=abc',
-      'page=0',
-      'page=1.5',
-      'colour=red',
-      'isActive=maybe',
-      `locationId=${'x'.repeat(201)}`,
-    ])('rejects ?%s with 400 VALIDATION_ERROR', async (query) => {
-      const tenant = await createTenant(t)
-      const res = await get(tenant, `/vehicles?${query}`)
-      expect(res.statusCode).toBe(400)
-      expect(res.json().code).toBe('VALIDATION_ERROR')
-    })
+    it.each([...BAD_PAGE_QUERIES, 'colour=red', 'isActive=maybe', `locationId=${'x'.repeat(201)}`])(
+      'rejects ?%s with 400 VALIDATION_ERROR',
+      async (query) => expectQueryRefused(vehicles(await createTenant(t)), query),
+    )
 
     it('names an unknown query parameter in the error details', async () => {
       const tenant = await createTenant(t)

@@ -9,6 +9,12 @@ import {
   DIALECTS,
   type TestContext,
 } from '../../../test/helpers.js'
+import {
+  BAD_PAGE_QUERIES,
+  expectPagesNewestFirst,
+  expectQueryRefused,
+  listAt,
+} from '../../../test/list-pages.js'
 import { findCapacityDimensionsByIds } from './service.js'
 
 const pause = () => new Promise((resolve) => setTimeout(resolve, 5))
@@ -33,6 +39,8 @@ for (const dialect of DIALECTS) {
     }
 
     const weight = { key: 'weight_kg', label: 'Weight (kg)' }
+    const dimensions = (admin: ReturnType<typeof adminClient>) =>
+      listAt(admin, '/capacity-dimensions', 'capacityDimensions')
 
     it('creates, gets and lists a dimension', async () => {
       const { admin } = await setup()
@@ -64,18 +72,15 @@ for (const dialect of DIALECTS) {
         },
         message: 'Success',
       })
-      const second = await admin.get('/capacity-dimensions?limit=1&page=2')
-      expect(second.body.data).toEqual({
-        capacityDimensions: [dimension],
-        pagination: { page: 2, limit: 1, total: 2, totalPages: 2 },
+      await expectPagesNewestFirst(dimensions(admin), [volume.id, dimension.id], {
+        defaultLimit: 50,
+        pageSize: 1,
       })
     })
 
-    it.each(['limit=0', 'limit=101', 'page=0', 'key=weight_kg'])('rejects ?%s with 400', async (query) => {
+    it.each([...BAD_PAGE_QUERIES, 'key=weight_kg'])('rejects ?%s with 400', async (query) => {
       const { admin } = await setup()
-      const res = await admin.get(`/capacity-dimensions?${query}`)
-      expect(res.status).toBe(400)
-      expect(res.body.code).toBe('VALIDATION_ERROR')
+      await expectQueryRefused(dimensions(admin), query)
     })
 
     it.each([

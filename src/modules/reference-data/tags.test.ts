@@ -9,6 +9,12 @@ import {
   DIALECTS,
   type TestContext,
 } from '../../../test/helpers.js'
+import {
+  BAD_PAGE_QUERIES,
+  expectPagesNewestFirst,
+  expectQueryRefused,
+  listAt,
+} from '../../../test/list-pages.js'
 import { findTagsByIds } from './service.js'
 
 const pause = () => new Promise((resolve) => setTimeout(resolve, 5))
@@ -60,21 +66,15 @@ for (const dialect of DIALECTS) {
       const ids: string[] = []
       for (const name of ['a', 'b', 'c', 'd', 'e'])
         ids.push((await makeTag(t.database.db, tenant.organisationId, name)).id)
-      const newestFirst = [...ids].reverse()
-      const paged: string[] = []
-      for (let page = 1; page <= 3; page++) {
-        const res = await admin.get(`/tags?limit=2&page=${page}`)
-        expect(res.body.data.pagination).toEqual({ page, limit: 2, total: 5, totalPages: 3 })
-        paged.push(...res.body.data.tags.map((tag: { id: string }) => tag.id))
-      }
-      expect(paged).toEqual(newestFirst)
+      await expectPagesNewestFirst(listAt(admin, '/tags', 'tags'), [...ids].reverse(), {
+        defaultLimit: 50,
+        pageSize: 2,
+      })
     })
 
-    it.each(['limit=0', 'limit=101', 'page=x', 'search=gas'])('rejects ?%s with 400', async (query) => {
+    it.each([...BAD_PAGE_QUERIES, 'page=x', 'search=gas'])('rejects ?%s with 400', async (query) => {
       const { admin } = await setup()
-      const res = await admin.get(`/tags?${query}`)
-      expect(res.status).toBe(400)
-      expect(res.body.code).toBe('VALIDATION_ERROR')
+      await expectQueryRefused(listAt(admin, '/tags', 'tags'), query)
     })
 
     it.each([
