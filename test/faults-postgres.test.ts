@@ -300,18 +300,22 @@ describePg('postgres: the database goes away under load', () => {
 
     // Watches from outside the blocking transaction: pg_stat_activity is a snapshot per transaction.
     const observer = new pg.Client({ connectionString: database.url })
+    // A session ended under it surfaces as the query's error; without a listener it would crash the run.
+    observer.on('error', () => {})
     await observer.connect()
     for (const drop of ['proxy cut', 'pg_terminate_backend'] as const) {
       // Another session holds the row, so the PATCH waits inside PostgreSQL for its lock.
       const blocker = new pg.Client({ connectionString: database.url })
+      blocker.on('error', () => {})
       await blocker.connect()
+      const blockerPid = (await blocker.query('SELECT pg_backend_pid() AS pid')).rows[0].pid as number
       await blocker.query('BEGIN')
       await blocker.query('SELECT id FROM jobs WHERE id = $1 FOR UPDATE', [id])
       const patching = request('PATCH', `/v1/public/jobs/${id}`, { title: `Changed by ${drop}` })
       const waiting = await waitUntil('the PATCH to wait for the row lock', async () => {
         const { rows } = await observer.query(
-          "SELECT pid FROM pg_stat_activity WHERE datname = $1 AND wait_event_type = 'Lock'",
-          [dbName],
+          "SELECT pid FROM pg_stat_activity WHERE datname = $1 AND wait_event_type = 'Lock' AND pid <> $2",
+          [dbName, blockerPid],
         )
         return rows.length === 1 ? (rows[0].pid as number) : undefined
       })
