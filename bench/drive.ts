@@ -70,6 +70,7 @@ export async function driveLoad(
   fixtures: Fixtures,
   options: BenchOptions,
   tag: string,
+  server: { pid: number; postgres: boolean },
 ): Promise<Measurement> {
   const config: LoadConfig = {
     url,
@@ -79,6 +80,8 @@ export async function driveLoad(
     headers: headersFor(request, fixtures),
     request,
     tag,
+    serverPid: server.pid,
+    postgres: server.postgres,
   }
   const load = processes.startChild([...TSX, 'bench/load.ts'], { cpu: 1, stdin: true })
   let stdout = ''

@@ -2,6 +2,7 @@
 // and reads one Measurement as JSON from its stdout. autocannon drives the server for the warm-up,
 // then for the measured duration; latencies are kept at full resolution (autocannon's own
 // histogram rounds to whole milliseconds, too coarse for sub-10 ms percentiles).
+import { readdirSync, readFileSync } from 'node:fs'
 import autocannon, { type Request } from 'autocannon'
 import { concreteRequest } from './bodies.js'
 import type { RequestSpec } from './scenarios.js'
@@ -15,6 +16,10 @@ export interface LoadConfig {
   request: RequestSpec
   /** Makes the titles of written jobs unique across runs. */
   tag: string
+  /** The server process, whose CPU time over the measured window is read from /proc. */
+  serverPid: number
+  /** Also read the CPU time of the machine's PostgreSQL processes (its backends do the SQL). */
+  postgres: boolean
 }
 
 export interface Measurement {
@@ -29,6 +34,50 @@ export interface Measurement {
   /** Connection errors and timeouts, warm-up included. */
   errors: number
   seconds: number
+  /** CPU time (user + system) the server process used during the measured window, in seconds. */
+  cpuSeconds: number
+  /** cpuSeconds ÷ responses: what one request cost the server, in microseconds. */
+  cpuUsPerRequest: number
+  /** cpuSeconds ÷ seconds: the share of its core the server used (≥ 0.9: saturated). */
+  cpuShare: number
+  /** PostgreSQL runs only: CPU time of the postgres processes per response, in microseconds. */
+  dbCpuUsPerRequest?: number
+}
+
+/** Clock ticks per second of /proc/<pid>/stat's utime and stime (USER_HZ: 100 on Linux). */
+const CLOCK_TICKS = 100
+
+/** CPU seconds of every postgres process, by pid (a backend that ends in between is not counted). */
+function postgresCpu(): Map<number, number> {
+  const seconds = new Map<number, number>()
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue
+    try {
+      if (readFileSync(`/proc/${entry}/comm`, 'utf8').trim() !== 'postgres') continue
+    } catch {
+      continue
+    }
+    const used = cpuSecondsOf(Number(entry))
+    if (Number.isFinite(used)) seconds.set(Number(entry), used)
+  }
+  return seconds
+}
+
+function postgresCpuSince(before: Map<number, number>): number {
+  let total = 0
+  for (const [pid, used] of postgresCpu()) total += used - (before.get(pid) ?? used)
+  return total
+}
+
+/** utime + stime of `pid` in seconds (all its threads), or NaN when it cannot be read. */
+export function cpuSecondsOf(pid: number): number {
+  try {
+    // Fields after the parenthesised command name; utime and stime are the 12th and 13th of them.
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? []
+    return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS
+  } catch {
+    return Number.NaN
+  }
 }
 
 let sent = 0
@@ -63,8 +112,16 @@ const round = (value: number, digits = 2) => Math.round(value * 10 ** digits) / 
 async function drive(config: LoadConfig): Promise<Measurement> {
   const latencies: number[] = []
   const statusCodes: Record<string, number> = {}
-  const started = performance.now()
-  const measureFrom = started + config.warmup * 1000
+  // The measured window opens when the server's CPU time is first read: responses and CPU time are
+  // counted from the same instant.
+  let measureFrom = Number.POSITIVE_INFINITY
+  let cpuAtStart = Number.NaN
+  let dbAtStart = new Map<number, number>()
+  const startCpu = setTimeout(() => {
+    if (config.postgres) dbAtStart = postgresCpu()
+    cpuAtStart = cpuSecondsOf(config.serverPid)
+    measureFrom = performance.now()
+  }, config.warmup * 1000)
   const instance = autocannon({
     url: config.url,
     connections: config.connections,
@@ -79,6 +136,9 @@ async function drive(config: LoadConfig): Promise<Measurement> {
     statusCodes[status] = (statusCodes[status] ?? 0) + 1
   })
   const result = await instance
+  const cpuSeconds = cpuSecondsOf(config.serverPid) - cpuAtStart
+  const dbCpuSeconds = config.postgres ? postgresCpuSince(dbAtStart) : Number.NaN
+  clearTimeout(startCpu)
   const seconds = (performance.now() - measureFrom) / 1000
   const sorted = Float64Array.from(latencies).sort()
   const responses = latencies.length
@@ -96,6 +156,12 @@ async function drive(config: LoadConfig): Promise<Measurement> {
     statusCodes,
     errors: result.errors,
     seconds: round(seconds, 2),
+    cpuSeconds: round(cpuSeconds, 3),
+    cpuUsPerRequest: round(responses > 0 ? (cpuSeconds * 1e6) / responses : Number.NaN, 1),
+    cpuShare: round(cpuSeconds / seconds, 3),
+    ...(config.postgres && responses > 0
+      ? { dbCpuUsPerRequest: round((dbCpuSeconds * 1e6) / responses, 1) }
+      : {}),
   }
 }
 

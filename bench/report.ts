@@ -3,12 +3,13 @@ import type { Measurement } from './load.js'
 import {
   type BenchResults,
   type Check,
+  cpuRatio,
   dialectName,
   evaluate,
   figure,
   fixed,
-  ratio,
   type ScenarioResult,
+  saturated,
   sizeName,
   verdict,
 } from './results.js'
@@ -32,12 +33,23 @@ export function renderTable(headers: string[], rows: string[][], numeric: boolea
 
 const rate = (value: number) => (Number.isFinite(value) ? Math.round(value).toLocaleString('en-GB') : '–')
 const ms = (value: number | null) => fixed(figure(value), 2)
+/** CPU µs per request, with the share of its core the server used; `*` marks an unsaturated server. */
+const cpu = (m: Measurement | undefined) =>
+  m
+    ? `${fixed(figure(m.cpuUsPerRequest), 0)} (${fixed(figure(m.cpuShare) * 100, 0)} %${saturated(m) ? '' : '*'})`
+    : ''
 
-function rowChecks(checks: Check[], r: ScenarioResult, kind: Check['kind']): string {
+function rowChecks(checks: Check[], r: ScenarioResult, kinds: Check['kind'][]): string {
   const found = checks.filter(
-    (c) => c.kind === kind && c.scenario === r.scenario && c.dialect === r.dialect && c.size === r.size,
+    (c) =>
+      kinds.includes(c.kind) && c.scenario === r.scenario && c.dialect === r.dialect && c.size === r.size,
   )
-  return found.map((c) => `${c.target} ${verdict(c)}`).join(', ')
+  return found
+    .map((c) => {
+      const what = c.kind === 'raw-cpu-ratio' ? 'ratio' : c.kind === 'p99' ? 'p99' : 'p50'
+      return `${what} ${c.target} ${verdict(c)}`
+    })
+    .join(', ')
 }
 
 export function resultsTable(run: BenchResults, format: TableFormat): string {
@@ -54,28 +66,13 @@ export function resultsTable(run: BenchResults, format: TableFormat): string {
       ms(r.service.p50Ms),
       ms(r.service.p99Ms),
       `${errors}${status}`,
-      rate(r.baseline.requestsPerSecond),
-      fixed(ratio(r.service, r.baseline), 2),
-      rowChecks(checks, r, 'baseline-ratio'),
-      rowChecks(checks, r, 'p99'),
+      cpu(r.service),
+      cpu(r.raw),
+      r.raw ? fixed(cpuRatio(r.service, r.raw), 2) : '',
+      cpu(r.baseline),
+      fixed(cpuRatio(r.service, r.baseline), 2),
+      rowChecks(checks, r, ['raw-cpu-ratio', 'p99', 'write-p50']),
     ])
-    const rawRow = (label: string, raw: Measurement, target: string) =>
-      rows.push([
-        dialectName(r.dialect),
-        sizeName(r.size),
-        label,
-        rate(raw.requestsPerSecond),
-        ms(raw.p50Ms),
-        ms(raw.p99Ms),
-        String(raw.non2xx + raw.errors),
-        rate(r.baseline.requestsPerSecond),
-        fixed(ratio(raw, r.baseline), 2),
-        `service ÷ raw = ${fixed(ratio(r.service, raw), 2)} ${target}`.trimEnd(),
-        '',
-      ])
-    if (r.pgRaw) rawRow('↳ raw prepared pg route', r.pgRaw, rowChecks(checks, r, 'pg-raw-ratio'))
-    // Informational: what Fastify + SQLite can do on this machine; no target is set against it.
-    if (r.sqliteRaw) rawRow('↳ raw prepared SQLite route', r.sqliteRaw, '')
   }
   return renderTable(
     [
@@ -86,13 +83,36 @@ export function resultsTable(run: BenchResults, format: TableFormat): string {
       'p50 ms',
       'p99 ms',
       'non-2xx',
-      'baseline req/s',
-      'ratio',
-      'ratio target',
-      'p99 target',
+      'CPU µs/req (core)',
+      'raw route',
+      'raw ÷ service',
+      'bare HTTP',
+      'bare ÷ service',
+      'targets',
     ],
     rows,
-    [false, true, false, true, true, true, true, true, true, false, false],
+    [false, true, false, true, true, true, true, true, true, true, true, true, false],
+    format,
+  )
+}
+
+/** PostgreSQL runs: what the database's own processes spent per request, beside the server's. */
+export function postgresCpuTable(run: BenchResults, format: TableFormat): string {
+  const rows = run.results
+    .filter((r) => r.dialect === 'postgres' && r.raw && r.service.dbCpuUsPerRequest !== undefined)
+    .map((r) => [
+      sizeName(r.size),
+      r.label,
+      fixed(figure(r.service.cpuUsPerRequest), 0),
+      fixed(figure(r.service.dbCpuUsPerRequest), 0),
+      fixed(figure(r.raw?.cpuUsPerRequest), 0),
+      fixed(figure(r.raw?.dbCpuUsPerRequest), 0),
+    ])
+  if (rows.length === 0) return '(no PostgreSQL run with raw routes)'
+  return renderTable(
+    ['Jobs', 'Scenario', 'service µs', 'its PostgreSQL µs', 'raw route µs', 'its PostgreSQL µs'],
+    rows,
+    [true, false, true, true, true, true],
     format,
   )
 }
@@ -150,7 +170,10 @@ export function verdictLines(run: BenchResults): string[] {
   const order = (c: Check) => (!Number.isFinite(c.value) ? 1 : c.pass ? 2 : 0)
   return judged
     .sort((a, b) => order(a) - order(b))
-    .map((c) => `${verdict(c)}  ${c.name}: ${fixed(c.value, 2)} (target ${c.target})`)
+    .map(
+      (c) =>
+        `${verdict(c)}  ${c.name}: ${fixed(c.value, 2)} (target ${c.target})${c.note ? ` — ${c.note}` : ''}`,
+    )
 }
 
 /** Scenarios whose captured response was wrong (an error status, or a total that disagrees with SQL). */
@@ -170,8 +193,13 @@ export function printReport(run: BenchResults): void {
   out()
   out(rssTable(run, 'text'))
   out()
+  if (run.options.dialects.includes('postgres')) {
+    out('PostgreSQL processes, CPU µs per request:')
+    out(postgresCpuTable(run, 'text'))
+    out()
+  }
   const lines = verdictLines(run)
-  out(lines.length > 0 ? 'Targets:' : 'No target judged (issue 5 sets them at 100k and 1M vs 10k jobs).')
+  out(lines.length > 0 ? 'Targets:' : 'No target judged (issue 18 sets them at 100k, and 1M vs 10k jobs).')
   for (const line of lines) out(`  ${line}`)
   const problems = problemLines(run)
   if (problems.length > 0) out('\nWrong answers (measured all the same):')

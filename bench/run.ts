@@ -1,5 +1,7 @@
-// `npm run bench` — issue 5's benchmark: the service against a bare node:http baseline serving the
-// same bytes, in the same run, on SQLite and PostgreSQL, at 10 k, 100 k and 1 M jobs.
+// `npm run bench` — the service against yardsticks measured in the same run, on SQLite and PostgreSQL,
+// at 10 k, 100 k and 1 M jobs: a bare node:http server serving the same bytes (HTTP's own cost) and,
+// for GET /jobs/:id, GET /jobs, POST /jobs and PATCH /jobs/:id, hand-written raw routes of the same
+// database (bench/raw-routes.ts). Every server's CPU time per request is the headline figure.
 //
 //   npm run bench                       everything (datasets are built on first use and cached)
 //   npm run bench -- --quick            10k only, 1 s warm-up, 2 s measured: a smoke run
@@ -22,8 +24,8 @@
 // and its maintenance database; datasets live in databases fs_bench_<size> on it.
 //
 // Each (database, size): a working copy of the cached dataset; the service (`node dist/main.js`),
-// the baseline and the raw route of its database (bench/pg-raw.ts or bench/sqlite-raw.ts, for
-// job-get) on core 0; autocannon on core 1 (taskset).
+// the baseline and the raw routes of its database (bench/pg-raw.ts or bench/sqlite-raw.ts) on core 0;
+// autocannon on core 1 (taskset).
 import { spawnSync } from 'node:child_process'
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
@@ -38,7 +40,7 @@ import { type BenchOptions, HelpRequested, parseOptions, sizeLabel } from './opt
 import { BENCH_DIR, ROOT_DIR } from './paths.js'
 import * as processes from './processes.js'
 import { printReport } from './report.js'
-import type { BenchResults, DatasetRun, ScenarioResult } from './results.js'
+import { type BenchResults, cpuRatio, type DatasetRun, type ScenarioResult } from './results.js'
 import { scenarioNamed } from './scenarios.js'
 
 const NODE = process.execPath
@@ -168,9 +170,9 @@ async function runDataset(
     const baseline = processes.startChild([...TSX, 'bench/baseline.ts'], { cpu: 0, env: { PORT: '0' } })
     servers.push(baseline)
     const baselineUrl = `http://127.0.0.1:${await processes.waitForListening(baseline)}`
-    // The raw route of this database (pg-raw.ts or sqlite-raw.ts), for GET /jobs/:id only.
+    // The raw routes of this database (bench/raw-routes.ts), for the scenarios that have one.
     let raw: { url: string; child: processes.Child } | undefined
-    if (options.scenarios.includes('job-get')) {
+    if (options.scenarios.some((name) => scenarioNamed(name).raw)) {
       const script = dialect === 'postgres' ? 'bench/pg-raw.ts' : 'bench/sqlite-raw.ts'
       const env = { DATABASE_URL: copy.url, ORGANISATION_ID: fixtures.organisationId, PORT: '0' }
       const child = processes.startChild([...TSX, script], { cpu: 0, env })
@@ -187,7 +189,8 @@ async function runDataset(
       if (problem) log(`  ${name}: ${problem}`)
       await loadBaseline(baselineUrl, captured)
       const drive = async (url: string, server: processes.Child) => {
-        const measurement = await driveLoad(url, spec, fixtures, options, tag)
+        const postgres = dialect === 'postgres'
+        const measurement = await driveLoad(url, spec, fixtures, options, tag, { pid: server.pid, postgres })
         await processes.waitUntilIdle(server.pid)
         return measurement
       }
@@ -203,10 +206,11 @@ async function runDataset(
         service: await drive(serviceUrl, service),
         baseline: await drive(baselineUrl, baseline),
       }
-      if (raw && name === 'job-get') {
-        const measurement = await drive(raw.url, raw.child)
-        if (dialect === 'postgres') result.pgRaw = measurement
-        else result.sqliteRaw = measurement
+      if (raw && scenario.raw) {
+        const rawAnswer = await capture(raw.url, spec, fixtures, `${tag}r`)
+        const rawProblem = checkCaptured(name, rawAnswer, fixtures)
+        if (rawProblem) log(`  ${name} (raw route): ${rawProblem}`)
+        result.raw = await drive(raw.url, raw.child)
       }
       if (service.process.exitCode !== null) throw new Error(`the service died:\n${service.output()}`)
       results.push(result)
@@ -230,12 +234,13 @@ async function runDataset(
 }
 
 function logScenario(r: ScenarioResult): void {
-  const rate = (m: Measurement) => `${Math.round(m.requestsPerSecond)} req/s p50 ${m.p50Ms} p99 ${m.p99Ms} ms`
+  const figures = (m: Measurement) =>
+    `${Math.round(m.requestsPerSecond)} req/s p50 ${m.p50Ms} p99 ${m.p99Ms} ms, ` +
+    `${m.cpuUsPerRequest} CPU µs/req at ${Math.round(m.cpuShare * 100)} %` +
+    (m.dbCpuUsPerRequest !== undefined ? ` (+ pg ${m.dbCpuUsPerRequest})` : '')
   const failures = r.service.non2xx + r.service.errors
-  let line = `  ${r.scenario.padEnd(17)} service ${rate(r.service)} | baseline ${rate(r.baseline)}`
-  line += ` | ratio ${(r.service.requestsPerSecond / r.baseline.requestsPerSecond).toFixed(2)}`
-  if (r.pgRaw) line += ` | raw pg ${rate(r.pgRaw)}`
-  if (r.sqliteRaw) line += ` | raw SQLite ${rate(r.sqliteRaw)}`
+  let line = `  ${r.scenario.padEnd(17)} service ${figures(r.service)} | bare ${figures(r.baseline)}`
+  if (r.raw) line += ` | raw ${figures(r.raw)} | raw ÷ service ${cpuRatio(r.service, r.raw).toFixed(2)}`
   if (failures > 0) line += ` | ${failures} non-2xx/errors (captured ${r.capturedStatus})`
   log(line)
 }
