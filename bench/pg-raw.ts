@@ -33,6 +33,8 @@ const INT8_OID = 20
 const pool = new pg.Pool({
   connectionString: process.env.DATABASE_URL,
   max: Number(process.env.PG_POOL_SIZE ?? 10),
+  // As the service's pool: named statements are planned once per connection (src/db/database.ts).
+  options: '-c plan_cache_mode=force_generic_plan',
   // The same conversions as the service's pool: datetimes leave as ISO strings, counts as numbers.
   types: {
     getTypeParser(oid: number, format?: 'text' | 'binary') {
@@ -91,7 +93,7 @@ app.post<{ Body: CreateBody }>('/v1/public/jobs', one, async (request, reply) =>
   const body = request.body
   const job = await inTransaction(async (client) => {
     const { rows } = await client.query(
-      references([organisationId, body.customerId ?? null, body.locationId ?? null]),
+      references([organisationId, body.customerId ?? null, organisationId, body.locationId ?? null]),
     )
     const found = rows[0] as { customer: Parameters<typeof createdDetail>[1]; locationName: string | null }
     if (body.customerId && !found.customer) return undefined

@@ -56,7 +56,7 @@ export const referencesSql = (p: Placeholder) => `SELECT
     (SELECT json_${p === pgPlaceholder ? 'build_' : ''}object('name', name, 'address', address,
        'latitude', latitude, 'longitude', longitude)
      FROM customers WHERE organisation_id = ${p(1)} AND id = ${p(2)}) AS customer,
-    (SELECT name FROM locations WHERE organisation_id = ${p(1)} AND id = ${p(3)}) AS "locationName"`
+    (SELECT name FROM locations WHERE organisation_id = ${p(3)} AND id = ${p(4)}) AS "locationName"`
 
 export const INSERT_COLUMNS = [
   'id',

@@ -49,7 +49,12 @@ const update = db.prepare(updateJobSql(p))
 
 type Found = { customer: string | null; locationName: string | null }
 const create = db.transaction((body: CreateBody) => {
-  const found = references.get(organisationId, body.customerId ?? null, body.locationId ?? null) as Found
+  const found = references.get(
+    organisationId,
+    body.customerId ?? null,
+    organisationId,
+    body.locationId ?? null,
+  ) as Found
   if (body.customerId && !found.customer) return undefined
   const now = new Date().toISOString()
   const { job, values, event } = newJob(newId(), organisationId, body, now)

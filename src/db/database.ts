@@ -4,7 +4,7 @@ import { dirname } from 'node:path'
 import SQLite from 'better-sqlite3'
 import { Kysely, PostgresAdapter, PostgresDialect } from 'kysely'
 import pg from 'pg'
-import { registerPool, registerSqliteHandle } from './hot-query.js'
+import { preparedClient, registerPool, registerSqliteHandle } from './hot-query.js'
 import { GroupCommitSqliteDialect, SqliteStatements, WalSync } from './sqlite-driver.js'
 import { BACKSTOP_CHECKPOINT_PAGES, WalCheckpointer, walFile } from './sqlite-wal.js'
 import type { Database } from './types.js'
@@ -129,6 +129,7 @@ function createPostgres(url: string, options: DatabaseOptions): DatabaseHandle {
   // pool discards the client when it is released, as it is no longer queryable.
   pool.on('connect', (client) => {
     client.on('error', () => {})
+    preparedClient(client)
   })
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) })
   registerPool(db, pool)

@@ -42,8 +42,8 @@ export interface HotQuery {
 const CACHED_PLAN_CHANGED = '0A000'
 let statementGeneration = 0
 
-function statementName(query: HotQuery): string {
-  return statementGeneration === 0 ? query.name : `${query.name}_g${statementGeneration}`
+function statementName(name: string): string {
+  return statementGeneration === 0 ? name : `${name}_g${statementGeneration}`
 }
 
 export async function runHotQuery<R>(
@@ -56,12 +56,14 @@ export async function runHotQuery<R>(
   // interleave with this read: it sees committed data only and needs neither the driver's mutex nor
   // its promises. During a transaction (another request's, between its awaits) it waits its turn.
   const sqlite = root ? sqliteHandles.get(root) : undefined
-  if (sqlite && !sqlite.inTransaction) return sqlite.readCommitted<R>(query.sqlite, params)
+  // A write outside a transaction goes through the driver, which commits it (in a group).
+  if (sqlite && !sqlite.inTransaction && sqlite.isReadonly(query.sqlite))
+    return sqlite.readCommitted<R>(query.sqlite, params)
   const pool = root ? pools.get(root) : undefined
   if (pool) {
     const values = params as unknown[]
     try {
-      const name = statementName(query)
+      const name = statementName(query.name)
       return (await pool.query({ name, text: query.postgres, values })).rows as R[]
     } catch (error) {
       if ((error as { code?: string }).code !== CACHED_PLAN_CHANGED) throw error
@@ -69,12 +71,43 @@ export async function runHotQuery<R>(
       // with `*`: PostgreSQL refuses the statement prepared before it. Prepare every hot statement
       // afresh, under new names, on every connection.
       statementGeneration += 1
-      return (await pool.query({ name: statementName(query), text: query.postgres, values })).rows as R[]
+      return (await pool.query({ name: statementName(query.name), text: query.postgres, values })).rows as R[]
     }
   }
-  const text = isPostgres(db) ? query.postgres : query.sqlite
+  const postgres = isPostgres(db)
+  const text = postgres ? query.postgres : query.sqlite
+  // In a transaction on PostgreSQL the statement goes through Kysely's connection, whose client
+  // runs it by name all the same (preparedClient below).
+  if (postgres && !namedTexts.has(text)) namedTexts.set(text, query.name)
   const result = await db.executeQuery<R>(CompiledQuery.raw(text, params as unknown[]))
   return result.rows as R[]
+}
+
+/** The SQL text of every hot statement run in a transaction on PostgreSQL → its name. */
+const namedTexts = new Map<string, string>()
+
+type ClientQuery = (...args: unknown[]) => Promise<unknown>
+
+/**
+ * Makes a pooled PostgreSQL client (patched once, when the pool connects it) run the text of a hot
+ * statement as a named prepared statement even when it comes through Kysely, as in a transaction:
+ * PostgreSQL then parses and plans a write's statements once per connection, not per request.
+ * Anything else (other texts, query configs, the pool's callback calls) goes through unchanged.
+ */
+export function preparedClient(client: pg.PoolClient): void {
+  const query = client.query.bind(client) as unknown as ClientQuery
+  const byName: ClientQuery = (...args) => {
+    const [text, values] = args
+    const name = args.length === 2 && typeof text === 'string' ? namedTexts.get(text) : undefined
+    if (name === undefined) return query(...args)
+    return query({ name: statementName(name), text, values }).catch((error: unknown) => {
+      // See runHotQuery: a migration changed a table the statement reads. This transaction fails
+      // (it cannot be replayed from here); later ones prepare the statement afresh.
+      if ((error as { code?: string }).code === CACHED_PLAN_CHANGED) statementGeneration += 1
+      throw error
+    })
+  }
+  client.query = byName as unknown as typeof client.query
 }
 
 const PARAM_PREFIX = '\u0000param:'
@@ -116,7 +149,8 @@ export function prepareOnce(
       runHotQuery<R>(
         db,
         query,
-        order.map((name) => values[name]),
+        // A value left out (an optional column) binds as NULL on both databases.
+        order.map((name) => values[name] ?? null),
       ),
   }
 }

@@ -1,5 +1,6 @@
 import type { Transaction } from 'kysely'
 import { isPostgres } from './database.js'
+import { param, prepareOnce } from './hot-query.js'
 import type { Database } from './types.js'
 
 /** Tenant tables other rows refer to by id. */
@@ -16,11 +17,13 @@ export async function referenceExists(
   organisationId: string,
   id: string,
 ): Promise<boolean> {
-  let query = trx
-    .selectFrom(table as 'users')
-    .select('id')
-    .where('organisation_id', '=', organisationId)
-    .where('id', '=', id)
-  if (isPostgres(trx)) query = query.forKeyShare()
-  return (await query.executeTakeFirst()) !== undefined
+  const rows = await prepareOnce(trx, `${table}.reference`, () => {
+    const query = trx
+      .selectFrom(table as 'users')
+      .select('id')
+      .where('organisation_id', '=', param<string>('organisationId'))
+      .where('id', '=', param<string>('id'))
+    return isPostgres(trx) ? query.forKeyShare() : query
+  }).run({ organisationId, id })
+  return rows.length > 0
 }

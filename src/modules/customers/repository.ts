@@ -1,5 +1,6 @@
 import { type ExpressionBuilder, sql } from 'kysely'
 import { isPostgres } from '../../db/database.js'
+import { param, prepareOnce } from '../../db/hot-query.js'
 import type { CustomerRow, CustomerUpdate, Database, Executor, NewCustomer } from '../../db/types.js'
 import {
   changedWithin,
@@ -120,12 +121,14 @@ export async function findCustomer(
   organisationId: string,
   id: string,
 ): Promise<CustomerRow | undefined> {
-  return db
-    .selectFrom('customers')
-    .selectAll()
-    .where('organisation_id', '=', organisationId)
-    .where('id', '=', id)
-    .executeTakeFirst()
+  const [row] = await prepareOnce(db, 'customers.find', () =>
+    db
+      .selectFrom('customers')
+      .selectAll()
+      .where('organisation_id', '=', param<string>('organisationId'))
+      .where('id', '=', param<string>('id')),
+  ).run<CustomerRow>({ organisationId, id })
+  return row
 }
 
 export async function insertCustomer(db: Executor, customer: NewCustomer): Promise<void> {

@@ -328,19 +328,50 @@ export async function jobExists(db: Executor, organisationId: string, id: string
 
 /** The live job row, locked against concurrent writers until the transaction ends (PostgreSQL). */
 export async function findJobForUpdate(trx: Transaction<Database>, organisationId: string, id: string) {
-  let query = trx
-    .selectFrom('jobs')
-    .selectAll()
-    .where('organisation_id', '=', organisationId)
-    .where('id', '=', id)
-    .where('deleted_at', 'is', null)
-  // SQLite has one writer at a time: a write transaction is already exclusive.
-  if (isPostgres(trx)) query = query.forUpdate()
-  return query.executeTakeFirst()
+  const [row] = await prepareOnce(trx, 'jobs.forUpdate', () => {
+    const query = trx
+      .selectFrom('jobs')
+      .selectAll()
+      .where('organisation_id', '=', param<string>('organisationId'))
+      .where('id', '=', param<string>('id'))
+      .where('deleted_at', 'is', null)
+    // SQLite has one writer at a time: a write transaction is already exclusive.
+    return isPostgres(trx) ? query.forUpdate() : query
+  }).run<JobRow>({ organisationId, id })
+  return row
 }
 
+const JOB_COLUMNS = [
+  'id',
+  'organisation_id',
+  'title',
+  'description',
+  'status',
+  'priority',
+  'customer_id',
+  'location_id',
+  'job_latitude',
+  'job_longitude',
+  'service_duration',
+  'time_window_type',
+  'earliest_start',
+  'latest_end',
+  'scheduled_start',
+  'scheduled_end',
+  'assigned_user_id',
+  'shift_id',
+  'started_at',
+  'completed_at',
+  'actual_duration',
+  'created_at',
+  'updated_at',
+  'deleted_at',
+] as const satisfies readonly (keyof NewJob)[]
+
 export async function insertJob(db: Executor, job: NewJob): Promise<void> {
-  await db.insertInto('jobs').values(job).execute()
+  await prepareOnce(db, 'jobs.insert', () =>
+    db.insertInto('jobs').values(Object.fromEntries(JOB_COLUMNS.map((c) => [c, param(c)])) as NewJob),
+  ).run(job)
 }
 
 export async function updateJob(
@@ -349,13 +380,16 @@ export async function updateJob(
   id: string,
   changes: JobUpdate,
 ): Promise<void> {
-  await db
-    .updateTable('jobs')
-    .set(changes)
-    .where('organisation_id', '=', organisationId)
-    .where('id', '=', id)
-    .where('deleted_at', 'is', null)
-    .execute()
+  // One statement per set of changed columns (a PATCH changes a few of a dozen).
+  const columns = Object.keys(changes).sort() as (keyof JobUpdate)[]
+  await prepareOnce(db, `jobs.update:${columns.join(',')}`, () =>
+    db
+      .updateTable('jobs')
+      .set(Object.fromEntries(columns.map((c) => [c, param(c)])) as JobUpdate)
+      .where('organisation_id', '=', param<string>('organisationId'))
+      .where('id', '=', param<string>('id'))
+      .where('deleted_at', 'is', null),
+  ).run({ ...changes, organisationId, id })
 }
 
 export async function softDeleteJob(
