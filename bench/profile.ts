@@ -7,6 +7,7 @@
 import { spawnSync } from 'node:child_process'
 import { mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs'
 import { join, relative } from 'node:path'
+import { pathToFileURL } from 'node:url'
 import { parseArgs } from 'node:util'
 import { createWorkingCopy, ensureDataset } from './dataset.js'
 import { driveLoad } from './drive.js'
@@ -148,7 +149,9 @@ async function main(): Promise<void> {
     const written = readdirSync(profiles)
       .map((name) => join(profiles, name))
       .filter((file) => file.endsWith('.cpuprofile') && statSync(file).mtimeMs >= started)
-      .sort((a, b) => statSync(b).mtimeMs - statSync(a).mtimeMs)[0]
+      // tsx's module loader runs in a worker thread, which gets a profile of its own: the request
+      // thread's is the largest.
+      .sort((a, b) => statSync(b).size - statSync(a).size)[0]
     if (!written) throw new Error('no profile was written (did the server exit normally?)')
     process.stdout.write(`${summarise(JSON.parse(readFileSync(written, 'utf8')), Number(values.top))}\n`)
     log(`\nprofile: ${relative(ROOT_DIR, written)}`)
@@ -158,11 +161,13 @@ async function main(): Promise<void> {
   }
 }
 
-main().then(
-  () => process.exit(0),
-  async (error) => {
-    log(`profile failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`)
-    await processes.runCleanups()
-    process.exit(1)
-  },
-)
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  main().then(
+    () => process.exit(0),
+    async (error) => {
+      log(`profile failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`)
+      await processes.runCleanups()
+      process.exit(1)
+    },
+  )
+}
