@@ -5,6 +5,7 @@
 import { readdirSync, readFileSync } from 'node:fs'
 import autocannon, { type Request } from 'autocannon'
 import { concreteRequest } from './bodies.js'
+import { cpuSecondsOf } from './proc-stat.js'
 import type { RequestSpec } from './scenarios.js'
 
 export interface LoadConfig {
@@ -44,9 +45,6 @@ export interface Measurement {
   dbCpuUsPerRequest?: number
 }
 
-/** Clock ticks per second of /proc/<pid>/stat's utime and stime (USER_HZ: 100 on Linux). */
-const CLOCK_TICKS = 100
-
 /** CPU seconds of every postgres process, by pid (a backend that ends in between is not counted). */
 function postgresCpu(): Map<number, number> {
   const seconds = new Map<number, number>()
@@ -67,17 +65,6 @@ function postgresCpuSince(before: Map<number, number>): number {
   let total = 0
   for (const [pid, used] of postgresCpu()) total += used - (before.get(pid) ?? used)
   return total
-}
-
-/** utime + stime of `pid` in seconds (all its threads), or NaN when it cannot be read. */
-export function cpuSecondsOf(pid: number): number {
-  try {
-    // Fields after the parenthesised command name; utime and stime are the 12th and 13th of them.
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? []
-    return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS
-  } catch {
-    return Number.NaN
-  }
 }
 
 let sent = 0

@@ -5,7 +5,9 @@ import { type ChildProcess, spawn, spawnSync } from 'node:child_process'
 import { readFileSync } from 'node:fs'
 import { createServer } from 'node:net'
 import { availableParallelism } from 'node:os'
+import { join } from 'node:path'
 import { ROOT_DIR } from './paths.js'
+import { cpuTicksOf } from './proc-stat.js'
 
 const children = new Set<ChildProcess>()
 const cleanups = new Set<() => Promise<void>>()
@@ -126,16 +128,6 @@ export function sampleRss(pid: number, intervalMs = 200) {
   }
 }
 
-function cpuTicks(pid: number): number {
-  try {
-    // Fields after the parenthesised command name; utime and stime are the 12th and 13th of them.
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? []
-    return Number(fields[11]) + Number(fields[12])
-  } catch {
-    return Number.NaN
-  }
-}
-
 /**
  * Waits until `pid` has used almost no CPU for two samples in a row, so that what a slow server still
  * had queued from one measurement does not run during the next one.
@@ -143,10 +135,10 @@ function cpuTicks(pid: number): number {
 export async function waitUntilIdle(pid: number, timeoutMs = 30_000): Promise<void> {
   const deadline = Date.now() + timeoutMs
   let quiet = 0
-  let last = cpuTicks(pid)
+  let last = cpuTicksOf(pid)
   while (quiet < 2 && Date.now() < deadline) {
     await new Promise((resolve) => setTimeout(resolve, 100))
-    const now = cpuTicks(pid)
+    const now = cpuTicksOf(pid)
     if (Number.isNaN(now)) return
     // Clock ticks are 10 ms: at most one tick in 100 ms is idle enough.
     quiet = now - last <= 1 ? quiet + 1 : 0
@@ -183,4 +175,15 @@ export function installExitHandlers(): void {
       })
     })
   }
+}
+
+/** Builds dist/ for `node dist/main.js`; throws with the compiler's output when it fails. */
+export function buildService(log: (line: string) => void): void {
+  log('building dist/ (tsc -p tsconfig.build.json)…')
+  const tsc = join(ROOT_DIR, 'node_modules', 'typescript', 'bin', 'tsc')
+  const result = spawnSync(process.execPath, [tsc, '-p', 'tsconfig.build.json'], {
+    cwd: ROOT_DIR,
+    encoding: 'utf8',
+  })
+  if (result.status !== 0) throw new Error(`${result.stdout}${result.stderr}`)
 }

@@ -4,7 +4,6 @@
 // `npm run bench` does, and the profile written at exit is summarised: self time by package or source
 // folder, then the heaviest functions. The .cpuprofile stays in bench/results/profiles/ for a flame
 // graph (Chrome DevTools › Performance, or speedscope).
-import { spawnSync } from 'node:child_process'
 import { mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs'
 import { join, relative } from 'node:path'
 import { pathToFileURL } from 'node:url'
@@ -94,15 +93,7 @@ async function main(): Promise<void> {
   const options = parseOptions(['--duration', values.seconds, '--warmup', '3'])
   if (values.raw && !scenario.raw) throw new Error(`${scenario.name} has no raw route`)
   processes.installExitHandlers()
-  if (!values.raw) {
-    log('building dist/ (tsc -p tsconfig.build.json)…')
-    const tsc = join(ROOT_DIR, 'node_modules', 'typescript', 'bin', 'tsc')
-    const built = spawnSync(process.execPath, [tsc, '-p', 'tsconfig.build.json'], {
-      cwd: ROOT_DIR,
-      encoding: 'utf8',
-    })
-    if (built.status !== 0) throw new Error(`the build failed:\n${built.stdout}${built.stderr}`)
-  }
+  if (!values.raw) processes.buildService(log)
 
   const dataset = await ensureDataset(dialect, size, { rebuild: false, log })
   const copy = await createWorkingCopy(dataset)

@@ -26,7 +26,6 @@
 // Each (database, size): a working copy of the cached dataset; the service (`node dist/main.js`),
 // the baseline and the raw routes of its database (bench/pg-raw.ts or bench/sqlite-raw.ts) on core 0;
 // autocannon on core 1 (taskset).
-import { spawnSync } from 'node:child_process'
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { createWorkingCopy, type Dataset, ensureDataset, withPostgresAdmin } from './dataset.js'
@@ -37,7 +36,7 @@ import type { Measurement } from './load.js'
 import { describeMachine } from './machine.js'
 import { writeBenchmarksDoc } from './markdown.js'
 import { type BenchOptions, HelpRequested, parseOptions, sizeLabel } from './options.js'
-import { BENCH_DIR, ROOT_DIR } from './paths.js'
+import { BENCH_DIR } from './paths.js'
 import * as processes from './processes.js'
 import { printReport } from './report.js'
 import { type BenchResults, cpuRatio, type DatasetRun, type ScenarioResult } from './results.js'
@@ -80,7 +79,14 @@ async function main(): Promise<void> {
   }
 
   const serviceCommand = options.source ? [...TSX, 'src/main.ts'] : [NODE, 'dist/main.js']
-  if (!options.source) buildService()
+  if (!options.source) {
+    try {
+      processes.buildService(log)
+    } catch (error) {
+      log(`${(error as Error).message}\nthe build failed: fix it, or measure src/ with --source`)
+      process.exit(1)
+    }
+  }
   const run: BenchResults = {
     startedAt: new Date().toISOString(),
     finishedAt: '',
@@ -118,16 +124,6 @@ async function assertPostgresReachable(): Promise<void> {
       `PostgreSQL is unreachable (${(error as Error).message}).\n` +
         'Start it (127.0.0.1:5432, user postgres), set BENCH_POSTGRES_URL, or run with --dialects sqlite.',
     )
-    process.exit(1)
-  }
-}
-
-function buildService(): void {
-  log('building dist/ (tsc -p tsconfig.build.json)…')
-  const tsc = join(ROOT_DIR, 'node_modules', 'typescript', 'bin', 'tsc')
-  const result = spawnSync(NODE, [tsc, '-p', 'tsconfig.build.json'], { cwd: ROOT_DIR, encoding: 'utf8' })
-  if (result.status !== 0) {
-    log(`${result.stdout}${result.stderr}\nthe build failed: fix it, or measure src/ with --source`)
     process.exit(1)
   }
 }
