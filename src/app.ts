@@ -34,6 +34,7 @@ import { ADMIN_PREFIX, installOpenApi, PUBLIC_PREFIX } from './http/openapi.js'
 import { installOptionalBodies } from './http/optional-body.js'
 import { installDocsRoutes } from './http/playground.js'
 import { installRateLimit, RateLimits } from './http/rate-limit.js'
+import { lazyChildLogger } from './http/request-logger.js'
 import type { Dashboard, RouteOptions } from './http/route-options.js'
 import { ErrorBody } from './http/schemas.js'
 import { CONTENT_SECURITY_POLICY } from './http/security-headers.js'
@@ -139,6 +140,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     // never listen).
     ...serverOptions(limits),
     logger: deps.logger ?? false,
+    childLoggerFactory: lazyChildLogger,
     bodyLimit: deps.config.bodyLimitBytes,
     // The client address (logs, the per-IP and sign-in limits) and protocol (the session cookie's
     // Secure flag): X-Forwarded-* only from the proxies TRUST_PROXY names.

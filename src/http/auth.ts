@@ -21,6 +21,8 @@ import { accessOf } from './access.js'
 import { AppError } from './errors.js'
 import type { SessionCookies } from './session-auth.js'
 
+type HookDone = (error?: Error) => void
+
 interface BaseAuth {
   organisationId: string
   plan: PlanTier
@@ -60,6 +62,13 @@ interface CacheEntry {
 }
 
 const MAX_CACHE_ENTRIES = 10_000
+const BEARER = /^Bearer +(\S+) *$/i
+
+/** The token of a well-formed `Bearer svc_live_…` header, else undefined. */
+function tokenOf(header: string): string | undefined {
+  const token = BEARER.exec(header)?.[1]
+  return token !== undefined && KEY_PATTERN.test(token) ? token : undefined
+}
 const LAST_USED_RESOLUTION_MS = 60_000
 
 export class ApiKeyResolver {
@@ -71,6 +80,21 @@ export class ApiKeyResolver {
     private readonly ttlMs: number,
   ) {}
 
+  /**
+   * The caller's context when the key is cached and usable, without a promise (the hot path of
+   * every request); undefined when it must be looked up or refused (then call authenticate).
+   */
+  cached(header: string | undefined): KeyAuth | undefined {
+    const token = header === undefined ? undefined : tokenOf(header)
+    const entry = token === undefined ? undefined : this.cache.get(token)
+    const key = entry?.key
+    if (!key || key.revoked) return undefined
+    const now = Date.now()
+    if (entry.cachedUntil <= now || (key.expiresAt !== null && key.expiresAt <= now)) return undefined
+    this.recordUse(key.context.keyId, now)
+    return key.context
+  }
+
   /** Returns the caller's context or throws the 401 the request deserves. */
   async authenticate(header: string | undefined, orSignIn = false): Promise<KeyAuth> {
     if (!header)
@@ -80,14 +104,14 @@ export class ApiKeyResolver {
           ? 'Not signed in: send "Authorization: Bearer <API key>", or sign in with POST /v1/admin/session'
           : 'Missing Authorization header; send "Authorization: Bearer <API key>"',
       )
-    const match = /^Bearer +(\S+) *$/i.exec(header)
+    const match = BEARER.exec(header)
     if (!match)
       throw new AppError('UNAUTHORIZED', 'Malformed Authorization header; expected "Bearer <API key>"')
     const token = match[1] as string
     if (!KEY_PATTERN.test(token)) {
       throw new AppError('UNAUTHORIZED', `Malformed API key; keys start with ${KEY_PREFIX}`)
     }
-    const key = await this.lookup(hashApiKey(token))
+    const key = await this.lookup(token)
     if (!key) throw new AppError('UNAUTHORIZED', 'Unknown API key')
     if (key.revoked) throw new AppError('UNAUTHORIZED', 'API key has been revoked')
     const now = Date.now()
@@ -102,11 +126,12 @@ export class ApiKeyResolver {
     this.cache.clear()
   }
 
-  private async lookup(hash: string): Promise<CachedKey | null> {
+  /** Cached by the key itself (a process's memory holds the keys of its requests anyway): a hit costs no hash. */
+  private async lookup(token: string): Promise<CachedKey | null> {
     const now = Date.now()
-    const cached = this.cache.get(hash)
+    const cached = this.cache.get(token)
     if (cached && cached.cachedUntil > now) return cached.key
-    const row = await findApiKeyByHash(this.db, hash)
+    const row = await findApiKeyByHash(this.db, hashApiKey(token))
     const key: CachedKey | null = row
       ? {
           context: {
@@ -123,7 +148,7 @@ export class ApiKeyResolver {
         }
       : null
     if (this.cache.size >= MAX_CACHE_ENTRIES) this.cache.delete(this.cache.keys().next().value as string)
-    this.cache.set(hash, { key, cachedUntil: now + this.ttlMs })
+    this.cache.set(token, { key, cachedUntil: now + this.ttlMs })
     return key
   }
 
@@ -213,16 +238,31 @@ export function installAuthentication(
   login?: SessionLogin,
 ): void {
   scope.decorateRequest<AuthContext>('auth', null as unknown as AuthContext)
-  scope.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
-    if (login && accessOf(request) === 'sign-in') return
-    assertNoKeyInQuery(request.query)
+  // Callback-style: a cached key (nearly every request) is resolved without a promise.
+  scope.addHook('onRequest', (request: FastifyRequest, reply: FastifyReply, done: HookDone) => {
+    if (login && accessOf(request) === 'sign-in') return done()
+    try {
+      assertNoKeyInQuery(request.query)
+    } catch (error) {
+      return done(error as Error)
+    }
     const header = request.headers.authorization
     const cookie = login && header === undefined ? login.cookies.valueOf(request) : undefined
     if (login && cookie !== undefined) {
-      const session = await login.cookies.authenticate(request, reply, cookie)
-      request.auth = sessionAuth(session, login.rateLimitPerMinute)
+      login.cookies.authenticate(request, reply, cookie).then((session) => {
+        request.auth = sessionAuth(session, login.rateLimitPerMinute)
+        done()
+      }, done)
       return
     }
-    request.auth = await resolver.authenticate(header, login !== undefined)
+    const cached = resolver.cached(header)
+    if (cached) {
+      request.auth = cached
+      return done()
+    }
+    resolver.authenticate(header, login !== undefined).then((auth) => {
+      request.auth = auth
+      done()
+    }, done)
   })
 }

@@ -1,7 +1,7 @@
 // Optimistic concurrency (an addition to the spec; docs/integrators.md). Every single-resource
-// answer carries a strong ETag: a digest of the resource exactly as answered (`data`), so it changes
-// whenever anything the client sees does — a job's tags, its customer's address — not only its own
-// row. A GET with If-None-Match naming it → 304 without a body. A PATCH or DELETE with If-Match →
+// answer carries a strong ETag: a digest of the answer's body exactly as sent (its `data` and the
+// constant message), so it changes whenever anything the client sees does — a job's tags, its
+// customer's address — not only its own row. A GET with If-None-Match naming it → 304 without a body. A PATCH or DELETE with If-Match →
 // the resource is locked, its current ETag computed from what its GET would answer, and 412
 // PRECONDITION_FAILED when it differs, before anything is done; the check and the write are one
 // transaction, so two systems editing one job never overwrite each other unseen. Without these
@@ -14,6 +14,7 @@ import { inAmbientTransactionOrJoin } from '../db/ambient-transaction.js'
 import { isPostgres } from '../db/database.js'
 import type { Database } from '../db/types.js'
 import { AppError } from './errors.js'
+import { SUCCESS } from './schemas.js'
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -24,22 +25,27 @@ declare module 'fastify' {
 
 export interface EtagConfig {
   /**
-   * For PATCH and DELETE: the table of the resource (its row is locked before the check) and what
-   * its GET answers as `data` now (throws 404 when it does not exist).
+   * For PATCH and DELETE: the table of the resource (its row is locked before the check), what its
+   * GET answers as `data` now (throws 404 when it does not exist) and the GET's 200 response schema,
+   * which serialises it byte for byte as the GET would.
    */
-  precondition?: {
-    table: 'jobs' | 'customers'
-    current: (request: FastifyRequest<{ Params: { id: string } }>) => Promise<unknown>
-  }
+  precondition?: Precondition
+}
+
+export interface Precondition {
+  table: 'jobs' | 'customers'
+  current: (request: FastifyRequest<{ Params: { id: string } }>) => Promise<unknown>
+  schema: TSchema
 }
 
 /**
- * The strong ETag of an answer's `data`: its SHA-1, one-shot (no Hash object), 27 base64url
- * characters. A version tag, not a secret: what matters is that two states of one resource never
- * share one. 2.7 µs for a job instead of 3.2 µs with a SHA-256 Hash object (measured).
+ * The strong ETag of an answer's body as serialised: its SHA-1, one-shot (no Hash object), 27
+ * base64url characters. A version tag, not a secret: what matters is that two states of one resource
+ * never share one. Hashing the body Fastify has already serialised costs ≈ 1 µs for a job; the data
+ * stringified again for the purpose cost ≈ 3 µs more (measured).
  */
-export function etagOf(data: unknown): string {
-  return `"${hash('sha1', JSON.stringify(data), 'base64url')}"`
+export function etagOfBody(body: string): string {
+  return `"${hash('sha1', body, 'base64url')}"`
 }
 
 /** Whether an If-None-Match / If-Match value names `etag` (a list, `*`, or weak forms of it). */
@@ -64,8 +70,7 @@ export function installEtags(app: FastifyInstance, db: Kysely<Database>): void {
     const methods = ([] as string[]).concat(route.method)
     // HEAD shares GET's schema (Fastify's exposeHeadRoutes): it gets the same header and 304.
     const isGet = methods.includes('GET') || methods.includes('HEAD')
-    appendHook(route, 'preSerialization', addEtag)
-    if (isGet) appendHook(route, 'onSend', notModified)
+    appendHook(route, 'onSend', isGet ? addEtagOrNotModified : addEtag)
     const { precondition } = config
     if (precondition) route.handler = checkedFirst(route.handler, db, precondition)
     route.schema = {
@@ -84,40 +89,32 @@ export function installEtags(app: FastifyInstance, db: Kysely<Database>): void {
   })
 }
 
-function addEtag(
-  request: FastifyRequest,
-  reply: FastifyReply,
-  payload: unknown,
-  done: (e: null, p: unknown) => void,
-) {
+type OnSendDone = (e: null, p: unknown) => void
+
+function etagFor(request: FastifyRequest, reply: FastifyReply, payload: unknown): string | undefined {
   const status = reply.statusCode
   // A DELETE answers a receipt, not the resource: no version to name.
-  if (
-    request.method !== 'DELETE' &&
-    (status === 200 || status === 201) &&
-    payload &&
-    typeof payload === 'object' &&
-    'data' in payload
-  ) {
-    reply.header('etag', etagOf((payload as { data: unknown }).data))
-  }
+  if (request.method === 'DELETE' || (status !== 200 && status !== 201) || typeof payload !== 'string')
+    return undefined
+  const etag = etagOfBody(payload)
+  reply.header('etag', etag)
+  return etag
+}
+
+function addEtag(request: FastifyRequest, reply: FastifyReply, payload: unknown, done: OnSendDone) {
+  etagFor(request, reply, payload)
   done(null, payload)
 }
 
-function notModified(
+function addEtagOrNotModified(
   request: FastifyRequest,
   reply: FastifyReply,
   payload: unknown,
-  done: (e: null, p: unknown) => void,
+  done: OnSendDone,
 ) {
+  const etag = etagFor(request, reply, payload)
   const wanted = request.headers['if-none-match']
-  const etag = reply.getHeader('etag')
-  if (
-    reply.statusCode === 200 &&
-    typeof wanted === 'string' &&
-    typeof etag === 'string' &&
-    matches(wanted, etag)
-  ) {
+  if (etag !== undefined && reply.statusCode === 200 && typeof wanted === 'string' && matches(wanted, etag)) {
     reply.code(304)
     reply.removeHeader('content-type')
     reply.removeHeader('content-length')
@@ -128,11 +125,7 @@ function notModified(
 }
 
 /** Runs the If-Match check, then the handler, in one transaction (joining an idempotent request's). */
-function checkedFirst(
-  original: Handler,
-  db: Kysely<Database>,
-  precondition: NonNullable<EtagConfig['precondition']>,
-): Handler {
+function checkedFirst(original: Handler, db: Kysely<Database>, precondition: Precondition): Handler {
   return function handler(this: FastifyInstance, request: FastifyRequest, reply: FastifyReply) {
     const wanted = request.headers['if-match']
     if (typeof wanted !== 'string') return original.call(this, request, reply)
@@ -147,7 +140,8 @@ function checkedFirst(
           .forUpdate()
           .execute()
       }
-      const current = etagOf(await precondition.current(typed))
+      const serialize = reply.compileSerializationSchema(precondition.schema)
+      const current = etagOfBody(serialize({ data: await precondition.current(typed), message: SUCCESS }))
       if (!matches(wanted, current)) {
         reply.header('etag', current)
         throw new AppError(
@@ -168,8 +162,7 @@ function withHeader(headers: Json | undefined, name: string | undefined): Json |
   return Type.Object({ ...properties, [name]: Type.Optional(Type.String({ maxLength: 1000, description })) })
 }
 
-type HookName = 'preSerialization' | 'onSend'
-function appendHook(route: RouteOptions, name: HookName, hook: unknown): void {
+function appendHook(route: RouteOptions, name: 'onSend', hook: unknown): void {
   const existing = route[name]
   route[name] = (existing ? ([] as unknown[]).concat(existing, hook) : hook) as never
 }

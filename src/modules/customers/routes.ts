@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { FastifyRequest } from 'fastify'
 import type { Kysely } from 'kysely'
 import type { Database } from '../../db/types.js'
+import type { Precondition } from '../../http/etags.js'
 import {
   BODY_ERRORS,
   COMMON_ERRORS,
@@ -38,8 +39,9 @@ export const customerRoutes: FastifyPluginAsyncTypebox<{ db: Kysely<Database> }>
     }),
   )
 
-  const precondition = {
-    table: 'customers' as const,
+  const precondition: Precondition = {
+    table: 'customers',
+    schema: CustomerResponse,
     current: async (request: FastifyRequest<{ Params: { id: string } }>) => ({
       customer: await customers.getCustomer(db, request.auth.organisationId, request.params.id),
     }),

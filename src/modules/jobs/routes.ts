@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { FastifyRequest } from 'fastify'
 import type { Kysely } from 'kysely'
 import type { Database } from '../../db/types.js'
+import type { Precondition } from '../../http/etags.js'
 import {
   BODY_ERRORS,
   COMMON_ERRORS,
@@ -47,8 +48,9 @@ export const jobRoutes: FastifyPluginAsyncTypebox<{ db: Kysely<Database>; search
     }),
   )
 
-  const precondition = {
-    table: 'jobs' as const,
+  const precondition: Precondition = {
+    table: 'jobs',
+    schema: JobResponse,
     current: async (request: FastifyRequest<{ Params: { id: string } }>) => ({
       job: await jobs.getJob(db, request.auth.organisationId, request.params.id),
     }),
