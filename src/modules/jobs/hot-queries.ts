@@ -44,3 +44,32 @@ export const JOB_DETAIL: HotQuery = {
     ${joins}
     WHERE jobs.organisation_id = $1 AND jobs.id = $2 AND jobs.deleted_at IS NULL`,
 }
+
+/** The same, the job's row locked until the transaction ends (SQLite's write transactions are exclusive). */
+export const JOB_DETAIL_FOR_UPDATE: HotQuery = {
+  name: 'job_detail_for_update_v1',
+  sqlite: JOB_DETAIL.sqlite,
+  postgres: `${JOB_DETAIL.postgres}
+    FOR UPDATE OF jobs`,
+}
+
+// What a write must know of the customer and the depot it sets, in one statement: whether each exists
+// in the organisation, the customer's default service duration and the fields the answer shows. The
+// depot is key-share locked on PostgreSQL (as db/references.ts does), so it cannot go before the write
+// commits; the customer is protected by the composite foreign key. Parameters, in the order of the
+// text (SQLite's `?` are positional): organisation and customer id (or null), organisation and
+// location id (or null).
+const references = (p: (n: number) => string, lock: string) => `SELECT
+    customers.service_duration AS customer_service_duration, customers.name AS customer_name,
+    customers.address AS customer_address, customers.latitude AS customer_latitude,
+    customers.longitude AS customer_longitude, location.name AS location_name
+  FROM (SELECT 1 AS one) AS one
+  LEFT JOIN customers ON customers.organisation_id = ${p(1)} AND customers.id = ${p(2)}
+  LEFT JOIN (SELECT locations.name FROM locations
+      WHERE locations.organisation_id = ${p(3)} AND locations.id = ${p(4)}${lock}) AS location ON 1 = 1`
+
+export const JOB_REFERENCES: HotQuery = {
+  name: 'job_references_v1',
+  sqlite: references(() => '?', ''),
+  postgres: references((n) => `$${n}`, ' FOR KEY SHARE'),
+}

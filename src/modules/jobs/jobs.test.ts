@@ -330,6 +330,49 @@ for (const dialect of DIALECTS) {
         expect((await api.get(`/jobs/${created.id}`)).body.data.job).toEqual(job)
       })
 
+      it('answers every write exactly as a read of the job right after it', async () => {
+        // Writes build their answer from what they wrote and read (no second read of the row).
+        const db = t.database.db
+        const org = tenant.organisationId
+        const reads = async (id: string) => (await api.get(`/jobs/${id}`)).body.data.job
+        const created = await api.post('/jobs', {
+          title: 'Answer check',
+          customerId: customer.id,
+          locationId: location.id,
+          jobLatitude: 53.48,
+          jobLongitude: -2.25,
+          earliestStart: '2026-12-01T09:00:00+01:00',
+          latestEnd: '2026-12-01T11:30:00Z',
+        })
+        expect(created.status).toBe(201)
+        expect(created.body.data.job).toEqual(await reads(created.body.data.job.id))
+        const { id } = created.body.data.job
+        const user = await makeUser(db, org, { name: 'Sam Okafor', email: 'sam@example.com' })
+        await tagJob(db, org, id, (await makeTag(db, org, 'ladder')).id)
+        const volume = await makeCapacityDimension(db, org, 'volume_l', 'Volume (l)')
+        await addJobDemand(db, org, id, volume.id, 40)
+        await setJobState(db, org, id, { status: 'ASSIGNED', assignedUserId: user.id })
+        const second = await api.post('/customers', {
+          name: 'Second Co',
+          address: '1 Quay',
+          latitude: 1.5,
+          longitude: 2,
+        })
+        const depot = await makeLocation(db, org, { name: 'South Depot' })
+        for (const change of [
+          { title: 'Renamed', jobLatitude: 10.1, jobLongitude: 20.2 },
+          { customerId: second.body.data.customer.id, locationId: depot.id },
+          { customerId: null, description: 'no customer now' },
+          { locationId: null, customerId: customer.id, serviceDuration: 60 },
+          { title: 'Renamed' },
+        ]) {
+          const patched = await api.patch(`/jobs/${id}`, change)
+          expect(patched.status, JSON.stringify(change)).toBe(200)
+          expect(patched.body.data.job, JSON.stringify(change)).toEqual(await reads(id))
+        }
+        expect((await reads(id)).tags).toHaveLength(1)
+      })
+
       it('leaves updatedAt alone when nothing changes', async () => {
         const created = (await api.post('/jobs', { title: 'Same', priority: 'HIGH' })).body.data.job
         const response = await api.patch(`/jobs/${created.id}`, { title: 'Same', priority: 'HIGH' })

@@ -11,7 +11,7 @@ import {
   type ListOrder,
   listOrderValues,
 } from '../../http/list-order.js'
-import { JOB_DETAIL } from './hot-queries.js'
+import { JOB_DETAIL, JOB_DETAIL_FOR_UPDATE, JOB_REFERENCES } from './hot-queries.js'
 
 /** The filters the jobs table's own indexes serve (targetDate goes through day-repository.ts). */
 export interface JobEqualityFilters {
@@ -53,6 +53,41 @@ export async function findJobWithExtras(
 ): Promise<JobWithExtrasRow | undefined> {
   const [row] = await runHotQuery<JobWithExtrasRow>(db, JOB_DETAIL, [organisationId, id])
   return row
+}
+
+/** The same, the row locked for the rest of the transaction (PostgreSQL): for a write that answers the job. */
+export async function findJobWithExtrasForUpdate(
+  trx: Transaction<Database>,
+  organisationId: string,
+  id: string,
+): Promise<JobWithExtrasRow | undefined> {
+  const [row] = await runHotQuery<JobWithExtrasRow>(trx, JOB_DETAIL_FOR_UPDATE, [organisationId, id])
+  return row
+}
+
+/** A customer and depot a write sets, as far as they exist (hot-queries.ts); null ids read nothing. */
+export interface JobReferencesRow {
+  customer_service_duration: number | null
+  customer_name: string | null
+  customer_address: string | null
+  customer_latitude: string | null
+  customer_longitude: string | null
+  location_name: string | null
+}
+
+export async function findJobReferences(
+  trx: Transaction<Database>,
+  organisationId: string,
+  customerId: string | null,
+  locationId: string | null,
+): Promise<JobReferencesRow> {
+  const [row] = await runHotQuery<JobReferencesRow>(trx, JOB_REFERENCES, [
+    organisationId,
+    customerId,
+    organisationId,
+    locationId,
+  ])
+  return row as JobReferencesRow
 }
 
 function filterConditions(

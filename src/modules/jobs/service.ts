@@ -8,9 +8,7 @@ import { AppError, notFound, validationError } from '../../http/errors.js'
 import { listOrderOf, orderedPageOf } from '../../http/list-order.js'
 import { keysetPageOf, startOf } from '../../http/pagination.js'
 import type { CursorPagination } from '../../http/schemas.js'
-import { findCustomerServiceDuration } from '../customers/service.js'
 import { type EventData, recordEvent, recordFeedEvent } from '../events/service.js'
-import { referenceLocation } from '../locations/service.js'
 import * as days from './day-repository.js'
 import * as repository from './repository.js'
 import type { AdminJobListQuery, CreateJobBody, JobDetail, JobListed, UpdateJobBody } from './schemas.js'
@@ -82,7 +80,9 @@ export async function listJobs(
   return { jobs: rows.map(serializeJobListed), pagination }
 }
 
-const parsed = <T>(value: string | T): T => (typeof value === 'string' ? (JSON.parse(value) as T) : value)
+// Most jobs have no tags or demands: '[]' needs no JSON parser (a new array each time: callers own it).
+const parsed = <T>(value: string | T): T =>
+  value === '[]' ? ([] as T) : typeof value === 'string' ? (JSON.parse(value) as T) : value
 
 export async function getJob(db: Executor, organisationId: string, id: string): Promise<JobDetail> {
   const row = await repository.findJobWithExtras(db, organisationId, id)
@@ -147,23 +147,29 @@ function assertCoordinatePair(latitude: unknown, longitude: unknown): void {
 
 /** The location must be this organisation's; it stays locked until the transaction ends, so a
  * concurrent delete waits rather than breaking the reference. */
-async function assertLocationExists(
+/**
+ * The customer and depot a write sets (a string id is checked, the empty one included: only null and
+ * omission mean none), read in one statement; 400 at the field that names a missing one.
+ */
+async function jobReferences(
   trx: Transaction<Database>,
   organisationId: string,
-  id: string,
-): Promise<void> {
-  if (!(await referenceLocation(trx, organisationId, id))) {
-    throw validationError('/body/locationId', `location ${id} does not exist in your organisation`)
+  customerId: string | null | undefined,
+  locationId: string | null | undefined,
+): Promise<repository.JobReferencesRow> {
+  const customer = typeof customerId === 'string' ? customerId : null
+  const location = typeof locationId === 'string' ? locationId : null
+  const refs = await repository.findJobReferences(trx, organisationId, customer, location)
+  if (customer !== null && refs.customer_service_duration === null) {
+    throw validationError('/body/customerId', `customer ${customer} does not exist in your organisation`)
   }
+  if (location !== null && refs.location_name === null) {
+    throw validationError('/body/locationId', `location ${location} does not exist in your organisation`)
+  }
+  return refs
 }
 
-async function customerServiceDuration(db: Executor, organisationId: string, id: string): Promise<number> {
-  const duration = await findCustomerServiceDuration(db, organisationId, id)
-  if (duration === undefined) {
-    throw validationError('/body/customerId', `customer ${id} does not exist in your organisation`)
-  }
-  return duration
-}
+const NO_EXTRAS = { tags: [], demands: [] }
 
 export async function createJob(
   db: Kysely<Database>,
@@ -175,14 +181,7 @@ export async function createJob(
   assertWindowOrdered(earliestStart, latestEnd)
   assertCoordinatePair(input.jobLatitude ?? null, input.jobLongitude ?? null)
   return db.transaction().execute(async (trx) => {
-    let serviceDuration = input.serviceDuration
-    // Any string is checked, the empty one included: only null and omission mean "no customer".
-    if (typeof input.customerId === 'string') {
-      const customerDefault = await customerServiceDuration(trx, organisationId, input.customerId)
-      serviceDuration ??= customerDefault
-    }
-    if (typeof input.locationId === 'string')
-      await assertLocationExists(trx, organisationId, input.locationId)
+    const refs = await jobReferences(trx, organisationId, input.customerId, input.locationId)
     const now = nowIso()
     const job: NewJob = {
       id: newId(),
@@ -195,7 +194,7 @@ export async function createJob(
       location_id: input.locationId ?? null,
       job_latitude: toNullableDecimalString(input.jobLatitude),
       job_longitude: toNullableDecimalString(input.jobLongitude),
-      service_duration: serviceDuration ?? DEFAULT_SERVICE_DURATION,
+      service_duration: input.serviceDuration ?? refs.customer_service_duration ?? DEFAULT_SERVICE_DURATION,
       time_window_type: input.timeWindowType ?? 'HARD',
       earliest_start: earliestStart,
       latest_end: latestEnd,
@@ -211,7 +210,12 @@ export async function createJob(
       deleted_at: null,
     }
     await repository.insertJob(trx, job)
-    const created = await getJob(trx, organisationId, job.id)
+    // The answer is what GET /jobs/:id reads back, built from what was written and the references
+    // read above (a new job has no worker, tags or demands): no second read of the row.
+    const created = serializeJobDetail(
+      { ...(job as JobRow), ...refs, assigned_user_name: null, assigned_user_email: null },
+      NO_EXTRAS,
+    )
     await recordEvent(trx, organisationId, 'JOB_CREATED', jobCreatedData(created), now)
     return created
   })
@@ -290,7 +294,9 @@ export async function updateJob(
   input: UpdateJobBody,
 ): Promise<JobDetail> {
   return db.transaction().execute(async (trx) => {
-    const current = await lockJob(trx, organisationId, id)
+    // The job as GET answers it, locked: the answer is built from it and the changes, not read again.
+    const current = await repository.findJobWithExtrasForUpdate(trx, organisationId, id)
+    if (!current) throw notFound('Job')
     if (TERMINAL_STATUSES.has(current.status)) {
       throw new AppError('TERMINAL_STATE', `Job is ${current.status} and can no longer be modified`)
     }
@@ -305,14 +311,25 @@ export async function updateJob(
         changes.job_longitude !== undefined ? changes.job_longitude : current.job_longitude,
       )
     }
-    if (typeof changes.customer_id === 'string')
-      await customerServiceDuration(trx, organisationId, changes.customer_id)
-    if (typeof changes.location_id === 'string')
-      await assertLocationExists(trx, organisationId, changes.location_id)
-    if (Object.keys(changes).length === 0) return getJob(trx, organisationId, id)
+    const customerChanged = typeof changes.customer_id === 'string'
+    const locationChanged = typeof changes.location_id === 'string'
+    const refs =
+      customerChanged || locationChanged
+        ? await jobReferences(trx, organisationId, changes.customer_id, changes.location_id)
+        : undefined
+    const extras = { tags: parsed(current.tags_json), demands: parsed(current.demands_json) }
+    if (Object.keys(changes).length === 0) return serializeJobDetail(current, extras)
     const at = nowIso()
     await repository.updateJob(trx, organisationId, id, { ...changes, updated_at: at })
-    const job = await getJob(trx, organisationId, id)
+    const row: repository.JobDetailRow = { ...current, ...(changes as Partial<JobRow>), updated_at: at }
+    if (customerChanged && refs) {
+      row.customer_name = refs.customer_name
+      row.customer_address = refs.customer_address
+      row.customer_latitude = refs.customer_latitude
+      row.customer_longitude = refs.customer_longitude
+    }
+    if (locationChanged && refs) row.location_name = refs.location_name
+    const job = serializeJobDetail(row, extras)
     await recordEvent(
       trx,
       organisationId,
