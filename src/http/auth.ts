@@ -62,6 +62,7 @@ interface CacheEntry {
 }
 
 const MAX_CACHE_ENTRIES = 10_000
+const LAST_USED_RESOLUTION_MS = 60_000
 const BEARER = /^Bearer +(\S+) *$/i
 
 /** The token of a well-formed `Bearer svc_live_…` header, else undefined. */
@@ -69,7 +70,13 @@ function tokenOf(header: string): string | undefined {
   const token = BEARER.exec(header)?.[1]
   return token !== undefined && KEY_PATTERN.test(token) ? token : undefined
 }
-const LAST_USED_RESOLUTION_MS = 60_000
+
+/** Why a known key cannot be used at `now` (the 401's message), or undefined when it can. */
+function refusalOf(key: CachedKey, now: number): string | undefined {
+  if (key.revoked) return 'API key has been revoked'
+  if (key.expiresAt !== null && key.expiresAt <= now) return 'API key has expired'
+  return undefined
+}
 
 export class ApiKeyResolver {
   private readonly cache = new Map<string, CacheEntry>()
@@ -87,12 +94,10 @@ export class ApiKeyResolver {
   cached(header: string | undefined): KeyAuth | undefined {
     const token = header === undefined ? undefined : tokenOf(header)
     const entry = token === undefined ? undefined : this.cache.get(token)
-    const key = entry?.key
-    if (!key || key.revoked) return undefined
     const now = Date.now()
-    if (entry.cachedUntil <= now || (key.expiresAt !== null && key.expiresAt <= now)) return undefined
-    this.recordUse(key.context.keyId, now)
-    return key.context
+    if (!entry?.key || entry.cachedUntil <= now || refusalOf(entry.key, now) !== undefined) return undefined
+    this.recordUse(entry.key.context.keyId, now)
+    return entry.key.context
   }
 
   /** Returns the caller's context or throws the 401 the request deserves. */
@@ -113,10 +118,9 @@ export class ApiKeyResolver {
     }
     const key = await this.lookup(token)
     if (!key) throw new AppError('UNAUTHORIZED', 'Unknown API key')
-    if (key.revoked) throw new AppError('UNAUTHORIZED', 'API key has been revoked')
     const now = Date.now()
-    if (key.expiresAt !== null && key.expiresAt <= now)
-      throw new AppError('UNAUTHORIZED', 'API key has expired')
+    const refusal = refusalOf(key, now)
+    if (refusal !== undefined) throw new AppError('UNAUTHORIZED', refusal)
     this.recordUse(key.context.keyId, now)
     return key.context
   }

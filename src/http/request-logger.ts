@@ -57,6 +57,7 @@ class RequestLogger {
     ;(this.child()[level as 'info'] as LogFn)(...args)
   }
 }
+
 /** Fastify's `childLoggerFactory`: a request's logger, made when it first writes. */
 export function lazyChildLogger(
   this: unknown,

@@ -55,15 +55,6 @@ export async function getCustomer(db: Executor, organisationId: string, id: stri
   return serializeCustomer(row)
 }
 
-/** The customer's default service duration, or undefined when it is not in this organisation. */
-export async function findCustomerServiceDuration(
-  db: Executor,
-  organisationId: string,
-  id: string,
-): Promise<number | undefined> {
-  return (await repository.findCustomer(db, organisationId, id))?.service_duration
-}
-
 /**
  * Opening hours are a window within one day: operationalStart strictly before operationalEnd
  * ("00:00"–"23:59" when unrestricted). 400 names the field the request set (operationalEnd when it

@@ -145,11 +145,11 @@ function assertCoordinatePair(latitude: unknown, longitude: unknown): void {
     throw validationError('/body/jobLatitude', `is required when jobLongitude is set ${hint}`)
 }
 
-/** The location must be this organisation's; it stays locked until the transaction ends, so a
- * concurrent delete waits rather than breaking the reference. */
 /**
  * The customer and depot a write sets (a string id is checked, the empty one included: only null and
- * omission mean none), read in one statement; 400 at the field that names a missing one.
+ * omission mean none), read in one statement; 400 at the field that names a missing one. The depot
+ * stays locked until the transaction ends, so a concurrent delete waits rather than breaking the
+ * reference.
  */
 async function jobReferences(
   trx: Transaction<Database>,
