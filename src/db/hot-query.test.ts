@@ -3,7 +3,9 @@
 import { sql } from 'kysely'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { client, createTenant, createTestApp, DIALECTS, type TestContext } from '../../test/helpers.js'
+import { insertOutboxEvent } from '../modules/events/repository.js'
 import { getJob } from '../modules/jobs/service.js'
+import { newId } from './ids.js'
 
 for (const dialect of DIALECTS) {
   describe(`${dialect}: hot reads`, () => {
@@ -58,3 +60,68 @@ for (const dialect of DIALECTS) {
     })
   })
 }
+
+// On PostgreSQL a deferrable write in a transaction is answered before PostgreSQL has run it (it
+// travels with the next statement or the commit): its failure must still fail the transaction.
+describe.runIf(DIALECTS.includes('postgres'))('postgres: deferred writes', () => {
+  let t: TestContext
+  beforeAll(async () => {
+    t = await createTestApp('postgres')
+  })
+  afterAll(() => t.close())
+
+  const outboxRow = (organisationId: string, id: string, event: string) => ({
+    id,
+    organisation_id: organisationId,
+    event,
+    data: '{}',
+    occurred_at: new Date().toISOString(),
+  })
+
+  it('fail the commit when one failed, and commit nothing', async () => {
+    const tenant = await createTenant(t)
+    const db = t.database.db
+    const taken = newId()
+    await insertOutboxEvent(db, outboxRow(tenant.organisationId, taken, 'JOB_DELETED'))
+    const fresh = newId()
+    const failed = await db
+      .transaction()
+      .execute(async (trx) => {
+        await insertOutboxEvent(trx, outboxRow(tenant.organisationId, fresh, 'JOB_DELETED'))
+        await insertOutboxEvent(trx, outboxRow(tenant.organisationId, taken, 'JOB_DELETED'))
+        return 'committed'
+      })
+      .catch((error: { code?: string }) => error.code)
+    expect(failed).toBe('23505')
+    const stored = await db
+      .selectFrom('outbox_events')
+      .select('id')
+      .where('id', 'in', [fresh, taken])
+      .execute()
+    expect(stored.map((row) => row.id)).toEqual([taken])
+  })
+
+  it('throw their own error at the next statement', async () => {
+    const tenant = await createTenant(t)
+    const db = t.database.db
+    const taken = newId()
+    await insertOutboxEvent(db, outboxRow(tenant.organisationId, taken, 'JOB_DELETED'))
+    const seen: (string | undefined)[] = []
+    await db
+      .transaction()
+      .execute(async (trx) => {
+        await insertOutboxEvent(trx, outboxRow(tenant.organisationId, taken, 'JOB_DELETED'))
+        await sql`select 1`.execute(trx).catch((error: { code?: string }) => seen.push(error.code))
+        throw new Error('roll back')
+      })
+      .catch(() => {})
+    // The unique violation, not PostgreSQL's "current transaction is aborted" (25P02).
+    expect(seen).toEqual(['23505'])
+    // The connection is usable afterwards: its next transaction commits.
+    const id = newId()
+    await db
+      .transaction()
+      .execute((trx) => insertOutboxEvent(trx, outboxRow(tenant.organisationId, id, 'JOB_DELETED')))
+    expect(await db.selectFrom('outbox_events').select('id').where('id', '=', id).execute()).toHaveLength(1)
+  })
+})

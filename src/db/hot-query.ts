@@ -85,21 +85,51 @@ export async function runHotQuery<R>(
 
 /** The SQL text of every hot statement run in a transaction on PostgreSQL → its name. */
 const namedTexts = new Map<string, string>()
+/** The texts of statements whose result nobody reads (prepareOnce's `deferrable`). */
+const deferrableTexts = new Set<string>()
 
 type ClientQuery = (...args: unknown[]) => Promise<unknown>
 
+/** "current transaction is aborted, commands ignored until end of transaction block" */
+const TRANSACTION_ABORTED = '25P02'
+/** What a deferred statement answers at once: nobody reads it (see prepareOnce). */
+const DEFERRED_RESULT = Object.freeze({ command: 'DEFERRED', rowCount: 0, rows: Object.freeze([]) })
+
 /**
- * Makes a pooled PostgreSQL client (patched once, when the pool connects it) run the text of a hot
- * statement as a named prepared statement even when it comes through Kysely, as in a transaction:
- * PostgreSQL then parses and plans a write's statements once per connection, not per request.
+ * Patches a pooled PostgreSQL client (once, when the pool connects it; the pool runs its clients in
+ * pg's pipeline mode) for a transaction's round trips:
+ * - The text of a hot statement runs as a named prepared statement even when it comes through
+ *   Kysely, as in a transaction: PostgreSQL parses and plans it once per connection, not per request.
+ * - Kysely's `begin` is sent and answered at once, so the transaction's first statement travels
+ *   with it; a statement prepareOnce marked deferrable (its result is never read) is sent and
+ *   answered at once too, so a write's last statements travel with its `commit`. Statements still
+ *   run in order on the connection. A deferred statement's error is thrown in place of whatever the
+ *   transaction runs next (PostgreSQL refuses everything after it), or by the commit — which
+ *   PostgreSQL then turns into a rollback — so a write that failed is never reported as done.
+ * - Whatever is sent in one turn of the event loop leaves in one socket write.
  * Anything else (other texts, query configs, the pool's callback calls) goes through unchanged.
  */
 export function preparedClient(client: pg.PoolClient): void {
   const query = client.query.bind(client) as unknown as ClientQuery
-  const byName: ClientQuery = (...args) => {
-    const [text, values] = args
-    const name = args.length === 2 && typeof text === 'string' ? namedTexts.get(text) : undefined
-    if (name === undefined) return query(...args)
+  const stream = (client as unknown as { connection?: { stream?: NodeJS.WritableStream & Corkable } })
+    .connection?.stream
+  let inTransaction = false
+  let deferred: Promise<void>[] = []
+  let failure: { error: unknown } | undefined
+  let corked = false
+
+  const oneWrite = () => {
+    if (corked || !stream?.cork) return
+    corked = true
+    stream.cork()
+    process.nextTick(() => {
+      corked = false
+      stream.uncork()
+    })
+  }
+  const send = (text: string, values: unknown): Promise<unknown> => {
+    const name = namedTexts.get(text)
+    if (name === undefined) return query(text, values)
     return query({ name: statementName(name), text, values }).catch((error: unknown) => {
       // See runHotQuery: a migration changed a table the statement reads. This transaction fails
       // (it cannot be replayed from here); later ones prepare the statement afresh.
@@ -107,7 +137,62 @@ export function preparedClient(client: pg.PoolClient): void {
       throw error
     })
   }
-  client.query = byName as unknown as typeof client.query
+  const defer = (sent: Promise<unknown>): Promise<unknown> => {
+    deferred.push(
+      sent.then(
+        () => {},
+        (error: unknown) => {
+          failure ??= { error }
+        },
+      ),
+    )
+    return Promise.resolve(DEFERRED_RESULT)
+  }
+  /** Waits for every deferred statement; the first one's error if any failed. */
+  const settle = async (): Promise<{ error: unknown } | undefined> => {
+    await Promise.all(deferred)
+    return failure
+  }
+  const end = () => {
+    inTransaction = false
+    deferred = []
+    failure = undefined
+  }
+
+  const patched: ClientQuery = (...args) => {
+    const [text, values] = args
+    if (args.length !== 2 || typeof text !== 'string') return query(...args)
+    if (text === 'begin') {
+      end()
+      inTransaction = true
+      oneWrite()
+      return defer(query(text, values))
+    }
+    if (!inTransaction) return send(text, values)
+    if (text === 'commit' || text === 'rollback') {
+      const done = send(text, values)
+      return settle().then(async (failed) => {
+        end()
+        const result = await done
+        if (failed && text === 'commit') throw failed.error
+        return result
+      })
+    }
+    if (deferrableTexts.has(text)) {
+      oneWrite()
+      return defer(send(text, values))
+    }
+    return send(text, values).catch(async (error: unknown) => {
+      const failed = (error as { code?: string }).code === TRANSACTION_ABORTED ? await settle() : undefined
+      throw failed ? failed.error : error
+    })
+  }
+  client.query = patched as unknown as typeof client.query
+}
+
+interface Corkable {
+  cork?(): void
+  uncork(): void
 }
 
 const PARAM_PREFIX = '\u0000param:'
@@ -122,12 +207,14 @@ const prepared = new Map<string, { query: HotQuery; order: string[] }>()
 /**
  * Builds a Kysely query once per dialect and `shape` (whatever changes the SQL text, such as which
  * filters are present), with param() placeholders for every value, and reruns its SQL after that:
- * query building and compiling cost nothing on the hot path.
+ * query building and compiling cost nothing on the hot path. `deferrable`: the caller never reads the
+ * result, so on PostgreSQL, in a transaction, the statement need not be waited for (preparedClient).
  */
 export function prepareOnce(
   db: Executor,
   shape: string,
   build: () => { compile(): CompiledQuery },
+  options: { deferrable?: boolean } = {},
 ): { run<R>(values: Record<string, unknown>): Promise<R[]> } {
   const key = `${isPostgres(db) ? 'postgres' : 'sqlite'}:${shape}`
   let entry = prepared.get(key)
@@ -142,6 +229,7 @@ export function prepareOnce(
     const name = `q${prepared.size}_${shape.replace(/[^a-z0-9]+/gi, '_')}`.slice(0, 60)
     entry = { query: { name, sqlite: compiled.sql, postgres: compiled.sql }, order }
     prepared.set(key, entry)
+    if (options.deferrable && isPostgres(db)) deferrableTexts.add(compiled.sql)
   }
   const { query, order } = entry
   return {

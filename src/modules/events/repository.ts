@@ -6,13 +6,17 @@ export async function insertOutboxEvent(
   row: Omit<OutboxEventsTable, 'dispatched_at'>,
 ): Promise<void> {
   // Prepared once: every write of the service ends with this insert.
-  await prepareOnce(db, 'outbox.insert', () =>
-    db.insertInto('outbox_events').values({
-      id: param('id'),
-      organisation_id: param('organisation_id'),
-      event: param('event'),
-      data: param('data'),
-      occurred_at: param('occurred_at'),
-    }),
+  await prepareOnce(
+    db,
+    'outbox.insert',
+    () =>
+      db.insertInto('outbox_events').values({
+        id: param('id'),
+        organisation_id: param('organisation_id'),
+        event: param('event'),
+        data: param('data'),
+        occurred_at: param('occurred_at'),
+      }),
+    { deferrable: true },
   ).run(row)
 }

@@ -232,7 +232,7 @@ function changedJobConditions(
 
 /**
  * The number of live jobs matching `filters`. Status, priority and location alone are answered from
- * the trigger-maintained `job_counts` (one row read, at any size); a customer filter counts the
+ * the trigger-maintained `job_counts` (one counter, at most 16 rows read at any size); a customer filter counts the
  * matching rows through its index.
  */
 export async function countJobs(
@@ -246,7 +246,7 @@ export async function countJobs(
     const [counted] = await prepareOnce(db, 'jobs.count', () =>
       db
         .selectFrom('job_counts')
-        .select('count')
+        .select((eb) => eb.fn.sum<number>('count').as('count'))
         .where('organisation_id', '=', param<string>('organisationId'))
         .where('status', '=', param<string>('status'))
         .where('priority', '=', param<string>('priority'))
@@ -404,8 +404,11 @@ const JOB_COLUMNS = [
 ] as const satisfies readonly (keyof NewJob)[]
 
 export async function insertJob(db: Executor, job: NewJob): Promise<void> {
-  await prepareOnce(db, 'jobs.insert', () =>
-    db.insertInto('jobs').values(Object.fromEntries(JOB_COLUMNS.map((c) => [c, param(c)])) as NewJob),
+  await prepareOnce(
+    db,
+    'jobs.insert',
+    () => db.insertInto('jobs').values(Object.fromEntries(JOB_COLUMNS.map((c) => [c, param(c)])) as NewJob),
+    { deferrable: true },
   ).run(job)
 }
 
@@ -417,13 +420,17 @@ export async function updateJob(
 ): Promise<void> {
   // One statement per set of changed columns (a PATCH changes a few of a dozen).
   const columns = Object.keys(changes).sort() as (keyof JobUpdate)[]
-  await prepareOnce(db, `jobs.update:${columns.join(',')}`, () =>
-    db
-      .updateTable('jobs')
-      .set(Object.fromEntries(columns.map((c) => [c, param(c)])) as JobUpdate)
-      .where('organisation_id', '=', param<string>('organisationId'))
-      .where('id', '=', param<string>('id'))
-      .where('deleted_at', 'is', null),
+  await prepareOnce(
+    db,
+    `jobs.update:${columns.join(',')}`,
+    () =>
+      db
+        .updateTable('jobs')
+        .set(Object.fromEntries(columns.map((c) => [c, param(c)])) as JobUpdate)
+        .where('organisation_id', '=', param<string>('organisationId'))
+        .where('id', '=', param<string>('id'))
+        .where('deleted_at', 'is', null),
+    { deferrable: true },
   ).run({ ...changes, organisationId, id })
 }
 
