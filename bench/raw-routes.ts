@@ -44,9 +44,9 @@ export const listPageSql = (p: Placeholder) => `SELECT ${LISTED},
   FROM jobs WHERE jobs.organisation_id = ${p(1)} AND jobs.deleted_at IS NULL
   ORDER BY jobs.created_at DESC, jobs.id DESC LIMIT ${PAGE_SIZE + 1}`
 
-/** The organisation's live jobs, from the counters the jobs table's triggers keep. */
+/** The organisation's live jobs, from the counters the jobs table's triggers keep (summed over slots). */
 export const totalSql = (p: Placeholder) =>
-  `SELECT count FROM job_counts WHERE organisation_id = ${p(1)} AND status = '*' AND priority = '*' AND location_id = '*'`
+  `SELECT sum(count) AS count FROM job_counts WHERE organisation_id = ${p(1)} AND status = '*' AND priority = '*' AND location_id = '*'`
 
 /** The single-job shape in one statement: the service's own (jobs/hot-queries.ts). */
 export const detailSql = (p: Placeholder) => (p === pgPlaceholder ? JOB_DETAIL.postgres : JOB_DETAIL.sqlite)

@@ -305,6 +305,8 @@ export interface JobCountsTable {
   priority: string
   /** A location id, '' for jobs without one, or '*'. */
   location_id: string
+  /** PostgreSQL only (0017): a counter is the sum of its slots' counts. */
+  slot?: number
   count: number
 }
 
@@ -333,6 +335,8 @@ export interface JobDayCountsTable {
   organisation_id: string
   day: string
   status: string
+  /** PostgreSQL only (0017): a counter is the sum of its slots' counts. */
+  slot?: number
   count: number
 }
 

@@ -148,7 +148,7 @@ export async function countJobsOfDay(
   const [counted, long] = await Promise.all([
     db
       .selectFrom('job_day_counts')
-      .select('count')
+      .select((eb) => eb.fn.sum<number>('count').as('count'))
       .where('organisation_id', '=', organisationId)
       .where('day', '=', filters.overlapping.start.slice(0, 10))
       .where('status', '=', filters.status ?? '*')

@@ -1,5 +1,6 @@
 // pagination.total for jobs comes from trigger-maintained counters: after any mix of writes, through
 // the API or straight to the table, every filter's total must equal a real COUNT(*).
+import { type Kysely, sql } from 'kysely'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { makeLocation, makeUser, setJobState } from '../../../test/factories.js'
 import {
@@ -11,6 +12,7 @@ import {
   type TestContext,
 } from '../../../test/helpers.js'
 import { rebuildDerivedCounts } from '../../db/derived.js'
+import type { Database } from '../../db/types.js'
 import { updateJob } from './repository.js'
 
 const STATUSES = ['CREATED', 'ASSIGNED', 'IN_PROGRESS', 'COMPLETED', 'CANCELLED'] as const
@@ -23,6 +25,31 @@ function random(seed: number) {
     state = (state * 1_103_515_245 + 12_345) % 2_147_483_648
     return state % n
   }
+}
+
+/**
+ * Each counter's total (on PostgreSQL the sum of its slots, migration 0017), without the counters
+ * that went back to zero: they stay as rows, and a rebuild does not create them.
+ */
+async function counterTotals(
+  db: Kysely<Database>,
+  table: 'job_counts' | 'job_day_counts',
+  organisationId?: string,
+): Promise<Record<string, unknown>[]> {
+  const key =
+    table === 'job_counts'
+      ? (['organisation_id', 'status', 'priority', 'location_id'] as const)
+      : (['organisation_id', 'day', 'status'] as const)
+  let query = db
+    .selectFrom(table)
+    .select(key)
+    .select((eb) => eb.fn.sum<number>('count').as('count'))
+    .groupBy(key)
+    .having((eb) => eb.fn.sum('count'), '<>', 0)
+    .orderBy(key)
+  if (organisationId) query = query.where('organisation_id', '=', organisationId)
+  const rows = (await query.execute()) as Record<string, unknown>[]
+  return rows.map((row) => ({ ...row, count: Number(row.count) }))
 }
 
 for (const dialect of DIALECTS) {
@@ -101,13 +128,7 @@ for (const dialect of DIALECTS) {
         expect(listed.body.data.pagination.total, JSON.stringify(filter)).toBe(expected)
       }
       // A rebuild from the base tables (after a bulk load) arrives at the same counters.
-      const counters = () =>
-        db
-          .selectFrom('job_counts')
-          .selectAll()
-          .where('count', '<>', 0)
-          .orderBy(['organisation_id', 'status', 'priority', 'location_id'])
-          .execute()
+      const counters = () => counterTotals(db, 'job_counts')
       const maintained = await counters()
       await rebuildDerivedCounts(db)
       expect(await counters()).toEqual(maintained)
@@ -193,16 +214,11 @@ for (const dialect of DIALECTS) {
       expect(await total('targetDate=2026-11-26')).toBe(2)
       // And the counters are what a rebuild from the base tables gives.
       const snapshot = async () =>
-        Promise.all(
-          (['job_counts', 'job_days', 'job_day_counts'] as const).map((table) =>
-            db
-              .selectFrom(table)
-              .selectAll()
-              .where('organisation_id', '=', org)
-              .execute()
-              .then((rows) => rows.filter((row) => !('count' in row) || row.count !== 0)),
-          ),
-        ).then((tables) => tables.map((rows) => rows.map((row) => JSON.stringify(row)).sort()))
+        Promise.all([
+          counterTotals(db, 'job_counts', org),
+          db.selectFrom('job_days').selectAll().where('organisation_id', '=', org).execute(),
+          counterTotals(db, 'job_day_counts', org),
+        ]).then((tables) => tables.map((rows) => rows.map((row) => JSON.stringify(row)).sort()))
       const maintained = await snapshot()
       await rebuildDerivedCounts(db)
       expect(await snapshot()).toEqual(maintained)
@@ -235,6 +251,54 @@ for (const dialect of DIALECTS) {
           (await api.get(`/jobs?limit=1&${query}`)).body.data.pagination.total
         expect([await total(''), await total('status=CREATED'), await total('status=ASSIGNED')]).toEqual([
           2, 2, 0,
+        ])
+      },
+    )
+
+    // On PostgreSQL each counter is kept in slots, one per transaction-id remainder (migration 0017):
+    // writers of one organisation do not queue behind each other's commit for the same counter rows.
+    it.runIf(dialect === 'postgres')(
+      'let a writer commit while another writer holds the same counters',
+      async () => {
+        const tenant = await createTenant(t, { scopes: ['read', 'write'] })
+        const api = client(t, tenant.headers)
+        const db = t.database.db
+        const org = tenant.organisationId
+        const create = async (title: string) =>
+          (await api.post('/jobs', { title })).body.data.job.id as string
+        const first = await create('First')
+        const second = await create('Second')
+        const slotOf = async (trx: Kysely<Database>) =>
+          (await sql<{ slot: number }>`SELECT (txid_current() % 16)::int AS slot`.execute(trx)).rows[0]?.slot
+        // The first writer changes a job and fires its counter triggers now: it holds its counter rows.
+        const holding = await db.startTransaction().execute()
+        try {
+          await updateJob(holding, org, first, { status: 'ASSIGNED', priority: 'HIGH' })
+          await sql`SET CONSTRAINTS ALL IMMEDIATE`.execute(holding)
+          const held = await slotOf(holding)
+          // The second makes the same change to another job, from a transaction id of another slot.
+          let other = await db.startTransaction().execute()
+          while ((await slotOf(other)) === held) {
+            await other.rollback().execute()
+            other = await db.startTransaction().execute()
+          }
+          await updateJob(other, org, second, { status: 'ASSIGNED', priority: 'HIGH' })
+          const committed = other
+            .commit()
+            .execute()
+            .then(() => 'committed')
+          const outcome = await Promise.race([
+            committed,
+            new Promise((resolve) => setTimeout(() => resolve('still waiting after 3 s'), 3000)),
+          ])
+          expect(outcome).toBe('committed')
+        } finally {
+          await holding.rollback().execute()
+        }
+        const total = async (query: string) =>
+          (await api.get(`/jobs?limit=1&${query}`)).body.data.pagination.total
+        expect([await total(''), await total('status=CREATED'), await total('status=ASSIGNED')]).toEqual([
+          2, 1, 1,
         ])
       },
     )
@@ -291,17 +355,11 @@ for (const dialect of DIALECTS) {
 
       // A rebuild from the base table (after a bulk load) arrives at the same day tables.
       const snapshot = async () =>
-        Promise.all(
-          (['job_days', 'job_long_windows', 'job_day_counts'] as const).map((table) =>
-            db
-              .selectFrom(table)
-              .selectAll()
-              .where('organisation_id', '=', org)
-              .execute()
-              // Counters that went back to zero stay as rows; a rebuild does not create them.
-              .then((rows) => rows.filter((row) => !('count' in row) || row.count !== 0)),
-          ),
-        ).then((tables) => tables.map((rows) => rows.map((row) => JSON.stringify(row)).sort()))
+        Promise.all([
+          db.selectFrom('job_days').selectAll().where('organisation_id', '=', org).execute(),
+          db.selectFrom('job_long_windows').selectAll().where('organisation_id', '=', org).execute(),
+          counterTotals(db, 'job_day_counts', org),
+        ]).then((tables) => tables.map((rows) => rows.map((row) => JSON.stringify(row)).sort()))
       const maintained = await snapshot()
       await rebuildDerivedCounts(db)
       expect(await snapshot()).toEqual(maintained)
