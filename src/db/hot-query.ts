@@ -171,6 +171,8 @@ export function preparedClient(client: pg.PoolClient): void {
     if (!inTransaction) return send(text, values)
     if (text === 'commit' || text === 'rollback') {
       const done = send(text, values)
+      // Its answer comes after every deferred one's; awaited below, never left unhandled meanwhile.
+      done.catch(() => {})
       return settle().then(async (failed) => {
         end()
         const result = await done

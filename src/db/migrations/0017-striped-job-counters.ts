@@ -8,6 +8,8 @@
 // transaction id, and a reader sums a counter's slots; two concurrent writers share a row only when
 // their ids fall in the same slot. Within one transaction the slot is fixed, so its locks are still
 // taken in key order (no new deadlocks). SQLite has a single writer and keeps one row per counter.
+// An older build still serving during a rolling deploy reads a single row of a counter: its list
+// totals run low until it is replaced (its writes go through these triggers and stay exact).
 // Frozen in time: never import application code here.
 import { type Kysely, sql } from 'kysely'
 import type { MigrationDialect } from './0001-initial.js'
