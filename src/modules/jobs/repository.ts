@@ -232,8 +232,8 @@ function changedJobConditions(
 
 /**
  * The number of live jobs matching `filters`. Status, priority and location alone are answered from
- * the trigger-maintained `job_counts` (one counter, at most 16 rows read at any size); a customer filter counts the
- * matching rows through its index.
+ * the trigger-maintained `job_counts` (one counter: its slots, at most 16 rows at any size); a
+ * customer filter counts the matching rows through its index.
  */
 export async function countJobs(
   db: Executor,
