@@ -59,6 +59,11 @@ export interface Config extends ServerLimits {
   shutdownDelayMs: number
   /** After the delay, how long in-flight requests and webhook deliveries get before connections are cut. */
   shutdownTimeoutMs: number
+  /**
+   * How far the JavaScript heap may grow past what survived the last full collection before the next
+   * one, in percent (HEAP_GROWTH_PERCENT; 100 = twice the live size); 0 leaves it to V8.
+   */
+  heapGrowthPercent: number
   /** A dashboard session without a request for this long has ended (SESSION_IDLE_MINUTES). */
   sessionIdleMs: number
   /** A WORKER's session without a request for this long has ended (WORKER_SESSION_IDLE_MINUTES). */
@@ -100,6 +105,8 @@ export const SESSION_DEFAULTS = {
 export const MAX_BODY_BYTES = 1024 * 1024
 /** The port Prometheus' node exporters conventionally leave to applications. */
 export const DEFAULT_METRICS_PORT = 9464
+/** V8's heap may grow to twice what survived the last full collection (src/ops/heap-growth.ts). */
+export const DEFAULT_HEAP_GROWTH_PERCENT = 100
 
 function boolean(name: string, fallback: boolean, env: NodeJS.ProcessEnv): boolean {
   const raw = env[name]?.trim().toLowerCase()
@@ -196,6 +203,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     shutdownDelayMs: integer('SHUTDOWN_DELAY_MS', 5000, env),
     // Webhook deliveries take up to WEBHOOK_TIMEOUT_MS; the default leaves them time to finish.
     shutdownTimeoutMs: positive('SHUTDOWN_TIMEOUT_MS', 30_000, env),
+    heapGrowthPercent: integer('HEAP_GROWTH_PERCENT', DEFAULT_HEAP_GROWTH_PERCENT, env),
     sessionIdleMs: positive('SESSION_IDLE_MINUTES', SESSION_DEFAULTS.sessionIdleMs / 60_000, env) * 60_000,
     workerSessionIdleMs:
       positive('WORKER_SESSION_IDLE_MINUTES', SESSION_DEFAULTS.workerSessionIdleMs / 60_000, env) * 60_000,

@@ -7,6 +7,7 @@ import { migrateToLatest, newerMigrations } from './db/migrator.js'
 import { acquireServeLock } from './db/serve-lock.js'
 import { carriesSecret } from './http/auth.js'
 import { DEFAULT_DASHBOARD_DIR } from './http/dashboard.js'
+import { limitHeapGrowth } from './ops/heap-growth.js'
 import type { DatabaseStats } from './ops/metrics.js'
 import { type MetricsServer, startMetricsServer } from './ops/metrics-server.js'
 
@@ -106,6 +107,7 @@ export function loggerOptions(level: string) {
 }
 
 export async function startServer(config: Config, options: ServerOptions = {}): Promise<RunningServer> {
+  limitHeapGrowth(config.heapGrowthPercent)
   // Before the database is opened (and migrated): a second server on a SQLite file stops here.
   const lock = acquireServeLock(config.databaseUrl)
   const database = createDatabase(config.databaseUrl, {

@@ -174,6 +174,7 @@ describe('HTTP_* settings', () => {
     [{ HTTP_REQUEST_TIMEOUT_MS: '1.5' }, /HTTP_REQUEST_TIMEOUT_MS must be a non-negative integer/],
     [{ HTTP_MAX_CONNECTIONS: '-1' }, /HTTP_MAX_CONNECTIONS must be a non-negative integer/],
     [{ HTTP_HEADERS_TIMEOUT_MS: '40000' }, /must not exceed HTTP_REQUEST_TIMEOUT_MS/],
+    [{ HEAP_GROWTH_PERCENT: 'auto' }, /HEAP_GROWTH_PERCENT must be a non-negative integer/],
   ])('refuse %j at start', (env, message) => {
     expect(() => loadConfig(env)).toThrow(message)
   })
