@@ -90,9 +90,12 @@ function assertSessionAccess(role: SessionRole, plan: PlanTier, access: SessionA
 }
 
 /** The plan, scope and role checks: run after the rate limiter, so refused requests still count. */
-export function assertAccess(request: FastifyRequest, requiredScope: (method: string) => Scope): void {
+export function assertAccess(
+  request: FastifyRequest,
+  requiredScope: (method: string) => Scope,
+  access: SessionAccess = accessOf(request),
+): void {
   const auth = request.auth
-  const access = accessOf(request)
   if (auth.kind === 'session') {
     assertSessionAccess(auth.session.role, auth.plan, access)
     return
@@ -109,8 +112,17 @@ export function assertAccess(request: FastifyRequest, requiredScope: (method: st
 export function appendAccessCheck(scope: FastifyInstance, requiredScope: (method: string) => Scope): void {
   scope.addHook('onRoute', (route: RouteOptions) => {
     if (route.config?.access === 'sign-in') return
-    const check = async (request: FastifyRequest, _reply: FastifyReply) =>
-      assertAccess(request, requiredScope)
+    // A callback hook, as the other per-request hooks: an async one costs a promise every time. The
+    // route's access is read from its options (withSessionAccess's onRoute, which sets the module's,
+    // runs after this one) rather than from request.routeOptions, which builds an object per call.
+    const check = (request: FastifyRequest, _reply: FastifyReply, done: (error?: Error) => void) => {
+      try {
+        assertAccess(request, requiredScope, route.config?.access ?? DEFAULT_ACCESS)
+      } catch (error) {
+        return done(error as Error)
+      }
+      done()
+    }
     const existing = route.onRequest
     route.onRequest = existing ? [...(Array.isArray(existing) ? existing : [existing]), check] : [check]
   })
