@@ -111,6 +111,9 @@ async function main(): Promise<void> {
       PORT: String(port),
       LOG_LEVEL: 'warn',
       SHUTDOWN_DELAY_MS: '0',
+      // In-flight keep-alive connections get this long, well inside stopChild's grace below: a server
+      // killed outright writes no profile.
+      SHUTDOWN_TIMEOUT_MS: '2000',
       METRICS_PORT: '0',
       ORGANISATION_ID: fixtures.organisationId,
     }

@@ -117,6 +117,41 @@ export function postgresCpuTable(run: BenchResults, format: TableFormat): string
   )
 }
 
+/** The alternated rounds behind each ratio judged at the target size: how far one run's figure moves. */
+export function roundsTable(run: BenchResults, format: TableFormat): string {
+  const rows = run.results
+    .filter((r) => r.rounds && r.raw)
+    .map((r) => {
+      const rounds = r.rounds as { service: number[]; raw: number[] }
+      const spread = (values: number[]) => values.map((v) => fixed(v, 0)).join(', ')
+      const ratios = rounds.service.map((service, i) => fixed((rounds.raw[i] as number) / service, 2))
+      return [
+        dialectName(r.dialect),
+        sizeName(r.size),
+        r.label,
+        spread(rounds.service),
+        spread(rounds.raw),
+        ratios.join(', '),
+        fixed(cpuRatio(r.service, r.raw as Measurement), 2),
+      ]
+    })
+  if (rows.length === 0) return '(no alternated rounds in this run)'
+  return renderTable(
+    [
+      'Database',
+      'Jobs',
+      'Scenario',
+      'service µs, by round',
+      'raw route µs, by round',
+      'ratio by round',
+      'ratio of medians',
+    ],
+    rows,
+    [false, true, false, false, false, false, true],
+    format,
+  )
+}
+
 export function flatCostTable(run: BenchResults, format: TableFormat): string {
   const checks = evaluate(run).filter((c) => c.kind === 'flat-cost')
   if (checks.length === 0) return '(needs at least two sizes of the same database)'
@@ -193,6 +228,11 @@ export function printReport(run: BenchResults): void {
   out()
   out(rssTable(run, 'text'))
   out()
+  if (run.results.some((r) => r.rounds)) {
+    out('Alternated rounds (CPU µs per request; the ratio targets are judged on the medians):')
+    out(roundsTable(run, 'text'))
+    out()
+  }
   if (run.options.dialects.includes('postgres')) {
     out('PostgreSQL processes, CPU µs per request:')
     out(postgresCpuTable(run, 'text'))

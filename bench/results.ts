@@ -34,6 +34,11 @@ export interface ScenarioResult {
   baseline: Measurement
   /** The raw route of this database (bench/raw-routes.ts), for the scenarios that have one. */
   raw?: Measurement
+  /**
+   * With alternated rounds (the target size, `--rounds` > 1): each round's CPU µs per request, in the
+   * order measured. `service` and `raw` above are then the rounds whose CPU per request is the median.
+   */
+  rounds?: { service: number[]; raw: number[] }
 }
 
 export interface DatasetRun {
