@@ -34,7 +34,7 @@ import { ADMIN_PREFIX, installOpenApi, PUBLIC_PREFIX } from './http/openapi.js'
 import { installOptionalBodies } from './http/optional-body.js'
 import { installDocsRoutes } from './http/playground.js'
 import { installRateLimit, RateLimits } from './http/rate-limit.js'
-import { lazyChildLogger } from './http/request-logger.js'
+import { lazyChildLogger, RequestLines, writesInfo } from './http/request-logger.js'
 import type { Dashboard, RouteOptions } from './http/route-options.js'
 import { ErrorBody } from './http/schemas.js'
 import { CONTENT_SECURITY_POLICY } from './http/security-headers.js'
@@ -141,6 +141,8 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     ...serverOptions(limits),
     logger: deps.logger ?? false,
     childLoggerFactory: lazyChildLogger,
+    // Request lines are info lines: at a level that drops them, they are not even attempted.
+    logController: new RequestLines(writesInfo(deps.logger)),
     bodyLimit: deps.config.bodyLimitBytes,
     // The client address (logs, the per-IP and sign-in limits) and protocol (the session cookie's
     // Secure flag): X-Forwarded-* only from the proxies TRUST_PROXY names.

@@ -1,7 +1,7 @@
 import { Writable } from 'node:stream'
 import Fastify from 'fastify'
 import { describe, expect, it } from 'vitest'
-import { lazyChildLogger } from './request-logger.js'
+import { lazyChildLogger, RequestLines, writesInfo } from './request-logger.js'
 
 /** A server logging at `level` into an array, with a route that logs at every level and fails. */
 async function serverAt(level: string) {
@@ -54,5 +54,41 @@ describe('request logger', () => {
     )
     expect(mine.find((line) => line.msg === 'info line')).toMatchObject({ level: 30, step: 1 })
     await app.close()
+  })
+
+  it('tells which logger settings write info lines (request logging is off for the others)', () => {
+    expect(writesInfo({ level: 'info' })).toBe(true)
+    expect(writesInfo({ level: 'debug' })).toBe(true)
+    expect(writesInfo({ level: 'trace' })).toBe(true)
+    expect(writesInfo({})).toBe(true)
+    expect(writesInfo(true)).toBe(true)
+    expect(writesInfo({ level: 'warn' })).toBe(false)
+    expect(writesInfo({ level: 'silent' })).toBe(false)
+    expect(writesInfo(false)).toBe(false)
+    expect(writesInfo(undefined)).toBe(false)
+  })
+
+  it('skips the request lines when told the level drops them, and only those', async () => {
+    const lines: Record<string, unknown>[] = []
+    const stream = new Writable({
+      write(chunk, _encoding, callback) {
+        for (const line of String(chunk).split('\n').filter(Boolean)) lines.push(JSON.parse(line))
+        callback()
+      },
+    })
+    const serve = async (info: boolean) => {
+      const app = Fastify({ logger: { level: 'info', stream }, logController: new RequestLines(info) })
+      app.get('/ok', async (request) => {
+        request.log.info('handler line')
+        return { ok: true }
+      })
+      await app.inject({ url: '/ok' })
+      await app.close()
+    }
+    await serve(true)
+    expect(lines.map((line) => line.msg)).toEqual(['incoming request', 'handler line', 'request completed'])
+    lines.length = 0
+    await serve(false)
+    expect(lines.map((line) => line.msg)).toEqual(['handler line'])
   })
 })
