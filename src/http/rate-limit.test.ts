@@ -47,6 +47,14 @@ for (const dialect of DIALECTS) {
       expect(response.headers['x-ratelimit-remaining']).toBe('4')
     })
 
+    it('counts a HEAD request once, as its GET', async () => {
+      const tenant = await createTenant(t, { rateLimitPerMinute: 10 })
+      const head = await t.app.inject({ method: 'HEAD', url: '/v1/public/jobs', headers: tenant.headers })
+      expect(head.statusCode).toBe(200)
+      expect(head.headers['x-ratelimit-remaining']).toBe('9')
+      expect((await client(t, tenant.headers).get('/jobs')).headers['x-ratelimit-remaining']).toBe('8')
+    })
+
     it('gives an admin key one budget across the public and the admin API', async () => {
       const tenant = await createTenant(t, { scopes: ['admin'], rateLimitPerMinute: 4 })
       const publicApi = client(t, tenant.headers)

@@ -226,9 +226,6 @@ export async function installRateLimit(api: FastifyInstance, limits: RateLimits)
   }
   api.addHook('onRoute', (route: RouteOptions) => {
     if ((route.config as { rateLimit?: unknown } | undefined)?.rateLimit === false) return
-    const existing = ([] as unknown[]).concat(route.onRequest ?? [])
-    // A HEAD route is made from its GET's options: never count one request twice.
-    if (existing.includes(count)) return
-    route.onRequest = [...existing, count] as RouteOptions['onRequest']
+    route.onRequest = ([] as unknown[]).concat(route.onRequest ?? [], count) as RouteOptions['onRequest']
   })
 }
