@@ -13,6 +13,7 @@ import { API_PLANS } from '../modules/organisations/service.js'
 import type { SessionRole } from '../modules/sessions/service.js'
 import type { AuthContext } from './auth.js'
 import { AppError } from './errors.js'
+import { appendRouteHook } from './route-hooks.js'
 import type { RouteOptions as ModuleOptions } from './route-options.js'
 
 /**
@@ -123,7 +124,6 @@ export function appendAccessCheck(scope: FastifyInstance, requiredScope: (method
       }
       done()
     }
-    const existing = route.onRequest
-    route.onRequest = existing ? [...(Array.isArray(existing) ? existing : [existing]), check] : [check]
+    appendRouteHook(route, 'onRequest', check)
   })
 }

@@ -14,6 +14,7 @@ import { inAmbientTransactionOrJoin } from '../db/ambient-transaction.js'
 import { isPostgres } from '../db/database.js'
 import type { Database } from '../db/types.js'
 import { AppError } from './errors.js'
+import { appendRouteHook } from './route-hooks.js'
 import { SUCCESS } from './schemas.js'
 
 declare module 'fastify' {
@@ -70,7 +71,7 @@ export function installEtags(app: FastifyInstance, db: Kysely<Database>): void {
     const methods = ([] as string[]).concat(route.method)
     // HEAD shares GET's schema (Fastify's exposeHeadRoutes): it gets the same header and 304.
     const isGet = methods.includes('GET') || methods.includes('HEAD')
-    appendHook(route, 'onSend', isGet ? addEtagOrNotModified : addEtag)
+    appendRouteHook(route, 'onSend', isGet ? addEtagOrNotModified : addEtag)
     const { precondition } = config
     if (precondition) route.handler = checkedFirst(route.handler, db, precondition)
     route.schema = {
@@ -160,9 +161,4 @@ function withHeader(headers: Json | undefined, name: string | undefined): Json |
   const properties = (headers?.properties ?? {}) as Record<string, TSchema>
   const description = name === 'if-match' ? IF_MATCH_DESCRIPTION : IF_NONE_MATCH_DESCRIPTION
   return Type.Object({ ...properties, [name]: Type.Optional(Type.String({ maxLength: 1000, description })) })
-}
-
-function appendHook(route: RouteOptions, name: 'onSend', hook: unknown): void {
-  const existing = route[name]
-  route[name] = (existing ? ([] as unknown[]).concat(existing, hook) : hook) as never
 }

@@ -34,6 +34,7 @@ import { completeClaim, deleteClaim } from '../modules/idempotency/repository.js
 import { claimKey, ExpiredKeyPruner, STALE_CLAIM_MS } from '../modules/idempotency/service.js'
 import { AppError, ERROR_STATUS, type ErrorCode, validationError } from './errors.js'
 import { ADMIN_PREFIX, PUBLIC_PREFIX } from './openapi.js'
+import { appendRouteHook } from './route-hooks.js'
 import { ERROR_CODE_DESCRIPTIONS, ERROR_CODES_KEYWORD, errorResponses } from './schemas.js'
 
 export const IDEMPOTENCY_HEADER = 'idempotency-key'
@@ -83,16 +84,6 @@ export interface IdempotencyOptions {
   /** The database itself (never the ambient view): claims commit on their own. */
   db: Kysely<Database>
   staleAfterMs?: number
-}
-
-function appendHook(
-  route: RouteOptions,
-  name: 'preValidation' | 'preHandler' | 'onSend',
-  hook: unknown,
-): void {
-  const existing = (route as unknown as Record<string, unknown>)[name]
-  const hooks = existing === undefined ? [] : Array.isArray(existing) ? existing : [existing]
-  ;(route as unknown as Record<string, unknown>)[name] = [...hooks, hook]
 }
 
 type Json = Record<string, unknown>
@@ -197,7 +188,7 @@ export function installIdempotency(app: FastifyInstance, options: IdempotencyOpt
     if (route.config?.revealsSecret) {
       const { description } = (route.schema ?? {}) as { description?: string }
       route.schema = { ...route.schema, description: `${description ?? ''}\n\n${NO_KEY_DESCRIPTION}`.trim() }
-      appendHook(route, 'preValidation', refuseKey)
+      appendRouteHook(route, 'preValidation', refuseKey)
       return
     }
     route.schema = {
@@ -205,9 +196,9 @@ export function installIdempotency(app: FastifyInstance, options: IdempotencyOpt
       headers: withKeyHeader(route.schema?.headers),
       response: withIdempotencyErrors(route.schema?.response as Json | undefined),
     }
-    appendHook(route, 'preValidation', fingerprint)
-    appendHook(route, 'preHandler', claim)
-    appendHook(route, 'onSend', settle)
+    appendRouteHook(route, 'preValidation', fingerprint)
+    appendRouteHook(route, 'preHandler', claim)
+    appendRouteHook(route, 'onSend', settle)
     if (!route.config?.externalEffects) route.handler = inTransaction(route.handler, db, crashAfterCommit)
   })
 }

@@ -14,6 +14,7 @@ import { Redis, type RedisOptions } from 'ioredis'
 import { DEFAULT_REDIS_KEY_PREFIX } from '../config.js'
 import { AppError } from './errors.js'
 import { fallbackStore, type StoreSwitch } from './rate-limit-store.js'
+import { appendRouteHook } from './route-hooks.js'
 
 export const RATE_LIMIT_WINDOW_MS = 60_000
 
@@ -226,6 +227,6 @@ export async function installRateLimit(api: FastifyInstance, limits: RateLimits)
   }
   api.addHook('onRoute', (route: RouteOptions) => {
     if ((route.config as { rateLimit?: unknown } | undefined)?.rateLimit === false) return
-    route.onRequest = ([] as unknown[]).concat(route.onRequest ?? [], count) as RouteOptions['onRequest']
+    appendRouteHook(route, 'onRequest', count)
   })
 }
