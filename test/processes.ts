@@ -15,6 +15,13 @@ export async function freePort(): Promise<number> {
   return port
 }
 
+/** Thrown by a probe to end the wait at once (any other error counts as "not yet"). */
+export class StartFailed extends Error {}
+
+const SERVICE_START_TIMEOUT_MS = 45_000
+/** For a test that starts service processes one after another: each may take its time to start. */
+export const PROCESS_TEST_TIMEOUT_MS = 120_000
+
 /** Polls `probe` every 50 ms until it returns something other than undefined (errors count as not yet). */
 export async function waitUntil<T>(
   what: string,
@@ -23,7 +30,10 @@ export async function waitUntil<T>(
 ): Promise<T> {
   const deadline = Date.now() + timeoutMs
   for (;;) {
-    const value = await probe().catch(() => undefined)
+    const value = await probe().catch((error: unknown) => {
+      if (error instanceof StartFailed) throw error
+      return undefined
+    })
     if (value !== undefined) return value
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`)
     await new Promise((resolve) => setTimeout(resolve, 50))
@@ -61,8 +71,17 @@ export async function startService(
     stdio: ['ignore', 'ignore', 'inherit'],
   })
   const url = `http://127.0.0.1:${port}`
-  await waitUntil('the service to listen', async () =>
-    (await fetch(`${url}/v1/public/jobs`)).status === 401 ? true : undefined,
+  // Generous: tsx compiles the service on start, and on a loaded two-core machine (the suite runs
+  // files in parallel) two services starting at once took longer than 15 s. A child that exits
+  // fails the wait at once instead.
+  await waitUntil(
+    'the service to listen',
+    async () => {
+      if (child.exitCode !== null || child.signalCode !== null)
+        throw new StartFailed(`the service exited (${child.exitCode ?? child.signalCode}) before it listened`)
+      return (await fetch(`${url}/v1/public/jobs`)).status === 401 ? true : undefined
+    },
+    SERVICE_START_TIMEOUT_MS,
   )
   return { url, port, child }
 }

@@ -6,7 +6,7 @@ import { once } from 'node:events'
 import { existsSync, writeFileSync } from 'node:fs'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createTestDatabaseUrl } from './helpers.js'
-import { freePort, kill, startService } from './processes.js'
+import { freePort, kill, PROCESS_TEST_TIMEOUT_MS, startService } from './processes.js'
 
 const ROOT = new URL('../', import.meta.url)
 
@@ -40,31 +40,39 @@ describe('sqlite: one serving process per database file', () => {
     await database?.cleanup()
   })
 
-  it('refuses a second server on the same file, then lets one start after the first was killed', async () => {
-    const first = await startService(database.url)
-    try {
-      expect(existsSync(`${database.url}.serve-lock`)).toBe(true)
-      const second = await serveThatStops(database.url)
-      expect(second.code).not.toBe(0)
-      expect(second.stderr).toContain(
-        `Another fieldservice process (pid ${first.child.pid}) is already serving`,
-      )
-      expect(second.stderr).toContain('PostgreSQL')
-      // The first one never noticed.
-      expect((await fetch(`${first.url}/healthz`)).status).toBe(200)
-    } finally {
-      await kill(first.child, 'SIGKILL')
-    }
-    // kill -9 left the lock behind; its process is gone, so the next server takes it over.
-    const third = await startService(database.url)
-    await kill(third.child, 'SIGTERM')
-    // A graceful stop removes it.
-    expect(existsSync(`${database.url}.serve-lock`)).toBe(false)
-  })
+  it(
+    'refuses a second server on the same file, then lets one start after the first was killed',
+    async () => {
+      const first = await startService(database.url)
+      try {
+        expect(existsSync(`${database.url}.serve-lock`)).toBe(true)
+        const second = await serveThatStops(database.url)
+        expect(second.code).not.toBe(0)
+        expect(second.stderr).toContain(
+          `Another fieldservice process (pid ${first.child.pid}) is already serving`,
+        )
+        expect(second.stderr).toContain('PostgreSQL')
+        // The first one never noticed.
+        expect((await fetch(`${first.url}/healthz`)).status).toBe(200)
+      } finally {
+        await kill(first.child, 'SIGKILL')
+      }
+      // kill -9 left the lock behind; its process is gone, so the next server takes it over.
+      const third = await startService(database.url)
+      await kill(third.child, 'SIGTERM')
+      // A graceful stop removes it.
+      expect(existsSync(`${database.url}.serve-lock`)).toBe(false)
+    },
+    PROCESS_TEST_TIMEOUT_MS,
+  )
 
-  it('takes over a lock whose process no longer runs', async () => {
-    writeFileSync(`${database.url}.serve-lock`, '2147483646')
-    const server = await startService(database.url)
-    await kill(server.child, 'SIGTERM')
-  })
+  it(
+    'takes over a lock whose process no longer runs',
+    async () => {
+      writeFileSync(`${database.url}.serve-lock`, '2147483646')
+      const server = await startService(database.url)
+      await kill(server.child, 'SIGTERM')
+    },
+    PROCESS_TEST_TIMEOUT_MS,
+  )
 })
