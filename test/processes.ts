@@ -16,10 +16,10 @@ export async function freePort(): Promise<number> {
 }
 
 /** Thrown by a probe to end the wait at once (any other error counts as "not yet"). */
-export class StartFailed extends Error {}
+export class StopWaiting extends Error {}
 
 const SERVICE_START_TIMEOUT_MS = 45_000
-/** For a test that starts service processes one after another: each may take its time to start. */
+/** For tests that start service processes one after another: each may take its time to start. */
 export const PROCESS_TEST_TIMEOUT_MS = 120_000
 
 /** Polls `probe` every 50 ms until it returns something other than undefined (errors count as not yet). */
@@ -31,7 +31,7 @@ export async function waitUntil<T>(
   const deadline = Date.now() + timeoutMs
   for (;;) {
     const value = await probe().catch((error: unknown) => {
-      if (error instanceof StartFailed) throw error
+      if (error instanceof StopWaiting) throw error
       return undefined
     })
     if (value !== undefined) return value
@@ -78,7 +78,7 @@ export async function startService(
     'the service to listen',
     async () => {
       if (child.exitCode !== null || child.signalCode !== null)
-        throw new StartFailed(`the service exited (${child.exitCode ?? child.signalCode}) before it listened`)
+        throw new StopWaiting(`the service exited (${child.exitCode ?? child.signalCode}) before it listened`)
       return (await fetch(`${url}/v1/public/jobs`)).status === 401 ? true : undefined
     },
     SERVICE_START_TIMEOUT_MS,

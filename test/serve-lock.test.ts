@@ -31,7 +31,7 @@ async function serveThatStops(databaseUrl: string): Promise<{ code: number | nul
   return { code, stderr }
 }
 
-describe('sqlite: one serving process per database file', () => {
+describe('sqlite: one serving process per database file', { timeout: PROCESS_TEST_TIMEOUT_MS }, () => {
   let database: { url: string; cleanup(): Promise<void> }
   beforeAll(async () => {
     database = await createTestDatabaseUrl('sqlite')
@@ -40,39 +40,31 @@ describe('sqlite: one serving process per database file', () => {
     await database?.cleanup()
   })
 
-  it(
-    'refuses a second server on the same file, then lets one start after the first was killed',
-    async () => {
-      const first = await startService(database.url)
-      try {
-        expect(existsSync(`${database.url}.serve-lock`)).toBe(true)
-        const second = await serveThatStops(database.url)
-        expect(second.code).not.toBe(0)
-        expect(second.stderr).toContain(
-          `Another fieldservice process (pid ${first.child.pid}) is already serving`,
-        )
-        expect(second.stderr).toContain('PostgreSQL')
-        // The first one never noticed.
-        expect((await fetch(`${first.url}/healthz`)).status).toBe(200)
-      } finally {
-        await kill(first.child, 'SIGKILL')
-      }
-      // kill -9 left the lock behind; its process is gone, so the next server takes it over.
-      const third = await startService(database.url)
-      await kill(third.child, 'SIGTERM')
-      // A graceful stop removes it.
-      expect(existsSync(`${database.url}.serve-lock`)).toBe(false)
-    },
-    PROCESS_TEST_TIMEOUT_MS,
-  )
+  it('refuses a second server on the same file, then lets one start after the first was killed', async () => {
+    const first = await startService(database.url)
+    try {
+      expect(existsSync(`${database.url}.serve-lock`)).toBe(true)
+      const second = await serveThatStops(database.url)
+      expect(second.code).not.toBe(0)
+      expect(second.stderr).toContain(
+        `Another fieldservice process (pid ${first.child.pid}) is already serving`,
+      )
+      expect(second.stderr).toContain('PostgreSQL')
+      // The first one never noticed.
+      expect((await fetch(`${first.url}/healthz`)).status).toBe(200)
+    } finally {
+      await kill(first.child, 'SIGKILL')
+    }
+    // kill -9 left the lock behind; its process is gone, so the next server takes it over.
+    const third = await startService(database.url)
+    await kill(third.child, 'SIGTERM')
+    // A graceful stop removes it.
+    expect(existsSync(`${database.url}.serve-lock`)).toBe(false)
+  })
 
-  it(
-    'takes over a lock whose process no longer runs',
-    async () => {
-      writeFileSync(`${database.url}.serve-lock`, '2147483646')
-      const server = await startService(database.url)
-      await kill(server.child, 'SIGTERM')
-    },
-    PROCESS_TEST_TIMEOUT_MS,
-  )
+  it('takes over a lock whose process no longer runs', async () => {
+    writeFileSync(`${database.url}.serve-lock`, '2147483646')
+    const server = await startService(database.url)
+    await kill(server.child, 'SIGTERM')
+  })
 })

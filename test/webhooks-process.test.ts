@@ -20,7 +20,7 @@ import { type Receiver, startReceiver } from './webhook-receiver.js'
 const ROOT = new URL('../', import.meta.url)
 
 for (const dialect of DIALECTS) {
-  describe(`${dialect}: webhooks across process crashes`, () => {
+  describe(`${dialect}: webhooks across process crashes`, { timeout: PROCESS_TEST_TIMEOUT_MS }, () => {
     let database: { url: string; cleanup(): Promise<void> }
     let receiver: Receiver
     let headers: Record<string, string>
@@ -56,76 +56,68 @@ for (const dialect of DIALECTS) {
       return { status: response.status, body: (await response.json()) as any }
     }
 
-    it(
-      'delivers events committed before a SIGKILL after the restart, each exactly once',
-      async () => {
-        // First life: no dispatcher, so every acknowledged job's event is still in the outbox when the
-        // process dies.
-        const first = await startService(database.url, { WEBHOOK_DISPATCHER: 'false' })
-        children.push(first.child)
-        const automation = await call(first.url, 'POST', '/v1/admin/automations', {
-          event: 'JOB_CREATED',
-          url: `${receiver.url}/created`,
-        })
-        expect(automation.status).toBe(201)
-        const acknowledged: string[] = []
-        for (let i = 0; i < 5; i++) {
-          const job = await call(first.url, 'POST', '/v1/public/jobs', { title: `Leak ${i}` })
-          expect(job.status).toBe(201)
-          acknowledged.push(job.body.data.job.id)
-        }
-        await kill(first.child)
-        expect(receiver.received).toHaveLength(0)
-
-        const second = await startService(database.url)
-        children.push(second.child)
-        await receiver.waitFor(5)
-        // Give it time to (wrongly) send anything twice.
-        await new Promise((resolve) => setTimeout(resolve, 500))
-        expect(receiver.received.map((r) => r.json.data.jobId).sort()).toEqual([...acknowledged].sort())
-        const log = await call(
-          second.url,
-          'GET',
-          `/v1/admin/automations/${automation.body.data.automation.id}/executions?limit=100`,
-        )
-        expect(log.body.data.executions).toHaveLength(5)
-        expect(log.body.data.executions.every((e: { status: string }) => e.status === 'SUCCESS')).toBe(true)
-        await kill(second.child)
-      },
-      PROCESS_TEST_TIMEOUT_MS,
-    )
-
-    it(
-      'never re-sends a delivery that was in flight when the process was killed',
-      async () => {
-        receiver.respond({ hang: true })
-        const before = receiver.received.length
-        const third = await startService(database.url, { WEBHOOK_TIMEOUT_MS: '60000' })
-        children.push(third.child)
-        const job = await call(third.url, 'POST', '/v1/public/jobs', { title: 'Burst pipe' })
+    it('delivers events committed before a SIGKILL after the restart, each exactly once', async () => {
+      // First life: no dispatcher, so every acknowledged job's event is still in the outbox when the
+      // process dies.
+      const first = await startService(database.url, { WEBHOOK_DISPATCHER: 'false' })
+      children.push(first.child)
+      const automation = await call(first.url, 'POST', '/v1/admin/automations', {
+        event: 'JOB_CREATED',
+        url: `${receiver.url}/created`,
+      })
+      expect(automation.status).toBe(201)
+      const acknowledged: string[] = []
+      for (let i = 0; i < 5; i++) {
+        const job = await call(first.url, 'POST', '/v1/public/jobs', { title: `Leak ${i}` })
         expect(job.status).toBe(201)
-        await receiver.waitFor(before + 1)
-        await kill(third.child)
+        acknowledged.push(job.body.data.job.id)
+      }
+      await kill(first.child)
+      expect(receiver.received).toHaveLength(0)
 
-        receiver.respond({ status: 200, body: 'ok' })
-        const fourth = await startService(database.url)
-        children.push(fourth.child)
-        const after = await call(fourth.url, 'POST', '/v1/public/jobs', { title: 'After the crash' })
-        const [, latest] = await receiver.waitFor(before + 2).then((all) => all.slice(-2))
-        expect(latest?.json.data.jobId).toBe(after.body.data.job.id)
-        await new Promise((resolve) => setTimeout(resolve, 500))
-        const burst = receiver.received.filter((r) => r.json.data.jobId === job.body.data.job.id)
-        expect(burst).toHaveLength(1)
-        const pending = await call(fourth.url, 'GET', '/v1/admin/executions?status=PENDING')
-        expect(
-          pending.body.data.executions.map(
-            (e: { requestBody: { data: { jobId: string } } }) => e.requestBody.data.jobId,
-          ),
-        ).toEqual([job.body.data.job.id])
-        await kill(fourth.child)
-      },
-      PROCESS_TEST_TIMEOUT_MS,
-    )
+      const second = await startService(database.url)
+      children.push(second.child)
+      await receiver.waitFor(5)
+      // Give it time to (wrongly) send anything twice.
+      await new Promise((resolve) => setTimeout(resolve, 500))
+      expect(receiver.received.map((r) => r.json.data.jobId).sort()).toEqual([...acknowledged].sort())
+      const log = await call(
+        second.url,
+        'GET',
+        `/v1/admin/automations/${automation.body.data.automation.id}/executions?limit=100`,
+      )
+      expect(log.body.data.executions).toHaveLength(5)
+      expect(log.body.data.executions.every((e: { status: string }) => e.status === 'SUCCESS')).toBe(true)
+      await kill(second.child)
+    })
+
+    it('never re-sends a delivery that was in flight when the process was killed', async () => {
+      receiver.respond({ hang: true })
+      const before = receiver.received.length
+      const third = await startService(database.url, { WEBHOOK_TIMEOUT_MS: '60000' })
+      children.push(third.child)
+      const job = await call(third.url, 'POST', '/v1/public/jobs', { title: 'Burst pipe' })
+      expect(job.status).toBe(201)
+      await receiver.waitFor(before + 1)
+      await kill(third.child)
+
+      receiver.respond({ status: 200, body: 'ok' })
+      const fourth = await startService(database.url)
+      children.push(fourth.child)
+      const after = await call(fourth.url, 'POST', '/v1/public/jobs', { title: 'After the crash' })
+      const [, latest] = await receiver.waitFor(before + 2).then((all) => all.slice(-2))
+      expect(latest?.json.data.jobId).toBe(after.body.data.job.id)
+      await new Promise((resolve) => setTimeout(resolve, 500))
+      const burst = receiver.received.filter((r) => r.json.data.jobId === job.body.data.job.id)
+      expect(burst).toHaveLength(1)
+      const pending = await call(fourth.url, 'GET', '/v1/admin/executions?status=PENDING')
+      expect(
+        pending.body.data.executions.map(
+          (e: { requestBody: { data: { jobId: string } } }) => e.requestBody.data.jobId,
+        ),
+      ).toEqual([job.body.data.job.id])
+      await kill(fourth.child)
+    })
   })
 }
 
