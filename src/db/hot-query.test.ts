@@ -1,11 +1,20 @@
 // Hot reads skip query building, and on SQLite even the driver when no transaction is open: they
 // must still never see another transaction's uncommitted writes.
-import { sql } from 'kysely'
+import { sql, type Transaction } from 'kysely'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { client, createTenant, createTestApp, DIALECTS, type TestContext } from '../../test/helpers.js'
 import { insertOutboxEvent } from '../modules/events/repository.js'
 import { getJob } from '../modules/jobs/service.js'
 import { newId } from './ids.js'
+import type { Database } from './types.js'
+
+const outboxRow = (organisationId: string, id: string, event = 'JOB_DELETED') => ({
+  id,
+  organisation_id: organisationId,
+  event,
+  data: '{}',
+  occurred_at: new Date().toISOString(),
+})
 
 for (const dialect of DIALECTS) {
   describe(`${dialect}: hot reads`, () => {
@@ -44,6 +53,43 @@ for (const dialect of DIALECTS) {
       })
     })
 
+    it('run in their transaction only while it is open, and a failing one undoes it', async () => {
+      const tenant = await createTenant(t)
+      const org = tenant.organisationId
+      const job = (await client(t, tenant.headers).post('/jobs', { title: 'Outside' })).body.data.job
+      const db = t.database.db
+      let kept: Transaction<Database> | undefined
+      await db.transaction().execute(async (trx) => {
+        kept = trx
+        expect((await getJob(trx, org, job.id)).title).toBe('Outside')
+        await trx.updateTable('jobs').set({ title: 'Inside' }).where('id', '=', job.id).execute()
+        // The second hot statement of the transaction (on SQLite, straight on its connection).
+        expect((await getJob(trx, org, job.id)).title).toBe('Inside')
+      })
+      await expect(getJob(kept as Transaction<Database>, org, job.id)).rejects.toThrow(/already committed/)
+
+      const taken = newId()
+      await insertOutboxEvent(db, outboxRow(org, taken))
+      const failed = await db
+        .transaction()
+        .execute(async (trx) => {
+          await getJob(trx, org, job.id)
+          await trx.updateTable('jobs').set({ title: 'Undone' }).where('id', '=', job.id).execute()
+          await insertOutboxEvent(trx, outboxRow(org, taken))
+          return 'committed'
+        })
+        .catch(() => 'failed')
+      expect(failed).toBe('failed')
+      expect((await getJob(db, org, job.id)).title).toBe('Inside')
+      // The connection goes on: the next transaction commits.
+      await db.transaction().execute(async (trx) => {
+        await getJob(trx, org, job.id)
+        await trx.updateTable('jobs').set({ title: 'After' }).where('id', '=', job.id).execute()
+        await insertOutboxEvent(trx, outboxRow(org, newId()))
+      })
+      expect((await getJob(db, org, job.id)).title).toBe('After')
+    })
+
     it('keep answering after a migration adds a column to a table they read with *', async () => {
       const tenant = await createTenant(t)
       const api = client(t, tenant.headers)
@@ -69,14 +115,6 @@ describe.runIf(DIALECTS.includes('postgres'))('postgres: deferred writes', () =>
     t = await createTestApp('postgres')
   })
   afterAll(() => t.close())
-
-  const outboxRow = (organisationId: string, id: string, event: string) => ({
-    id,
-    organisation_id: organisationId,
-    event,
-    data: '{}',
-    occurred_at: new Date().toISOString(),
-  })
 
   it('fail the commit when one failed, and commit nothing', async () => {
     const tenant = await createTenant(t)

@@ -3,11 +3,20 @@
 // parses and plans it once per connection. On SQLite it still goes through Kysely's driver, whose
 // single connection is guarded by a mutex: a read must never slip into another request's open
 // transaction (its statements are memoised, see sqlite-driver.ts) — except when no transaction
-// is open at all, when it reads the handle directly.
-import { CompiledQuery, Kysely, type RawBuilder, type SqlBool, sql } from 'kysely'
+// is open at all, when it reads the handle directly, and in its own transaction, which holds the
+// connection (runInTransaction).
+import {
+  CompiledQuery,
+  Kysely,
+  type QueryResult,
+  type RawBuilder,
+  type SqlBool,
+  sql,
+  Transaction,
+} from 'kysely'
 import type pg from 'pg'
 import { isPostgres } from './database.js'
-import type { SqliteStatements } from './sqlite-driver.js'
+import { openLeaseOf, rememberLease, type SqliteStatements } from './sqlite-driver.js'
 import type { Database, Executor } from './types.js'
 
 const pools = new WeakMap<Kysely<Database>, pg.Pool>()
@@ -79,8 +88,30 @@ export async function runHotQuery<R>(
   // In a transaction on PostgreSQL the statement goes through Kysely's connection, whose client
   // runs it by name all the same (preparedClient below).
   if (postgres && !namedTexts.has(text)) namedTexts.set(text, query.name)
+  if (db instanceof Transaction) return (await runInTransaction<R>(db, text, params)).rows as R[]
   const result = await db.executeQuery<R>(CompiledQuery.raw(text, params as unknown[]))
   return result.rows as R[]
+}
+
+/**
+ * A statement of `trx`, on its connection. Through `trx.executeQuery` each one also builds a query
+ * id (a random string), a query executor and a result-plugin pass that a statement compiled once
+ * does not need; the transaction's own connection provider still checks that it is open. On SQLite,
+ * after its first statement, the open transaction's statements run on its connection at once
+ * (openLeaseOf).
+ */
+function runInTransaction<R>(
+  trx: Transaction<Database>,
+  sql: string,
+  parameters: readonly unknown[],
+): Promise<QueryResult<R>> {
+  const lease = openLeaseOf(trx)
+  if (lease) return lease.executeNow<R>(sql, parameters)
+  return trx.getExecutor().provideConnection((connection) => {
+    rememberLease(trx, connection)
+    // The drivers read a compiled query's text and parameters only.
+    return connection.executeQuery<R>({ sql, parameters } as CompiledQuery)
+  })
 }
 
 /** The SQL text of every hot statement run in a transaction on PostgreSQL → its name. */

@@ -224,8 +224,27 @@ export class GroupCommitSqliteDialect implements Dialect {
   }
 }
 
+/** The lease each SQLite transaction runs on, learnt from its first statement (rememberLease). */
+const leaseOfTransaction = new WeakMap<object, Lease>()
+
+/**
+ * The lease `trx` holds while it is open, once rememberLease has seen it: its statements can run on
+ * the statement cache at once (the transaction holds the one connection from begin to commit).
+ * Undefined once it has committed or rolled back: its statements then go through Kysely, which
+ * refuses them as it should.
+ */
+export function openLeaseOf(trx: object): Lease | undefined {
+  const lease = leaseOfTransaction.get(trx)
+  return lease?.inTransaction && !lease.released ? lease : undefined
+}
+
+/** Remembers the connection `trx` runs on, when it is this driver's lease in a transaction. */
+export function rememberLease(trx: object, connection: DatabaseConnection): void {
+  if (connection instanceof Lease && connection.inTransaction) leaseOfTransaction.set(trx, connection)
+}
+
 /** One use of the connection, from acquireConnection to releaseConnection. */
-class Lease implements DatabaseConnection {
+export class Lease implements DatabaseConnection {
   /** Inside this lease's own SAVEPOINT. */
   inTransaction = false
   /** Gave the connection back early, at commit, to wait for the batch's COMMIT. */
@@ -235,6 +254,15 @@ class Lease implements DatabaseConnection {
 
   executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
     return this.driver.run<R>(this, query)
+  }
+
+  /** A statement of this lease's open transaction (see openLeaseOf); its error rejects, never throws. */
+  executeNow<R>(sql: string, parameters: readonly unknown[]): Promise<QueryResult<R>> {
+    try {
+      return Promise.resolve(this.driver.runInTransaction<R>(sql, parameters))
+    } catch (error) {
+      return Promise.reject(error)
+    }
   }
 
   streamQuery<R>(): AsyncIterableIterator<QueryResult<R>> {
@@ -329,6 +357,10 @@ export class GroupCommitSqliteDriver implements Driver {
     const result = this.database.execute<R>(query.sql, query.parameters)
     if (writes) await this.walSync?.sync()
     return result
+  }
+
+  runInTransaction<R>(sql: string, parameters: readonly unknown[]): QueryResult<R> {
+    return this.database.execute<R>(sql, parameters)
   }
 
   private unlock(): void {
