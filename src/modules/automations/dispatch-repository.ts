@@ -2,6 +2,7 @@
 // each row they touch carries its organisation id, and deliveries never mix one with another.
 import type { Transaction } from 'kysely'
 import { isPostgres, sqlBool } from '../../db/database.js'
+import { idList, inIdList, param, prepareOnce } from '../../db/hot-query.js'
 import type { AutomationRow, Database, Executor, OutboxEventRow } from '../../db/types.js'
 
 /**
@@ -12,15 +13,17 @@ export async function claimPendingEvents(
   trx: Transaction<Database>,
   limit: number,
 ): Promise<OutboxEventRow[]> {
-  let query = trx
-    .selectFrom('outbox_events')
-    .selectAll()
-    .where('dispatched_at', 'is', null)
-    .orderBy('occurred_at')
-    .orderBy('id')
-    .limit(limit)
-  if (isPostgres(trx)) query = query.forUpdate().skipLocked()
-  return query.execute()
+  // Prepared once, as are the claim's other statements: the dispatcher claims after every write.
+  return prepareOnce(trx, 'outbox.claim', () => {
+    const query = trx
+      .selectFrom('outbox_events')
+      .selectAll()
+      .where('dispatched_at', 'is', null)
+      .orderBy('occurred_at')
+      .orderBy('id')
+      .limit(param<number>('limit'))
+    return isPostgres(trx) ? query.forUpdate().skipLocked() : query
+  }).run<OutboxEventRow>({ limit })
 }
 
 /**
@@ -34,19 +37,29 @@ export async function findActiveAutomations(
   if (events.length === 0) return []
   const organisations = [...new Set(events.map((e) => e.organisation_id))]
   const names = [...new Set(events.map((e) => e.event))]
-  let query = trx
-    .selectFrom('automations')
-    .selectAll()
-    .where('organisation_id', 'in', organisations)
-    .where('event', 'in', names)
-    .where('is_active', '=', sqlBool(true))
-  if (isPostgres(trx)) query = query.forKeyShare()
-  return query.execute()
+  return prepareOnce(trx, 'automations.listening', () => {
+    const query = trx
+      .selectFrom('automations')
+      .selectAll()
+      .where(inIdList(trx, 'organisation_id', 'organisations'))
+      .where(inIdList(trx, 'event', 'names'))
+      .where('is_active', '=', param<number>('active'))
+    return isPostgres(trx) ? query.forKeyShare() : query
+  }).run<AutomationRow>({
+    organisations: idList(trx, organisations),
+    names: idList(trx, names),
+    active: sqlBool(true),
+  })
 }
 
 export async function markDispatched(trx: Executor, ids: readonly string[], at: string): Promise<void> {
   if (ids.length === 0) return
-  await trx.updateTable('outbox_events').set({ dispatched_at: at }).where('id', 'in', ids).execute()
+  await prepareOnce(trx, 'outbox.markDispatched', () =>
+    trx
+      .updateTable('outbox_events')
+      .set({ dispatched_at: param<string>('at') })
+      .where(inIdList(trx, 'id', 'ids')),
+  ).run({ at, ids: idList(trx, ids) })
 }
 
 /** Executions left PENDING by a process that stopped mid-delivery: failed, never re-sent. */
