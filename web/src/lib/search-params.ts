@@ -20,8 +20,11 @@ export function useListParams(): ListParams {
   const set = useCallback(
     (changes: Record<string, string | number | undefined>, options?: { keepPage?: boolean }) => {
       setParams(
-        (current) => {
-          const next = new URLSearchParams(current)
+        () => {
+          // From the URL as it is now, not as of the last render (the `current` React Router passes):
+          // two changes made before React renders again — Clear filters, then a filter at once — both
+          // apply, where the second used to undo the first.
+          const next = new URLSearchParams(window.location.search)
           if (!('page' in changes) && !options?.keepPage) next.delete('page')
           for (const [name, value] of Object.entries(changes)) {
             if (value === undefined || value === '' || (name === 'page' && value === 1)) next.delete(name)
