@@ -115,6 +115,27 @@ describe('OfflineQueue', () => {
     await Promise.all([queue.flush(send), queue.flush(send)])
     expect(calls).toBe(1)
   })
+
+  it('runs again when asked while one runs: back online during a send that fails', async () => {
+    const queue = new OfflineQueue(new MemoryStorage(), 'user-1', at)
+    queue.enqueue(start('k1'))
+    const sent: string[] = []
+    let online = false
+    let askedMeanwhile: Promise<void> | undefined
+    const send = async (action: QueuedAction): Promise<SendOutcome> => {
+      sent.push(`${action.key} ${online ? 'online' : 'offline'}`)
+      if (online) return { type: 'done' }
+      await new Promise((resolve) => setTimeout(resolve, 1))
+      // The connection comes back while this send is failing: the 'online' event asks for a flush.
+      online = true
+      askedMeanwhile = queue.flush(send)
+      return { type: 'retry', reason: 'No connection' }
+    }
+    await queue.flush(send)
+    await askedMeanwhile
+    expect(sent).toEqual(['k1 offline', 'k1 online'])
+    expect(queue.getState().actions).toEqual([])
+  })
 })
 
 describe('classifyFailure', () => {

@@ -103,6 +103,7 @@ export class OfflineQueue {
   private state: QueueState
   private readonly listeners = new Set<() => void>()
   private flushing: Promise<void> | null = null
+  private flushAgain: Promise<void> | null = null
 
   constructor(
     private readonly storage: Storage,
@@ -158,10 +159,19 @@ export class OfflineQueue {
 
   /**
    * Sends the queued actions one at a time, oldest first, and stops at the first that must wait
-   * (the rest may depend on it: a completion on its form). One flush at a time.
+   * (the rest may depend on it: a completion on its form). One flush at a time; one asked for
+   * meanwhile runs after it.
    */
   flush(send: (action: QueuedAction) => Promise<SendOutcome>): Promise<void> {
-    if (this.flushing) return this.flushing
+    if (this.flushing) {
+      // Asked for while a flush runs — back online while a send made offline is failing, say: go
+      // again once it ends rather than wait for the next retry. Asks meanwhile share that one round.
+      this.flushAgain ??= this.flushing.then(() => {
+        this.flushAgain = null
+        return this.flush(send)
+      })
+      return this.flushAgain
+    }
     // Cleared in .finally (a later microtask), never before it is set: a flush with nothing to send
     // finishes synchronously.
     this.flushing = this.sendAll(send).finally(() => {
