@@ -244,7 +244,7 @@ export function rememberLease(trx: object, connection: DatabaseConnection): void
 }
 
 /** One use of the connection, from acquireConnection to releaseConnection. */
-export class Lease implements DatabaseConnection {
+class Lease implements DatabaseConnection {
   /** Inside this lease's own SAVEPOINT. */
   inTransaction = false
   /** Gave the connection back early, at commit, to wait for the batch's COMMIT. */
@@ -259,7 +259,7 @@ export class Lease implements DatabaseConnection {
   /** A statement of this lease's open transaction (see openLeaseOf); its error rejects, never throws. */
   executeNow<R>(sql: string, parameters: readonly unknown[]): Promise<QueryResult<R>> {
     try {
-      return Promise.resolve(this.driver.runInTransaction<R>(sql, parameters))
+      return Promise.resolve(this.driver.executeInTransaction<R>(sql, parameters))
     } catch (error) {
       return Promise.reject(error)
     }
@@ -350,7 +350,7 @@ export class GroupCommitSqliteDriver implements Driver {
    */
   async run<R>(lease: Lease, query: CompiledQuery): Promise<QueryResult<R>> {
     if (lease.released) throw new Error('query on a connection that was already released')
-    if (lease.inTransaction) return this.database.execute<R>(query.sql, query.parameters)
+    if (lease.inTransaction) return this.executeInTransaction<R>(query.sql, query.parameters)
     this.commitBatch()
     // Asked before it runs: a statement that changes the schema cannot be prepared again after.
     const writes = this.walSync !== undefined && !this.database.isReadonly(query.sql)
@@ -359,7 +359,8 @@ export class GroupCommitSqliteDriver implements Driver {
     return result
   }
 
-  runInTransaction<R>(sql: string, parameters: readonly unknown[]): QueryResult<R> {
+  /** A statement of the transaction that holds the connection: it runs as is, on its savepoint. */
+  executeInTransaction<R>(sql: string, parameters: readonly unknown[]): QueryResult<R> {
     return this.database.execute<R>(sql, parameters)
   }
 
