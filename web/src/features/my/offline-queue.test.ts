@@ -136,6 +136,24 @@ describe('OfflineQueue', () => {
     expect(sent).toEqual(['k1 offline', 'k1 online'])
     expect(queue.getState().actions).toEqual([])
   })
+
+  it('runs the round asked for meanwhile even when the running one failed', async () => {
+    const queue = new OfflineQueue(new MemoryStorage(), 'user-1', at)
+    queue.enqueue(start('k1'))
+    let askedMeanwhile: Promise<void> | undefined
+    let calls = 0
+    const send = async (): Promise<SendOutcome> => {
+      calls++
+      if (calls > 1) return { type: 'done' }
+      await new Promise((resolve) => setTimeout(resolve, 1))
+      askedMeanwhile = queue.flush(send)
+      throw new Error('the sender broke')
+    }
+    await expect(queue.flush(send)).rejects.toThrow('the sender broke')
+    await askedMeanwhile
+    expect(calls).toBe(2)
+    expect(queue.getState().actions).toEqual([])
+  })
 })
 
 describe('classifyFailure', () => {

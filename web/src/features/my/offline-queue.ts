@@ -166,10 +166,12 @@ export class OfflineQueue {
     if (this.flushing) {
       // Asked for while a flush runs — back online while a send made offline is failing, say: go
       // again once it ends rather than wait for the next retry. Asks meanwhile share that one round.
-      this.flushAgain ??= this.flushing.then(() => {
+      const again = () => {
         this.flushAgain = null
         return this.flush(send)
-      })
+      }
+      // After the running round however it ended: a failed one must not leave this set for good.
+      this.flushAgain ??= this.flushing.then(again, again)
       return this.flushAgain
     }
     // Cleared in .finally (a later microtask), never before it is set: a flush with nothing to send
