@@ -17,7 +17,8 @@ export default defineConfig({
     emptyOutDir: true,
     // Hashed file names under /assets/: the server caches them for a year (immutable).
     assetsDir: 'assets',
-    sourcemap: true,
+    // No source maps: they would publish the whole source to anyone. `npm run dev:web` has its own.
+    sourcemap: false,
     // Nothing inlined as a data: URL, so every asset stays a file the CSP's 'self' allows.
     assetsInlineLimit: 0,
     // One bundle for a dashboard used on office connections; Vite's 500 kB warning is not useful here.

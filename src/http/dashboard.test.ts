@@ -40,6 +40,8 @@ for (const dialect of DIALECTS) {
       await mkdir(join(dir, 'assets'))
       await writeFile(join(dir, 'index.html'), INDEX)
       await writeFile(join(dir, 'assets', 'index-abc123.js'), 'console.log("dashboard")')
+      // A map a build with source maps on would leave: it must not be served.
+      await writeFile(join(dir, 'assets', 'index-abc123.js.map'), '{"version":3,"sourcesContent":["secret"]}')
       await mkdir(join(dir, 'icons'))
       await writeFile(join(dir, 'sw.js'), 'self.addEventListener("fetch", () => {})')
       await writeFile(join(dir, 'manifest.webmanifest'), '{"name":"My day","start_url":"/my"}')
@@ -93,8 +95,14 @@ for (const dialect of DIALECTS) {
       expect((await bare.inject({ method: 'GET', url: '/sw.js' })).statusCode).toBe(404)
     })
 
-    it('answers a missing file with a 404, not the app', async () => {
-      for (const url of ['/assets/index-gone.js', '/favicon.ico', '/robots.txt', '/assets/../index.html']) {
+    it('answers a missing file or a source map with a 404, not the app', async () => {
+      for (const url of [
+        '/assets/index-gone.js',
+        '/favicon.ico',
+        '/robots.txt',
+        '/assets/../index.html',
+        '/assets/index-abc123.js.map',
+      ]) {
         const response = await app.inject({ method: 'GET', url })
         expect(response.statusCode, url).toBe(404)
         expect(response.headers['content-type'], url).toMatch(/^application\/json/)

@@ -6,7 +6,8 @@
 // /settings/api-keys …). The API keeps its JSON 404s: nothing under /v1 is ever answered with HTML.
 // The technician app's PWA files sit at the root: /sw.js and /manifest.webmanifest are never cached
 // (a service worker must be re-checked on every visit, or a phone keeps an old one for a day), the
-// icons under /icons/ for a day.
+// icons under /icons/ for a day. Source maps are never served, even if a build made some: they hold
+// the dashboard's whole source.
 // Without a build (tests that do not build it, a checkout before `npm run build:web`) nothing is
 // installed and the caller serves the landing page instead (landing-page.ts).
 import { existsSync } from 'node:fs'
@@ -21,6 +22,8 @@ export const DEFAULT_DASHBOARD_DIR = fileURLToPath(new URL('../../dist/web', imp
 const API_PATH = /^\/v1(\/|$)/
 /** A last path segment with an extension names a file: a missing one is a 404, not the SPA. */
 const FILE_PATH = /\/[^/]*\.[^/]*$/
+/** A source map (`x.js.map`, `x.css.map`): never served. */
+const SOURCE_MAP = /\.map$/
 /** Root files of the build served as they are (content types by extension: JavaScript, manifest+json). */
 const ROOT_FILES = ['/sw.js', '/manifest.webmanifest']
 
@@ -40,6 +43,7 @@ export async function installDashboard(app: FastifyInstance, { dir }: DashboardO
       index: false,
       maxAge: '365d',
       immutable: true,
+      allowedPath: (path) => !SOURCE_MAP.test(path),
     })
     if (existsSync(join(dir, 'icons'))) {
       await scope.register(fastifyStatic, {

@@ -87,6 +87,35 @@ for (const dialect of DIALECTS) {
       expect(session).toBe(401)
     })
 
+    it('goes home, without a page error, when ?next= leads anywhere but a path of this app', async () => {
+      // This server under another name: another origin to the browser.
+      const host = new URL(server.url).host.replace('127.0.0.1', 'localhost')
+      // A backslash (as typed, or percent-encoded in the link), two slashes, a tab, another scheme.
+      const nexts = [
+        `/%5C${host}/team`,
+        `/%255C${host}/team`,
+        `//${host}/team`,
+        `/%09/${host}/team`,
+        '/%2F%2Fevil.example/team',
+        'javascript:alert(1)',
+        'https://evil.example/team',
+      ]
+      const [first, ...others] = nexts
+      await page.goto(`/sign-in?next=${first}`)
+      await page.getByLabel('Email').fill(acme.admin.email)
+      await page.getByLabel('Password').fill(acme.admin.password)
+      await page.getByRole('button', { name: 'Sign in' }).click()
+      await page.getByRole('heading', { name: 'Dispatch board', level: 1 }).waitFor()
+      expect(new URL(page.url()).pathname, first).toBe('/')
+      // Signed in, the sign-in page sends on at once: the same check.
+      for (const next of others) {
+        await page.goto(`/sign-in?next=${next}`)
+        await page.getByRole('heading', { name: 'Dispatch board', level: 1 }).waitFor()
+        expect(new URL(page.url()).pathname, next).toBe('/')
+        expect(watched.problems, next).toEqual([])
+      }
+    })
+
     it('sends a worker to My day, not the dashboard', async () => {
       await page.goto('/sign-in?next=%2Fteam')
       await page.getByLabel('Email').fill(acme.worker.email)

@@ -6,6 +6,7 @@ import 'leaflet/dist/leaflet.css'
 import './pin-picker.css'
 import * as L from 'leaflet'
 import { useEffect, useRef } from 'react'
+import { leafletText } from '../map/leaflet-text'
 
 export const MAP_TILES_KEY = 'fieldservice.mapTilesUrl'
 
@@ -44,33 +45,26 @@ export function PinPicker({
   const container = useRef<HTMLDivElement>(null)
   const map = useRef<L.Map | null>(null)
   const marker = useRef<L.Marker | null>(null)
+  const landmarkLayer = useRef<L.LayerGroup | null>(null)
+  /** Whether the view was set from the pin or a landmark, rather than the default centre. */
+  const placed = useRef(false)
   const change = useRef(onChange)
   change.current = onChange
+  // The landmarks as a value: a new array on every render must not redraw them.
+  const landmarksKey = JSON.stringify(landmarks)
 
-  // The map is made once; the pin follows the props below.
+  // The map is made once; the pin and the landmarks follow the props below.
   // biome-ignore lint/correctness/useExhaustiveDependencies: created once, updated by the effects below
   useEffect(() => {
     const element = container.current
     if (!element) return
-    const first = landmarks[0]
     const centre: L.LatLngTuple =
-      latitude !== null && longitude !== null
-        ? [latitude, longitude]
-        : first
-          ? [first.latitude, first.longitude]
-          : DEFAULT_CENTRE
+      latitude !== null && longitude !== null ? [latitude, longitude] : DEFAULT_CENTRE
+    placed.current = centre !== DEFAULT_CENTRE
     const instance = L.map(element, { center: centre, zoom: 12, attributionControl: false })
     const url = tilesUrl()
     if (url) L.tileLayer(url, { maxZoom: 19 }).addTo(instance)
-    for (const landmark of landmarks) {
-      L.circleMarker([landmark.latitude, landmark.longitude], {
-        radius: 6,
-        className: 'pin-landmark',
-        interactive: false,
-      })
-        .bindTooltip(landmark.name, { permanent: true, direction: 'right', className: 'pin-landmark-label' })
-        .addTo(instance)
-    }
+    landmarkLayer.current = L.layerGroup().addTo(instance)
     instance.on('click', (event: L.LeafletMouseEvent) =>
       change.current(round6(event.latlng.lat), round6(event.latlng.lng)),
     )
@@ -83,8 +77,36 @@ export function PinPicker({
       instance.remove()
       map.current = null
       marker.current = null
+      landmarkLayer.current = null
     }
   }, [])
+
+  // The depots often arrive after the map is made (their query starts with the dialog).
+  useEffect(() => {
+    const instance = map.current
+    const layer = landmarkLayer.current
+    if (!instance || !layer) return
+    layer.clearLayers()
+    const drawn = JSON.parse(landmarksKey) as Landmark[]
+    for (const landmark of drawn) {
+      L.circleMarker([landmark.latitude, landmark.longitude], {
+        radius: 6,
+        className: 'pin-landmark',
+        interactive: false,
+      })
+        .bindTooltip(leafletText(landmark.name), {
+          permanent: true,
+          direction: 'right',
+          className: 'pin-landmark-label',
+        })
+        .addTo(layer)
+    }
+    const [first] = drawn
+    if (first && !placed.current) {
+      instance.setView([first.latitude, first.longitude], instance.getZoom(), { animate: false })
+      placed.current = true
+    }
+  }, [landmarksKey])
 
   useEffect(() => {
     const instance = map.current
@@ -95,6 +117,7 @@ export function PinPicker({
       return
     }
     const position: L.LatLngTuple = [latitude, longitude]
+    placed.current = true
     if (!marker.current) {
       const pin = L.marker(position, { icon: PIN, draggable: true, title: `${label}: drag to move` })
       pin.on('dragend', () => {

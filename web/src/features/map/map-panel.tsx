@@ -9,6 +9,7 @@ import { Button } from '../../ui/button'
 import { Field } from '../../ui/form'
 import type { LatLng } from '../board/board-model'
 import { type BlockStatus, STATUS_LOOK } from '../board/status'
+import { attributionHtml, leafletText } from './leaflet-text'
 import { type TileSettings, tileUrlProblem, useTileSettings } from './tile-settings'
 
 export interface MapDepot {
@@ -33,16 +34,6 @@ export interface MapRoute {
 }
 
 const WORLD_ZOOM = 2
-
-/** Leaflet writes attributions as HTML: the user's text is shown as text. */
-const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`)
-
-/** Text as a DOM node: Leaflet would read a string tooltip as HTML. */
-function textNode(text: string): HTMLElement {
-  const element = document.createElement('span')
-  element.textContent = text
-  return element
-}
 
 export function MapPanel({
   label,
@@ -94,9 +85,10 @@ export function MapPanel({
   useEffect(() => {
     const current = map.current
     if (!current || !tiles) return
-    const layer = L.tileLayer(tiles.url, { attribution: escapeHtml(tiles.attribution), maxZoom: 19 }).addTo(
-      current,
-    )
+    const layer = L.tileLayer(tiles.url, {
+      attribution: attributionHtml(tiles.attribution),
+      maxZoom: 19,
+    }).addTo(current)
     return () => {
       layer.remove()
     }
@@ -110,19 +102,19 @@ export function MapPanel({
     for (const route of routes) {
       if (route.path.length < 2) continue
       L.polyline(route.path, { className: `map-route route-${route.colour}`, weight: 4, opacity: 0.85 })
-        .bindTooltip(textNode(route.label), { sticky: true })
+        .bindTooltip(leafletText(route.label), { sticky: true })
         .addTo(group)
       // Where the route leaves from (a van may start away from its depot).
       const [start] = route.path
       if (start) {
         L.circleMarker(start, { className: `map-route map-route-start route-${route.colour}`, radius: 5 })
-          .bindTooltip(textNode(`${route.label}: start`))
+          .bindTooltip(leafletText(`${route.label}: start`))
           .addTo(group)
       }
     }
     for (const depot of depots) {
       L.marker(depot.position, {
-        icon: L.divIcon({ className: 'map-depot', html: '■', iconSize: [20, 20] }),
+        icon: L.divIcon({ className: 'map-depot', html: leafletText('■'), iconSize: [20, 20] }),
         keyboard: false,
         title: `Depot: ${depot.name}`,
       }).addTo(group)
@@ -130,11 +122,15 @@ export function MapPanel({
     for (const job of jobs) {
       const look = STATUS_LOOK[job.status]
       L.marker(job.position, {
-        icon: L.divIcon({ className: `map-job ${look.className}`, html: look.glyph, iconSize: [20, 20] }),
+        icon: L.divIcon({
+          className: `map-job ${look.className}`,
+          html: leafletText(look.glyph),
+          iconSize: [20, 20],
+        }),
         keyboard: false,
         title: `${job.title} (${look.label})`,
       })
-        .bindTooltip(textNode(`${job.title} · ${look.label}`))
+        .bindTooltip(leafletText(`${job.title} · ${look.label}`))
         .addTo(group)
     }
     fitToMarkers.current = () => {

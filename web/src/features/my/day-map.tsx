@@ -5,6 +5,7 @@
 import L from 'leaflet'
 import 'leaflet/dist/leaflet.css'
 import { useEffect, useRef } from 'react'
+import { leafletText } from '../map/leaflet-text'
 import type { MyJob } from './types'
 
 export const TILES_KEY = 'fieldservice.mapTilesUrl'
@@ -18,14 +19,8 @@ function pointOf(latitude: string | null | undefined, longitude: string | null |
 }
 
 function marker(point: Point, className: string, text: string, title: string): L.Marker {
-  const icon = L.divIcon({ className, html: '', iconSize: [28, 28], iconAnchor: [14, 14] })
-  const created = L.marker(point, { icon, title, alt: title, keyboard: false })
-  created.on('add', () => {
-    // The number as text content (never parsed as HTML).
-    const element = created.getElement()
-    if (element) element.textContent = text
-  })
-  return created
+  const icon = L.divIcon({ className, html: leafletText(text), iconSize: [28, 28], iconAnchor: [14, 14] })
+  return L.marker(point, { icon, title, alt: title, keyboard: false })
 }
 
 interface Drawing {

@@ -9,6 +9,7 @@ import favicon from '../../favicon.svg'
 import { Banner } from '../../ui/banner'
 import { Button } from '../../ui/button'
 import { Field } from '../../ui/form'
+import { safeNext } from './safe-next'
 import { organisationChoices, signInMessage } from './sign-in-errors'
 
 export function SignInPage() {
@@ -20,7 +21,7 @@ export function SignInPage() {
   const [email, setEmail] = useState('')
   const [password, setPassword] = useState('')
   const [organisationId, setOrganisationId] = useState('')
-  const next = safeNext(params.get('next'))
+  const next = safeNext(params.get('next'), window.location.origin)
 
   if (session && !signIn.isPending) return <Navigate to={destination(session, next)} replace />
 
@@ -115,9 +116,4 @@ export function SignInPage() {
 /** Workers go to My day (the dashboard is not theirs) unless the link was already into it. */
 function destination(session: Session, next: string): string {
   return isWorker(session) && !/^\/my(\/|\?|$)/.test(next) ? '/my' : next
-}
-
-/** Only a path of this app: never an absolute URL an attacker put in the link. */
-function safeNext(next: string | null): string {
-  return next?.startsWith('/') && !next.startsWith('//') ? next : '/'
 }
