@@ -34,8 +34,18 @@ export interface LiveSession {
   info: SessionInfo
 }
 
-/** last_seen_at is written at most this often per session: idle time is counted to the minute. */
+/**
+ * last_seen_at is written at most this often per session (a write per request would cost every
+ * dashboard request a statement), and at most every quarter of the idle timeout: a session idles out
+ * only after `idle − interval` without a request, so with SESSION_IDLE_MINUTES=1 a once-a-minute
+ * write would end sessions that send a request every 40 seconds.
+ */
 export const TOUCH_INTERVAL_MS = 60_000
+
+/** How often a session with this idle timeout records activity: idle time is counted to that. */
+export function touchIntervalOf(idleMs: number): number {
+  return Math.min(TOUCH_INTERVAL_MS, Math.floor(idleMs / 4))
+}
 /** What a cookie value looks like: 32 random bytes, base64url. */
 const COOKIE_VALUE = /^[A-Za-z0-9_-]{43}$/
 
@@ -129,12 +139,12 @@ export class Sessions {
     return role === 'WORKER' ? this.settings.workerIdleMs : this.settings.idleMs
   }
 
-  /** Records activity, at most once a minute (the idle timeout is counted to the minute). */
+  /** Records activity, at most once a minute or a quarter of the idle timeout (touchIntervalOf). */
   async touch(session: LiveSession): Promise<void> {
     const now = this.settings.now()
     const idleMs = this.idleMsOf(session.role)
     const lastSeen = Date.parse(session.info.idleExpiresAt) - idleMs
-    if (now - lastSeen < TOUCH_INTERVAL_MS) return
+    if (now - lastSeen < touchIntervalOf(idleMs)) return
     await repository.touchSession(this.db, session.id, iso(now))
     session.info.idleExpiresAt = iso(now + idleMs)
   }

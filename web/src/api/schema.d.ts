@@ -2989,7 +2989,7 @@ export type components = {
             expiresAt: string;
             /**
              * Format: date-time
-             * @description When the session ends if no request comes before then (each request moves it, to the minute); the session ends at whichever of the two comes first
+             * @description When the session ends if no request comes before then (each request moves it, to the minute, or to a quarter of the idle timeout when that is shorter); the session ends at whichever of the two comes first
              * @example 2026-11-23T09:00:00.000Z
              */
             idleExpiresAt: string;
