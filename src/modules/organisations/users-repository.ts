@@ -153,19 +153,20 @@ export async function findSignInCandidates(db: Executor, email: string): Promise
     .execute()
 }
 
-/** Swaps a password hash for another of the same password, unless it was changed meanwhile. */
+/** Swaps a password hash for another of the same password, unless it was changed meanwhile (false). */
 export async function replacePasswordHash(
   db: Executor,
   organisationId: string,
   id: string,
   previousHash: string,
   passwordHash: string,
-): Promise<void> {
-  await db
+): Promise<boolean> {
+  const result = await db
     .updateTable('users')
     .set({ password_hash: passwordHash })
     .where('organisation_id', '=', organisationId)
     .where('id', '=', id)
     .where('password_hash', '=', previousHash)
-    .execute()
+    .executeTakeFirst()
+  return Number(result.numUpdatedRows) === 1
 }

@@ -70,11 +70,17 @@ export class Sessions {
     readonly settings: SessionSettings,
   ) {}
 
-  /** Starts a session for a user who has just proved their password; returns the cookie value. */
+  /**
+   * Starts a session for a user who has just proved their password, and returns its cookie value;
+   * or undefined, starting nothing, when the user no longer holds what the sign-in checked (their
+   * password, role or active state changed meanwhile: the verification takes a while, and signing
+   * the user out everywhere may have run since).
+   */
   async start(user: {
     organisationId: string
     userId: string
-  }): Promise<{ cookieValue: string; session: LiveSession }> {
+    credential: repository.SignInCredential
+  }): Promise<{ cookieValue: string; session: LiveSession } | undefined> {
     const now = this.settings.now()
     const cookieValue = randomBytes(32).toString('base64url')
     const row = {
@@ -86,17 +92,21 @@ export class Sessions {
       last_seen_at: iso(now),
       expires_at: iso(now + this.settings.maxAgeMs),
     }
-    await this.db.transaction().execute(async (trx) => {
+    const started = await this.db.transaction().execute(async (trx) => {
+      // First, so the user row is locked before any session row (the order the sign-out takes).
+      if (!(await repository.holdsCredential(trx, user.organisationId, user.userId, user.credential)))
+        return false
       await repository.deleteEndedSessions(trx, iso(now), {
         organisationId: user.organisationId,
         userId: user.userId,
         idleSince: iso(now - Math.max(this.settings.idleMs, this.settings.workerIdleMs)),
       })
       await repository.insertSession(trx, row)
+      return true
     })
-    const session = await this.find(cookieValue)
-    if (!session) throw new Error('the new session could not be read back')
-    return { cookieValue, session }
+    // Not found: the user was signed out everywhere as soon as it committed, which is losing the race too.
+    const session = started ? await this.find(cookieValue) : undefined
+    return session && { cookieValue, session }
   }
 
   /**

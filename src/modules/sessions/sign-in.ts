@@ -4,6 +4,11 @@
 // the time tells whether an account exists. Only a right password learns more: that several
 // organisations have such a user (409, choose one). A WORKER signs in too; their session reaches only
 // the My day routes (access.ts).
+//
+// The verification runs outside any transaction (it is slow by design), so the session is opened only
+// if the user still holds the hash, the role and the active state it checked, read in the session's
+// own transaction (Sessions.start): a password change, deactivation or role change that lands during
+// the verification answers this sign-in with the same 401 as a wrong password.
 import type { Kysely } from 'kysely'
 import type { Database } from '../../db/types.js'
 import { AppError } from '../../http/errors.js'
@@ -51,8 +56,16 @@ export class SignIn {
       )
     }
     const chosen = dashboardUsers[0] as SignInCandidate
-    await this.upgradeHash(chosen, input.password)
-    return this.sessions.start({ organisationId: chosen.organisation_id, userId: chosen.id })
+    const passwordHash = await this.upgradeHash(chosen, input.password)
+    // Only if the user still holds what was verified: a password change, deactivation or role change
+    // that committed since then has signed them out everywhere, and this session would outlive it.
+    const started = await this.sessions.start({
+      organisationId: chosen.organisation_id,
+      userId: chosen.id,
+      credential: { passwordHash, role: chosen.role },
+    })
+    if (!started) throw new AppError('UNAUTHORIZED', WRONG_CREDENTIALS)
+    return started
   }
 
   /** The users (of the one organisation asked for, if any) whose password this is. */
@@ -71,11 +84,15 @@ export class SignIn {
     return matching
   }
 
-  /** A hash made with weaker parameters than today's is replaced while the password is at hand. */
-  private async upgradeHash(user: SignInCandidate, password: string): Promise<void> {
-    const stored = user.password_hash
-    if (stored === null || !needsRehash(stored, this.passwordParams)) return
+  /**
+   * A hash made with weaker parameters than today's is replaced while the password is at hand.
+   * Returns the hash of this password the user holds now (the verified one, or its replacement).
+   */
+  private async upgradeHash(user: SignInCandidate, password: string): Promise<string> {
+    const stored = user.password_hash as string
+    if (!needsRehash(stored, this.passwordParams)) return stored
     const upgraded = await hashPassword(password, this.passwordParams)
-    await upgradePasswordHash(this.db, user.organisation_id, user.id, stored, upgraded)
+    const replaced = await upgradePasswordHash(this.db, user.organisation_id, user.id, stored, upgraded)
+    return replaced ? upgraded : stored
   }
 }
