@@ -206,6 +206,11 @@ export function findSignInCandidates(db: Executor, email: string): Promise<repos
   return repository.findSignInCandidates(db, normaliseEmail(email))
 }
 
+/** The most users one email has across organisations: sign-in verifies this many passwords every time. */
+export function largestSignInCandidateCount(db: Executor): Promise<number> {
+  return repository.largestSignInCandidateCount(db)
+}
+
 /**
  * Stores a stronger hash of the same password (made at sign-in): not a password change. False when
  * the hash was no longer `previousHash` (the password changed meanwhile), and nothing was stored.

@@ -136,3 +136,92 @@ for (const dialect of DIALECTS) {
     })
   })
 }
+
+for (const dialect of DIALECTS) {
+  describe(`${dialect}: verifications per sign-in`, () => {
+    /** How many verifications one sign-in ran, and its status. */
+    const verificationsOf = async (t: TestContext, payload: Record<string, string>) => {
+      verifications.stored.length = 0
+      const response = await t.app.inject({ method: 'POST', url: '/v1/admin/session', payload })
+      return { status: response.statusCode, verifications: verifications.stored.length }
+    }
+
+    it('are as many for an unknown email as for one in one organisation or in two, with or without organisationId', async () => {
+      const t = await createTestApp(dialect)
+      try {
+        const [first, second, other] = [await createTenant(t), await createTenant(t), await createTenant(t)]
+        const shared = `shared-${Date.now()}@example.com`
+        await makeDashboardUser(t, first.organisationId, { email: shared })
+        await makeDashboardUser(t, second.organisationId, {
+          email: shared,
+          password: 'another password entirely',
+        })
+        const single = await makeDashboardUser(t, first.organisationId)
+        const attempts = {
+          'unknown email': { email: 'nobody@example.com', password: PASSWORD },
+          'unknown email, organisationId': {
+            email: 'nobody@example.com',
+            password: PASSWORD,
+            organisationId: first.organisationId,
+          },
+          'one organisation, wrong password': { email: single.email, password: 'wrong password' },
+          'one organisation, right password': { email: single.email, password: PASSWORD },
+          'one organisation, another organisationId': {
+            email: single.email,
+            password: PASSWORD,
+            organisationId: other.organisationId,
+          },
+          'two organisations, wrong password': { email: shared, password: 'wrong password' },
+          'two organisations, right password': { email: shared, password: PASSWORD },
+          'two organisations, organisationId': {
+            email: shared,
+            password: PASSWORD,
+            organisationId: first.organisationId,
+          },
+        }
+        const seen: Record<string, { status: number; verifications: number }> = {}
+        for (const [name, payload] of Object.entries(attempts)) seen[name] = await verificationsOf(t, payload)
+        expect(seen).toEqual({
+          'unknown email': { status: 401, verifications: 2 },
+          'unknown email, organisationId': { status: 401, verifications: 2 },
+          'one organisation, wrong password': { status: 401, verifications: 2 },
+          'one organisation, right password': { status: 200, verifications: 2 },
+          'one organisation, another organisationId': { status: 401, verifications: 2 },
+          'two organisations, wrong password': { status: 401, verifications: 2 },
+          'two organisations, right password': { status: 200, verifications: 2 },
+          'two organisations, organisationId': { status: 200, verifications: 2 },
+        })
+      } finally {
+        await t.close()
+      }
+    })
+
+    it('are one where no email is shared, until a shared one signs in', async () => {
+      const t = await createTestApp(dialect)
+      try {
+        const [first, second] = [await createTenant(t), await createTenant(t)]
+        const user = await makeDashboardUser(t, first.organisationId)
+        expect(await verificationsOf(t, { email: user.email, password: PASSWORD })).toEqual({
+          status: 200,
+          verifications: 1,
+        })
+        expect(await verificationsOf(t, { email: 'nobody@example.com', password: PASSWORD })).toEqual({
+          status: 401,
+          verifications: 1,
+        })
+        // The same email in a second organisation now: every sign-in does two from the first one on.
+        await makeDashboardUser(t, second.organisationId, { email: user.email })
+        expect(await verificationsOf(t, { email: user.email, password: 'wrong password' })).toEqual({
+          status: 401,
+          verifications: 2,
+        })
+        expect(await verificationsOf(t, { email: 'nobody@example.com', password: PASSWORD })).toEqual({
+          status: 401,
+          verifications: 2,
+        })
+      } finally {
+        await t.close()
+      }
+    })
+  })
+}

@@ -1,9 +1,17 @@
 // Signing in to the dashboard with an email and a password. Whatever is wrong — unknown email, wrong
-// password, no password set, deactivated user — the answer is the same 401 after the same work (a
-// scrypt verification against a dummy hash when there is no real one), so neither the message nor
-// the time tells whether an account exists. Only a right password learns more: that several
-// organisations have such a user (409, choose one). A WORKER signs in too; their session reaches only
-// the My day routes (access.ts).
+// password, no password set, deactivated user — the answer is the same 401 after the same work, so
+// neither the message nor the time tells whether an account exists. Only a right password learns
+// more: that several organisations have such a user (409, choose one). A WORKER signs in too; their
+// session reaches only the My day routes (access.ts).
+//
+// The same work: every sign-in runs the same number K of scrypt verifications, whatever the email and
+// organisationId, where K is the most users any one email has across all organisations (usually 1).
+// An email's candidates are verified in turn and the remaining rounds use a dummy hash (as do
+// candidates without a password). Salts differ per user, so telling which of several organisations'
+// users has this password takes one verification each: a K fixed in advance would either cost every
+// sign-in the work of the largest case or leave larger cases timed apart, while K taken from the data
+// costs one verification where no email is shared and tells a stranger only that some email is shared
+// somewhere. K is read again every minute and raised at once by a sign-in that finds more candidates.
 //
 // The verification runs outside any transaction (it is slow by design), so the session is opened only
 // if the user still holds the hash, the role and the active state it checked, read in the session's
@@ -14,6 +22,7 @@ import type { Database } from '../../db/types.js'
 import { AppError } from '../../http/errors.js'
 import {
   findSignInCandidates,
+  largestSignInCandidateCount,
   normaliseEmail,
   type SignInCandidate,
   upgradePasswordHash,
@@ -26,7 +35,12 @@ import type { SignInLimiter } from './sign-in-limits.js'
 export const WRONG_CREDENTIALS = 'Email or password is incorrect'
 export const WORKER_REFUSED = 'Workers use the My day app (/my); the dashboard is for admins and dispatchers'
 
+/** How long the number of verifications per sign-in is used before it is read again. */
+const VERIFICATIONS_TTL_MS = 60_000
+
 export class SignIn {
+  private verifications = { count: 1, readAt: Number.NEGATIVE_INFINITY }
+
   constructor(
     private readonly db: Kysely<Database>,
     private readonly sessions: Sessions,
@@ -68,20 +82,35 @@ export class SignIn {
     return started
   }
 
-  /** The users (of the one organisation asked for, if any) whose password this is. */
+  /**
+   * The users (of the one organisation asked for, if any) whose password this is, after exactly
+   * verificationsPerSignIn() verifications (see the top of this file).
+   */
   private async verify(email: string, password: string, organisationId?: string): Promise<SignInCandidate[]> {
-    const candidates = (await findSignInCandidates(this.db, email)).filter(
+    const found = await findSignInCandidates(this.db, email)
+    const rounds = await this.verificationsPerSignIn(found.length)
+    const candidates = found.filter(
       (candidate) => organisationId === undefined || candidate.organisation_id === organisationId,
     )
+    const dummy = await dummyHash(this.passwordParams)
     const matching: SignInCandidate[] = []
-    let verified = 0
-    for (const candidate of candidates) {
-      if (candidate.password_hash === null) continue
-      verified++
-      if (await verifyPassword(password, candidate.password_hash)) matching.push(candidate)
+    for (let round = 0; round < rounds; round++) {
+      const candidate = candidates[round]
+      const matches = await verifyPassword(password, candidate?.password_hash ?? dummy)
+      if (matches && candidate) matching.push(candidate)
     }
-    if (verified === 0) await verifyPassword(password, await dummyHash(this.passwordParams))
     return matching
+  }
+
+  /** K: the most users one email has across organisations, at least `found` and at least 1. */
+  private async verificationsPerSignIn(found: number): Promise<number> {
+    const now = performance.now()
+    if (now - this.verifications.readAt >= VERIFICATIONS_TTL_MS) {
+      const largest = await largestSignInCandidateCount(this.db)
+      this.verifications = { count: largest, readAt: now }
+    }
+    this.verifications.count = Math.max(this.verifications.count, found, 1)
+    return this.verifications.count
   }
 
   /**
