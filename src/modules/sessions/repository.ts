@@ -1,7 +1,7 @@
 // Dashboard sessions. A session is found by the hash of its cookie alone (that is the credential);
 // every other query is scoped by organisation.
 import { isPostgres, sqlBool } from '../../db/database.js'
-import type { Executor, PlanTier, UserRole, UserSessionRow } from '../../db/types.js'
+import type { Executor, PlanTier, ServerSecretsTable, UserRole, UserSessionRow } from '../../db/types.js'
 
 /** A session with what every request needs to know about its user and organisation, read live. */
 export interface SessionRecord extends UserSessionRow {
@@ -111,5 +111,23 @@ export async function deleteEndedSessions(
     .where('organisation_id', '=', user.organisationId)
     .where('user_id', '=', user.userId)
     .where('last_seen_at', '<=', user.idleSince)
+    .execute()
+}
+
+export async function findServerSecret(db: Executor, name: string): Promise<string | undefined> {
+  const row = await db
+    .selectFrom('server_secrets')
+    .select('value')
+    .where('name', '=', name)
+    .executeTakeFirst()
+  return row?.value
+}
+
+/** Stores a new secret unless one of that name exists (another instance made it first): then nothing. */
+export async function insertServerSecret(db: Executor, row: ServerSecretsTable): Promise<void> {
+  await db
+    .insertInto('server_secrets')
+    .values(row)
+    .onConflict((conflict) => conflict.column('name').doNothing())
     .execute()
 }

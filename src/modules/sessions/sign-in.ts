@@ -27,6 +27,7 @@ import {
   type SignInCandidate,
   upgradePasswordHash,
 } from '../organisations/users-service.js'
+import type { DeviceCookie, DeviceCookies } from './device-cookies.js'
 import { dummyHash, hashPassword, needsRehash, type ScryptParams, verifyPassword } from './passwords.js'
 import type { SignInBody } from './schemas.js'
 import { isSessionRole, type LiveSession, type Sessions } from './service.js'
@@ -34,6 +35,19 @@ import type { SignInLimiter } from './sign-in-limits.js'
 
 export const WRONG_CREDENTIALS = 'Email or password is incorrect'
 export const WORKER_REFUSED = 'Workers use the My day app (/my); the dashboard is for admins and dispatchers'
+
+/** Where a sign-in comes from. */
+export interface SignInClient {
+  ip: string
+  cookies: Record<string, string | undefined>
+}
+
+export interface SignedIn {
+  cookieValue: string
+  session: LiveSession
+  /** To set in the browser: it is now known to this account. */
+  deviceCookie: DeviceCookie
+}
 
 /** How long the number of verifications per sign-in is used before it is read again. */
 const VERIFICATIONS_TTL_MS = 60_000
@@ -45,12 +59,20 @@ export class SignIn {
     private readonly db: Kysely<Database>,
     private readonly sessions: Sessions,
     private readonly limiter: SignInLimiter,
+    private readonly devices: DeviceCookies,
     private readonly passwordParams: ScryptParams,
   ) {}
 
-  async signIn(input: SignInBody, ip: string): Promise<{ cookieValue: string; session: LiveSession }> {
+  /**
+   * Signs in from a client address with the cookies its browser sent (a device cookie for this
+   * account puts the attempt under that device's limit alone: sign-in-limits.ts). Answers the new
+   * session and a fresh device cookie for the browser.
+   */
+  async signIn(input: SignInBody, client: SignInClient): Promise<SignedIn> {
     const email = normaliseEmail(input.email)
-    const activeMatches = await this.limiter.guard(ip, email, async () => {
+    const device = await this.devices.trustedDevice(email, client.cookies)
+    const attempt = { ip: client.ip, account: email, ...(device === undefined ? {} : { device }) }
+    const activeMatches = await this.limiter.guard(attempt, async () => {
       const matching = await this.verify(email, input.password, input.organisationId)
       const active = matching.filter((candidate) => Boolean(candidate.is_active))
       return { failed: active.length === 0, value: active }
@@ -79,7 +101,7 @@ export class SignIn {
       credential: { passwordHash, role: chosen.role },
     })
     if (!started) throw new AppError('UNAUTHORIZED', WRONG_CREDENTIALS)
-    return started
+    return { ...started, deviceCookie: await this.devices.issue(email) }
   }
 
   /**
