@@ -10,6 +10,7 @@ import {
   createTestDatabase,
   DIALECTS,
   type TestContext,
+  type TestDatabase,
 } from '../../../test/helpers.js'
 import { makeDashboardUser, PASSWORD } from '../../../test/sessions.js'
 import { type App, buildApp } from '../../app.js'
@@ -190,12 +191,12 @@ const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379'
 
 for (const dialect of DIALECTS) {
   describe(`${dialect}: device cookies and sign-in counts across instances (Redis)`, () => {
-    const database = createTestDatabase(dialect)
+    let database: TestDatabase
     const prefix = `fieldservice-test:${process.pid}:${randomBytes(4).toString('hex')}:`
     const apps: App[] = []
     const start = async () => {
       const app = await buildApp({
-        db: (await database).db,
+        db: database.db,
         dialect,
         passwordParams: { ln: 10, r: 8, p: 1 },
         config: {
@@ -213,14 +214,17 @@ for (const dialect of DIALECTS) {
       apps.push(app)
       return app
     }
+    beforeAll(async () => {
+      database = await createTestDatabase(dialect)
+    })
     afterAll(async () => {
       await Promise.all(apps.map((app) => app.close()))
-      await (await database).cleanup()
+      await database.cleanup()
     })
 
     it('share the device cookie key and the failure counts', async () => {
       const [first, second] = [await start(), await start()]
-      const t = { app: first, database: await database, dialect, close: async () => {} }
+      const t = { app: first, database, dialect, close: async () => {} }
       const user = await makeDashboardUser(t, (await createTenant(t)).organisationId)
       const [onFirst, onSecond] = [sender(() => first), sender(() => second)]
       // Both instances make their key at once, on their first sign-in: they end up with the same one.
