@@ -70,6 +70,7 @@ import { routePlanAdminRoutes } from './modules/route-plans/admin-routes.js'
 import { PLAN_RUNNER_DEFAULTS, PlanRunner } from './modules/route-plans/runner.js'
 import { solveDay } from './modules/route-plans/solve-day.js'
 import { sessionAdminRoutes } from './modules/sessions/admin-routes.js'
+import { DeviceCookies } from './modules/sessions/device-cookies.js'
 import { DEFAULT_SCRYPT, type ScryptParams } from './modules/sessions/passwords.js'
 import { Sessions } from './modules/sessions/service.js'
 import { SignIn } from './modules/sessions/sign-in.js'
@@ -271,15 +272,18 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   })
   const passwordParams = deps.passwordParams ?? DEFAULT_SCRYPT
   const signInLimiter = new SignInLimiter(rateLimits.signInStore(), {
-    maxFailuresPerAccount: sessionConfig.signInMaxFailuresPerAccount,
+    maxFailuresPerAccountAndIp: sessionConfig.signInMaxFailuresPerAccountAndIp,
     maxFailuresPerIp: sessionConfig.signInMaxFailuresPerIp,
+    maxFailuresPerAccount: sessionConfig.signInMaxFailuresPerAccount,
+    maxFailuresPerDevice: sessionConfig.signInMaxFailuresPerDevice,
     windowMs: sessionConfig.signInWindowMs,
   })
+  const devices = new DeviceCookies(deps.db, sessions.settings.now)
   const cookies = new SessionCookies(sessions)
   const dashboard: Dashboard = {
     sessions,
     cookies,
-    signIn: new SignIn(deps.db, sessions, signInLimiter, passwordParams),
+    signIn: new SignIn(deps.db, sessions, signInLimiter, devices, passwordParams),
     passwordParams,
     ...(ipLimit ? { ipLimit } : {}),
   }

@@ -72,9 +72,15 @@ export interface Config extends ServerLimits {
   sessionMaxAgeMs: number
   /** Requests per minute of one signed-in user, all their sessions together. */
   sessionRateLimitPerMinute: number
-  /** Failed sign-ins allowed per email address, and per client address, within the window. */
-  signInMaxFailuresPerAccount: number
+  /**
+   * Failed sign-ins allowed within the window (sessions/sign-in-limits.ts): for one email from one
+   * client address, from one address, and for one email from browsers it does not know; a browser
+   * with the email's device cookie is limited by its own failures only.
+   */
+  signInMaxFailuresPerAccountAndIp: number
   signInMaxFailuresPerIp: number
+  signInMaxFailuresPerAccount: number
+  signInMaxFailuresPerDevice: number
   signInWindowMs: number
 }
 
@@ -98,8 +104,11 @@ export const SESSION_DEFAULTS = {
   workerSessionIdleMs: 12 * 60 * 60_000,
   sessionMaxAgeMs: 12 * 3_600_000,
   sessionRateLimitPerMinute: 600,
-  signInMaxFailuresPerAccount: 10,
+  signInMaxFailuresPerAccountAndIp: 10,
   signInMaxFailuresPerIp: 100,
+  // Above the per-address limit, so guessing from one address alone never reaches it.
+  signInMaxFailuresPerAccount: 50,
+  signInMaxFailuresPerDevice: 10,
   signInWindowMs: 15 * 60_000,
 } as const
 export const MAX_BODY_BYTES = 1024 * 1024
@@ -214,9 +223,19 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       SESSION_DEFAULTS.sessionRateLimitPerMinute,
       env,
     ),
+    signInMaxFailuresPerAccountAndIp: positive(
+      'SIGN_IN_MAX_FAILURES_PER_ACCOUNT_AND_IP',
+      SESSION_DEFAULTS.signInMaxFailuresPerAccountAndIp,
+      env,
+    ),
     signInMaxFailuresPerAccount: positive(
       'SIGN_IN_MAX_FAILURES_PER_ACCOUNT',
       SESSION_DEFAULTS.signInMaxFailuresPerAccount,
+      env,
+    ),
+    signInMaxFailuresPerDevice: positive(
+      'SIGN_IN_MAX_FAILURES_PER_DEVICE',
+      SESSION_DEFAULTS.signInMaxFailuresPerDevice,
       env,
     ),
     signInMaxFailuresPerIp: positive(

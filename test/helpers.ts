@@ -94,8 +94,10 @@ export type TestAppConfig = Partial<
     sessionIdleMs: number
     sessionMaxAgeMs: number
     sessionRateLimitPerMinute: number
+    signInMaxFailuresPerAccountAndIp: number
     signInMaxFailuresPerAccount: number
     signInMaxFailuresPerIp: number
+    signInMaxFailuresPerDevice: number
     changeSettleMs: number
   } & WebhookConfig
 >

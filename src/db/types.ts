@@ -56,6 +56,14 @@ export interface UserSessionsTable {
   expires_at: Timestamp
 }
 
+/** A secret the service generated for itself, one row per purpose (migration 0018). */
+export interface ServerSecretsTable {
+  name: string
+  /** Random bytes, base64url. */
+  value: string
+  created_at: Timestamp
+}
+
 export interface LocationsTable {
   id: string
   organisation_id: string
@@ -418,6 +426,7 @@ export interface Database {
   calendar_offsets: CalendarOffsetsTable
   route_plans: RoutePlansTable
   user_sessions: UserSessionsTable
+  server_secrets: ServerSecretsTable
   idempotency_keys: IdempotencyKeysTable
 }
 

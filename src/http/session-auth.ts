@@ -10,12 +10,16 @@
 // CORS preflight this service never grants) are the further layers.
 import type {} from '@fastify/cookie'
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify'
+import type { DeviceCookie } from '../modules/sessions/device-cookies.js'
 import { CSRF_HEADER, SESSION_COOKIE } from '../modules/sessions/schemas.js'
 import { csrfTokenMatches, type LiveSession, type Sessions } from '../modules/sessions/service.js'
 import { AppError } from './errors.js'
+import { ADMIN_PREFIX } from './openapi.js'
 import { ERROR_CODE_DESCRIPTIONS, ERROR_CODES_KEYWORD, errorResponses } from './schemas.js'
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS'])
+/** Where the sign-in route is: the only request a device cookie goes with. */
+const SIGN_IN_PATH = `${ADMIN_PREFIX}/session`
 
 export class SessionCookies {
   constructor(readonly sessions: Sessions) {}
@@ -29,6 +33,20 @@ export class SessionCookies {
   set(request: FastifyRequest, reply: FastifyReply, value: string): void {
     reply.setCookie(SESSION_COOKIE, value, {
       path: '/',
+      httpOnly: true,
+      sameSite: 'lax',
+      secure: request.protocol === 'https',
+    })
+  }
+
+  /**
+   * The device cookie of a browser that has just signed in (sessions/device-cookies.ts): sent back
+   * to the sign-in route only, and kept across sign-outs, which is its point.
+   */
+  setDevice(request: FastifyRequest, reply: FastifyReply, cookie: DeviceCookie): void {
+    reply.setCookie(cookie.name, cookie.value, {
+      path: SIGN_IN_PATH,
+      maxAge: cookie.maxAgeSeconds,
       httpOnly: true,
       sameSite: 'lax',
       secure: request.protocol === 'https',

@@ -153,19 +153,35 @@ export async function findSignInCandidates(db: Executor, email: string): Promise
     .execute()
 }
 
-/** Swaps a password hash for another of the same password, unless it was changed meanwhile. */
+/**
+ * The most users any one email has across organisations (0 without users): how many password
+ * verifications every sign-in runs. Read across organisations, like the candidates.
+ */
+export async function largestSignInCandidateCount(db: Executor): Promise<number> {
+  const row = await db
+    .selectFrom('users')
+    .select(sql<number>`count(*)`.as('users'))
+    .groupBy('email')
+    .orderBy(sql`count(*)`, 'desc')
+    .limit(1)
+    .executeTakeFirst()
+  return Number(row?.users ?? 0)
+}
+
+/** Swaps a password hash for another of the same password, unless it was changed meanwhile (false). */
 export async function replacePasswordHash(
   db: Executor,
   organisationId: string,
   id: string,
   previousHash: string,
   passwordHash: string,
-): Promise<void> {
-  await db
+): Promise<boolean> {
+  const result = await db
     .updateTable('users')
     .set({ password_hash: passwordHash })
     .where('organisation_id', '=', organisationId)
     .where('id', '=', id)
     .where('password_hash', '=', previousHash)
-    .execute()
+    .executeTakeFirst()
+  return Number(result.numUpdatedRows) === 1
 }

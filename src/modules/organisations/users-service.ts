@@ -206,13 +206,21 @@ export function findSignInCandidates(db: Executor, email: string): Promise<repos
   return repository.findSignInCandidates(db, normaliseEmail(email))
 }
 
-/** Stores a stronger hash of the same password (made at sign-in): not a password change. */
-export async function upgradePasswordHash(
+/** The most users one email has across organisations: sign-in verifies this many passwords every time. */
+export function largestSignInCandidateCount(db: Executor): Promise<number> {
+  return repository.largestSignInCandidateCount(db)
+}
+
+/**
+ * Stores a stronger hash of the same password (made at sign-in): not a password change. False when
+ * the hash was no longer `previousHash` (the password changed meanwhile), and nothing was stored.
+ */
+export function upgradePasswordHash(
   db: Executor,
   organisationId: string,
   id: string,
   previousHash: string,
   passwordHash: string,
-): Promise<void> {
-  await repository.replacePasswordHash(db, organisationId, id, previousHash, passwordHash)
+): Promise<boolean> {
+  return repository.replacePasswordHash(db, organisationId, id, previousHash, passwordHash)
 }

@@ -32,10 +32,14 @@ export const sessionAdminRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async
           'With the email and password of an ADMIN or DISPATCHER. Sets the session cookie `fs_session` ' +
           '(HttpOnly, SameSite=Lax, Path=/, Secure over TLS) and answers the session, whose `csrfToken` ' +
           'every later POST, PUT, PATCH and DELETE must send as `X-CSRF-Token`. Any wrong email or ' +
-          'password, a user without a password and a deactivated user all get the same 401. Failed ' +
-          'attempts are limited per email and per client address (429 with Retry-After; ' +
-          'SIGN_IN_MAX_FAILURES_PER_ACCOUNT and _PER_IP within SIGN_IN_WINDOW_MINUTES). A cookie of an ' +
-          'earlier session sent along is signed out.',
+          'password, a user without a password and a deactivated user all get the same 401. A ' +
+          'successful sign-in also sets a device cookie (`fs_device_…`, HttpOnly, SameSite=Lax, ' +
+          'Path=/v1/admin/session, 180 days) naming the account: failed attempts from a browser that ' +
+          'sends it are limited on their own (SIGN_IN_MAX_FAILURES_PER_DEVICE), so guessing from ' +
+          'elsewhere never locks that browser out. Other attempts are limited per email and client ' +
+          'address, per client address and per email (SIGN_IN_MAX_FAILURES_PER_ACCOUNT_AND_IP, _PER_IP ' +
+          'and _PER_ACCOUNT within SIGN_IN_WINDOW_MINUTES); past a limit, 429 with Retry-After. A ' +
+          'cookie of an earlier session sent along is signed out.',
         security: [],
         body: SignInBody,
         response: {
@@ -46,7 +50,8 @@ export const sessionAdminRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async
             ['FORBIDDEN', 'The user is a WORKER: workers do not use the dashboard'],
             [
               'RATE_LIMITED',
-              'Too many failed sign-ins for this email or from this address; retry after `Retry-After` seconds',
+              'Too many failed sign-ins for this email, from this address or with this device cookie; ' +
+                'retry after `Retry-After` seconds',
             ],
           ),
           ...ORGANISATION_REQUIRED_ERROR,
@@ -59,11 +64,12 @@ export const sessionAdminRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async
       ...(ipLimit ? { onRequest: ipLimit } : {}),
     },
     async (request, reply) => {
-      const { cookieValue, session } = await signIn.signIn(request.body, request.ip)
+      const signedIn = await signIn.signIn(request.body, { ip: request.ip, cookies: request.cookies })
       const previous = cookies.valueOf(request)
       if (previous !== undefined) await sessions.endByCookie(previous)
-      cookies.set(request, reply, cookieValue)
-      return { data: { session: session.info }, message: SUCCESS }
+      cookies.set(request, reply, signedIn.cookieValue)
+      cookies.setDevice(request, reply, signedIn.deviceCookie)
+      return { data: { session: signedIn.session.info }, message: SUCCESS }
     },
   )
 

@@ -1,6 +1,7 @@
 // Dashboard sessions. A session is found by the hash of its cookie alone (that is the credential);
 // every other query is scoped by organisation.
-import type { Executor, PlanTier, UserRole, UserSessionRow } from '../../db/types.js'
+import { isPostgres, sqlBool } from '../../db/database.js'
+import type { Executor, PlanTier, ServerSecretsTable, UserRole, UserSessionRow } from '../../db/types.js'
 
 /** A session with what every request needs to know about its user and organisation, read live. */
 export interface SessionRecord extends UserSessionRow {
@@ -10,6 +11,37 @@ export interface SessionRecord extends UserSessionRow {
   user_is_active: boolean | number
   organisation_name: string
   organisation_plan: PlanTier
+}
+
+/** What a sign-in checked: the user's password hash and role (and that the user was active). */
+export interface SignInCredential {
+  passwordHash: string
+  role: UserRole
+}
+
+/**
+ * True when the user still holds the credential a sign-in verified and is still active. On
+ * PostgreSQL the user row stays share-locked until the caller's transaction ends, so a password
+ * change, deactivation or role change (each an UPDATE of that row, then signing the user out
+ * everywhere) either committed before this read, which then sees it, or waits for the caller's
+ * session to be committed and then ends it. SQLite runs one transaction at a time.
+ */
+export async function holdsCredential(
+  trx: Executor,
+  organisationId: string,
+  userId: string,
+  credential: SignInCredential,
+): Promise<boolean> {
+  let query = trx
+    .selectFrom('users')
+    .select('id')
+    .where('organisation_id', '=', organisationId)
+    .where('id', '=', userId)
+    .where('password_hash', '=', credential.passwordHash)
+    .where('role', '=', credential.role)
+    .where('is_active', '=', sqlBool(true))
+  if (isPostgres(trx)) query = query.forShare()
+  return (await query.executeTakeFirst()) !== undefined
 }
 
 export async function insertSession(db: Executor, row: UserSessionRow): Promise<void> {
@@ -79,5 +111,23 @@ export async function deleteEndedSessions(
     .where('organisation_id', '=', user.organisationId)
     .where('user_id', '=', user.userId)
     .where('last_seen_at', '<=', user.idleSince)
+    .execute()
+}
+
+export async function findServerSecret(db: Executor, name: string): Promise<string | undefined> {
+  const row = await db
+    .selectFrom('server_secrets')
+    .select('value')
+    .where('name', '=', name)
+    .executeTakeFirst()
+  return row?.value
+}
+
+/** Stores a new secret unless one of that name exists (another instance made it first): then nothing. */
+export async function insertServerSecret(db: Executor, row: ServerSecretsTable): Promise<void> {
+  await db
+    .insertInto('server_secrets')
+    .values(row)
+    .onConflict((conflict) => conflict.column('name').doNothing())
     .execute()
 }

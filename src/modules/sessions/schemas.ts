@@ -50,7 +50,8 @@ export const SessionInfo = Type.Object(
     idleExpiresAt: {
       ...DateTime,
       description:
-        'When the session ends if no request comes before then (each request moves it, to the minute); ' +
+        'When the session ends if no request comes before then (each request moves it, to the minute, ' +
+        'or to a quarter of the idle timeout when that is shorter); ' +
         'the session ends at whichever of the two comes first',
     },
   },

@@ -34,8 +34,18 @@ export interface LiveSession {
   info: SessionInfo
 }
 
-/** last_seen_at is written at most this often per session: idle time is counted to the minute. */
+/**
+ * last_seen_at is written at most this often per session (a write per request would cost every
+ * dashboard request a statement), and at most every quarter of the idle timeout: a session idles out
+ * only after `idle − interval` without a request, so with SESSION_IDLE_MINUTES=1 a once-a-minute
+ * write would end sessions that send a request every 40 seconds.
+ */
 export const TOUCH_INTERVAL_MS = 60_000
+
+/** How often a session with this idle timeout records activity: idle time is counted to that. */
+export function touchIntervalOf(idleMs: number): number {
+  return Math.min(TOUCH_INTERVAL_MS, Math.floor(idleMs / 4))
+}
 /** What a cookie value looks like: 32 random bytes, base64url. */
 const COOKIE_VALUE = /^[A-Za-z0-9_-]{43}$/
 
@@ -60,11 +70,17 @@ export class Sessions {
     readonly settings: SessionSettings,
   ) {}
 
-  /** Starts a session for a user who has just proved their password; returns the cookie value. */
+  /**
+   * Starts a session for a user who has just proved their password, and returns its cookie value;
+   * or undefined, starting nothing, when the user no longer holds what the sign-in checked (their
+   * password, role or active state changed meanwhile: the verification takes a while, and signing
+   * the user out everywhere may have run since).
+   */
   async start(user: {
     organisationId: string
     userId: string
-  }): Promise<{ cookieValue: string; session: LiveSession }> {
+    credential: repository.SignInCredential
+  }): Promise<{ cookieValue: string; session: LiveSession } | undefined> {
     const now = this.settings.now()
     const cookieValue = randomBytes(32).toString('base64url')
     const row = {
@@ -76,17 +92,21 @@ export class Sessions {
       last_seen_at: iso(now),
       expires_at: iso(now + this.settings.maxAgeMs),
     }
-    await this.db.transaction().execute(async (trx) => {
+    const started = await this.db.transaction().execute(async (trx) => {
+      // First, so the user row is locked before any session row (the order the sign-out takes).
+      if (!(await repository.holdsCredential(trx, user.organisationId, user.userId, user.credential)))
+        return false
       await repository.deleteEndedSessions(trx, iso(now), {
         organisationId: user.organisationId,
         userId: user.userId,
         idleSince: iso(now - Math.max(this.settings.idleMs, this.settings.workerIdleMs)),
       })
       await repository.insertSession(trx, row)
+      return true
     })
-    const session = await this.find(cookieValue)
-    if (!session) throw new Error('the new session could not be read back')
-    return { cookieValue, session }
+    // Not found: the user was signed out everywhere as soon as it committed, which is losing the race too.
+    const session = started ? await this.find(cookieValue) : undefined
+    return session && { cookieValue, session }
   }
 
   /**
@@ -129,12 +149,12 @@ export class Sessions {
     return role === 'WORKER' ? this.settings.workerIdleMs : this.settings.idleMs
   }
 
-  /** Records activity, at most once a minute (the idle timeout is counted to the minute). */
+  /** Records activity, at most once a minute or a quarter of the idle timeout (touchIntervalOf). */
   async touch(session: LiveSession): Promise<void> {
     const now = this.settings.now()
     const idleMs = this.idleMsOf(session.role)
     const lastSeen = Date.parse(session.info.idleExpiresAt) - idleMs
-    if (now - lastSeen < TOUCH_INTERVAL_MS) return
+    if (now - lastSeen < touchIntervalOf(idleMs)) return
     await repository.touchSession(this.db, session.id, iso(now))
     session.info.idleExpiresAt = iso(now + idleMs)
   }

@@ -141,6 +141,28 @@ for (const dialect of DIALECTS) {
     })
   })
 
+  describe(`${dialect}: a one-minute idle timeout`, () => {
+    let t: TestContext
+    let now = Date.parse('2026-11-25T08:00:00.000Z')
+
+    beforeAll(async () => {
+      t = await createTestApp(dialect, { sessionIdleMs: MINUTE }, { clock: () => now })
+    })
+    afterAll(() => t.close())
+
+    it('keeps a session with a request every 40 seconds alive, and ends it a minute after the last', async () => {
+      const user = await makeDashboardUser(t, (await createTenant(t)).organisationId)
+      const api = sessionClient(t, await signIn(t, user))
+      const end = now + 5 * MINUTE
+      while (now + 40_000 <= end) {
+        now += 40_000
+        expect((await api.get('/tags')).status, `at ${new Date(now).toISOString()}`).toBe(200)
+      }
+      now += MINUTE
+      expect((await api.get('/tags')).status).toBe(401)
+    })
+  })
+
   describe(`${dialect}: CSRF and the rate limit of sessions`, () => {
     let t: TestContext
     let tenant: TestTenant

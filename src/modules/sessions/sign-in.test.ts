@@ -46,8 +46,10 @@ for (const dialect of DIALECTS) {
       })
       const response = await post({ email: `  ${user.email.toUpperCase()}`, password: PASSWORD })
       expect(response.statusCode).toBe(200)
-      const cookie = String(response.headers['set-cookie'])
+      // The session cookie, and a device cookie (sign-in-limits.test.ts).
+      const [cookie, device] = [response.headers['set-cookie']].flat() as string[]
       expect(cookie).toMatch(/^fs_session=[A-Za-z0-9_-]{43}; Path=\/; HttpOnly; SameSite=Lax$/)
+      expect(device).toMatch(/^fs_device_/)
       const session = response.json().data.session
       expect(response.json()).toEqual({
         data: {
@@ -274,7 +276,7 @@ for (const dialect of DIALECTS) {
         expect((await attempt(user.email, PASSWORD, '198.51.100.1')).statusCode).toBe(200)
     })
 
-    it('locks an account after its failures, from any address, even for the right password', async () => {
+    it('locks an account out of unknown browsers after its failures, from any address, even for the right password', async () => {
       const user = await makeDashboardUser(t, (await createTenant(t)).organisationId)
       const statuses = []
       for (const address of ['192.0.2.1', '192.0.2.2', '192.0.2.3'])

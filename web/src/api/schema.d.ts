@@ -16,7 +16,7 @@ export type paths = {
         put?: never;
         /**
          * Sign in to the dashboard
-         * @description With the email and password of an ADMIN or DISPATCHER. Sets the session cookie `fs_session` (HttpOnly, SameSite=Lax, Path=/, Secure over TLS) and answers the session, whose `csrfToken` every later POST, PUT, PATCH and DELETE must send as `X-CSRF-Token`. Any wrong email or password, a user without a password and a deactivated user all get the same 401. Failed attempts are limited per email and per client address (429 with Retry-After; SIGN_IN_MAX_FAILURES_PER_ACCOUNT and _PER_IP within SIGN_IN_WINDOW_MINUTES). A cookie of an earlier session sent along is signed out.
+         * @description With the email and password of an ADMIN or DISPATCHER. Sets the session cookie `fs_session` (HttpOnly, SameSite=Lax, Path=/, Secure over TLS) and answers the session, whose `csrfToken` every later POST, PUT, PATCH and DELETE must send as `X-CSRF-Token`. Any wrong email or password, a user without a password and a deactivated user all get the same 401. A successful sign-in also sets a device cookie (`fs_device_…`, HttpOnly, SameSite=Lax, Path=/v1/admin/session, 180 days) naming the account: failed attempts from a browser that sends it are limited on their own (SIGN_IN_MAX_FAILURES_PER_DEVICE), so guessing from elsewhere never locks that browser out. Other attempts are limited per email and client address, per client address and per email (SIGN_IN_MAX_FAILURES_PER_ACCOUNT_AND_IP, _PER_IP and _PER_ACCOUNT within SIGN_IN_WINDOW_MINUTES); past a limit, 429 with Retry-After. A cookie of an earlier session sent along is signed out.
          *
          *     Takes no `Idempotency-Key` (400 `VALIDATION_ERROR` if one is sent): the request or its answer holds a secret, and idempotent requests are stored.
          */
@@ -2989,7 +2989,7 @@ export type components = {
             expiresAt: string;
             /**
              * Format: date-time
-             * @description When the session ends if no request comes before then (each request moves it, to the minute); the session ends at whichever of the two comes first
+             * @description When the session ends if no request comes before then (each request moves it, to the minute, or to a quarter of the idle timeout when that is shorter); the session ends at whichever of the two comes first
              * @example 2026-11-23T09:00:00.000Z
              */
             idleExpiresAt: string;
@@ -3567,7 +3567,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Too many failed sign-ins for this email or from this address; retry after `Retry-After` seconds (RATE_LIMITED) */
+            /** @description Too many failed sign-ins for this email, from this address or with this device cookie; retry after `Retry-After` seconds (RATE_LIMITED) */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
