@@ -34,3 +34,33 @@ export function toUtcIso(value: string): string {
 export function toNullableUtcIso(value: string | null | undefined): string | null {
   return value === null || value === undefined ? null : toUtcIso(value)
 }
+
+// Both engines store every instant in this range the same way; beyond it ISO 8601 needs expanded
+// years, which PostgreSQL rejects and which would not sort as text in SQLite.
+export const EARLIEST_INSTANT = Date.parse('0001-01-01T00:00:00.000Z')
+export const LATEST_INSTANT = Date.parse('9999-12-31T23:59:59.999Z')
+
+/**
+ * Whether `text` is an instant exactly as stored (UTC, milliseconds, in range): a date that does not
+ * exist (30 February, hour 24) fails the round trip, which Date.parse alone would roll over.
+ */
+export function isStoredInstant(text: string): boolean {
+  if (text.length !== 24) return false
+  const time = Date.parse(text)
+  return time >= EARLIEST_INSTANT && time <= LATEST_INSTANT && new Date(time).toISOString() === text
+}
+
+/** What a query instant that toStoredInstant refuses is told. */
+export const INSTANT_EXPECTED =
+  'must be an ISO 8601 datetime between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z'
+
+/** Any ISO 8601 datetime as stored, or undefined when it is not one or lies outside the range. */
+export function toStoredInstant(value: string): string | undefined {
+  const time = Date.parse(value)
+  return time >= EARLIEST_INSTANT && time <= LATEST_INSTANT ? new Date(time).toISOString() : undefined
+}
+
+/** A bound of a time range compared with stored instants: beyond the range, its nearest end. */
+export function storedBound(time: number): string {
+  return new Date(Math.min(Math.max(time, EARLIEST_INSTANT), LATEST_INSTANT)).toISOString()
+}
