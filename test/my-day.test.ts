@@ -96,6 +96,15 @@ for (const dialect of DIALECTS) {
       expect((await s.me.get(`/my/jobs/${s.second}`)).body.data.job.sequence).toBe(2)
     })
 
+    it('answers the first and last days the API knows with an empty day (their neighbours cannot be stored)', async () => {
+      const s = await setup()
+      for (const date of ['0001-01-01', '9999-12-31']) {
+        const day = await s.me.get(`/my/jobs?date=${date}`)
+        expect(day.status, date).toBe(200)
+        expect(day.body.data.jobs).toEqual([])
+      }
+    })
+
     it("answers 404 for another worker's job and another organisation's, touching nothing", async () => {
       const s = await setup()
       const elsewhere = await setup()
