@@ -48,7 +48,8 @@ export function newId(at?: number): string {
 }
 
 // Every id this service has issued, for rows of any kind and from any version, is a UUID as newId
-// writes it (the first versions too, and the benchmark's dataset): lowercase hex, four dashes.
+// writes it (the first versions too, and the benchmark's dataset): lowercase hex, four dashes. Fixed
+// counts of one character class each: the match cannot backtrack.
 const ISSUED_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/
 
 /** Whether `text` has the shape of an id we issue (it may still name nothing). */

@@ -2,10 +2,12 @@
 // in the id, bytes that are not UTF-8, another kind's prefix, far too much of it) is refused with 400
 // at /query/cursor before it reaches a query — PostgreSQL would fail on it with a 500. Every list that
 // takes a cursor, in both of its orders, and the event feed; also the instants beside them.
+import fc from 'fast-check'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { makeShift, makeShiftReferences } from '../../test/factories.js'
 import { client, createTenant, createTestApp, DIALECTS, type TestContext } from '../../test/helpers.js'
 import { newId } from '../db/ids.js'
+import { isStoredInstant } from '../db/values.js'
 import { decodeCursor, encodeCursor } from './cursor.js'
 
 const EPOCH = '2000-01-01T00:00:00.000Z'
@@ -137,6 +139,44 @@ for (const dialect of DIALECTS) {
     })
   })
 }
+
+describe('isStoredInstant', () => {
+  const EARLIEST = Date.parse('0001-01-01T00:00:00.000Z')
+  const LATEST = Date.parse('9999-12-31T23:59:59.999Z')
+  /** What it reads off the characters, said with a Date. */
+  const roundTrip = (text: string) => {
+    const time = Date.parse(text)
+    return time >= EARLIEST && time <= LATEST && new Date(time).toISOString() === text
+  }
+
+  it('says what the Date round trip says, for real, shuffled and random instants', () => {
+    const digits = (count: number) => fc.stringMatching(new RegExp(`^[0-9]{${count}}$`))
+    const candidates = fc.oneof(
+      fc.date({ min: new Date(-1e14), max: new Date(3e14), noInvalidDate: true }).map((d) => d.toISOString()),
+      fc
+        .tuple(digits(4), digits(2), digits(2), digits(2), digits(2), digits(2), digits(3))
+        .map(([y, mo, d, h, mi, s, ms]) => `${y}-${mo}-${d}T${h}:${mi}:${s}.${ms}Z`),
+      fc.string({ maxLength: 30 }),
+    )
+    fc.assert(
+      fc.property(candidates, (text) => isStoredInstant(text) === roundTrip(text)),
+      { numRuns: 20_000 },
+    )
+    for (const text of [
+      '2024-02-29T00:00:00.000Z',
+      '2023-02-29T00:00:00.000Z',
+      '2000-02-29T12:00:00.000Z',
+      '1900-02-29T12:00:00.000Z',
+      '0001-01-01T00:00:00.000Z',
+      '9999-12-31T23:59:59.999Z',
+      '0000-12-31T23:59:59.999Z',
+      '2026-01-15T10:00:00.000+00:00',
+      '2026-01-15T10:00:00Z',
+      '2026-01-15 10:00:00.000Z',
+    ])
+      expect(isStoredInstant(text), text).toBe(roundTrip(text))
+  })
+})
 
 describe('decodeCursor', () => {
   it('gives back the position it encoded, of its own kind only', () => {
