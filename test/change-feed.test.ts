@@ -2,6 +2,7 @@
 // list, walked with a cursor while writes continue, and GET /events with the deletions lists cannot
 // show. Both on SQLite and PostgreSQL.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { newId } from '../src/db/ids.js'
 import { encodeCursor } from '../src/http/cursor.js'
 import { assertDocumentedFeedEvent } from './event-payloads.js'
 import { makeLocation, makeShift, makeShiftReferences, makeVehicle } from './factories.js'
@@ -314,14 +315,14 @@ for (const dialect of DIALECTS) {
       const tenant = await createTenant(t)
       const api = client(t, tenant.headers)
       const old = encodeCursor(
-        { at: new Date(Date.now() - 31 * 86_400_000).toISOString(), id: 'x' },
+        { at: new Date(Date.now() - 31 * 86_400_000).toISOString(), id: newId() },
         'events',
       )
       const expired = await api.get(`/events?cursor=${old}`)
       expect(expired.status).toBe(410)
       expect(expired.body.code).toBe('CURSOR_EXPIRED')
       const recent = encodeCursor(
-        { at: new Date(Date.now() - 29 * 86_400_000).toISOString(), id: 'x' },
+        { at: new Date(Date.now() - 29 * 86_400_000).toISOString(), id: newId() },
         'events',
       )
       expect((await api.get(`/events?cursor=${recent}`)).status).toBe(200)
@@ -329,7 +330,7 @@ for (const dialect of DIALECTS) {
         ['/events?type=JOB_EXPLODED', '/query/type'],
         ['/events?since=soon', '/query/since'],
         ['/events?limit=101', '/query/limit'],
-        [`/events?cursor=${encodeCursor({ at: EPOCH, id: 'x' }, 'list')}`, '/query/cursor'],
+        [`/events?cursor=${encodeCursor({ at: EPOCH, id: newId() }, 'list')}`, '/query/cursor'],
       ] as const) {
         const response = await api.get(url)
         expect(response.status, url).toBe(400)

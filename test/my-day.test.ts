@@ -96,6 +96,15 @@ for (const dialect of DIALECTS) {
       expect((await s.me.get(`/my/jobs/${s.second}`)).body.data.job.sequence).toBe(2)
     })
 
+    it('answers the first and last days the API knows with an empty day (their neighbours cannot be stored)', async () => {
+      const s = await setup()
+      for (const date of ['0001-01-01', '9999-12-31']) {
+        const day = await s.me.get(`/my/jobs?date=${date}`)
+        expect(day.status, date).toBe(200)
+        expect(day.body.data.jobs).toEqual([])
+      }
+    })
+
     it("answers 404 for another worker's job and another organisation's, touching nothing", async () => {
       const s = await setup()
       const elsewhere = await setup()
@@ -222,6 +231,63 @@ for (const dialect of DIALECTS) {
       expect((await s.me.get(`/my/jobs?date=${DATE}`)).status).toBe(200)
       now += 13 * 3_600_000
       expect((await s.me.get(`/my/jobs?date=${DATE}`)).status).toBe(401)
+    })
+
+    it("skips optional fields keyed like an object's own methods, and refuses keys that name its prototype", async () => {
+      const s = await setup()
+      const template = await s.admin.post('/form-templates', {
+        name: 'Odd keys',
+        appliesTo: 'ALL_JOBS',
+        fields: [
+          { key: 'toString', label: 'To string', type: 'TEXT' },
+          { key: 'valueOf', label: 'Value of', type: 'NUMBER' },
+          { key: 'hasOwnProperty', label: 'Own?', type: 'YES_NO' },
+          { key: 'isPrototypeOf', label: 'Pick', type: 'CHOICE', options: ['a'] },
+          { key: 'notes', label: 'Notes', type: 'TEXT', required: true },
+        ],
+      })
+      expect(template.status, template.body.error).toBe(201)
+      const templateId = template.body.data.formTemplate.id
+      // Answers without them: nothing inherited is read as an answer.
+      const mine = await s.me.post(`/my/jobs/${s.first}/forms/${templateId}`, { answers: { notes: 'ok' } })
+      expect(mine.status, mine.body.error).toBe(201)
+      const theirs = await s.admin.post(`/jobs/${s.second}/form-submissions`, {
+        templateId,
+        answers: { notes: 'ok' },
+      })
+      expect(theirs.status, theirs.body.error).toBe(201)
+      // Given, they are checked like any other answer.
+      const given = { notes: 'ok', toString: 'text', valueOf: 2, hasOwnProperty: true, isPrototypeOf: 'a' }
+      const full = await s.me.post(`/my/jobs/${s.first}/forms/${templateId}`, { answers: given })
+      expect([full.status, full.body.data?.submission.answers]).toEqual([201, given])
+      const wrong = await s.me.post(`/my/jobs/${s.first}/forms/${templateId}`, {
+        answers: { notes: 'ok', valueOf: 'two' },
+      })
+      expect(wrong.body.details).toEqual([{ path: '/body/answers/valueOf', message: 'must be a number' }])
+      // A required field keyed so is still required.
+      const required = await s.admin.post('/form-templates', {
+        name: 'Required odd key',
+        appliesTo: 'ALL_JOBS',
+        fields: [{ key: 'toString', label: 'To string', type: 'TEXT', required: true }],
+      })
+      const missing = await s.me.post(`/my/jobs/${s.first}/forms/${required.body.data.formTemplate.id}`, {
+        answers: {},
+      })
+      expect(missing.body.details).toEqual([
+        { path: '/body/answers/toString', message: 'is required (To string)' },
+      ])
+
+      for (const key of ['__proto__', 'constructor', 'prototype']) {
+        const fields = [
+          { key: 'first', label: 'First', type: 'TEXT' },
+          { key, label: 'Odd', type: 'TEXT' },
+        ]
+        const refused = await s.admin.post('/form-templates', { name: 'X', appliesTo: 'ALL_JOBS', fields })
+        expect([refused.status, refused.body.code], key).toEqual([400, 'VALIDATION_ERROR'])
+        expect(refused.body.details[0].path, key).toBe('/body/fields/1/key')
+        const patched = await s.admin.patch(`/form-templates/${templateId}`, { fields })
+        expect([patched.status, patched.body.details?.[0].path], key).toEqual([400, '/body/fields/1/key'])
+      }
     })
 
     it('refuses malformed templates naming the field, and lets only an ADMIN manage them', async () => {

@@ -47,6 +47,14 @@ export function newId(at?: number): string {
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`
 }
 
+// Every id this service has issued, for rows of any kind and from any version, is a UUID as newId
+// writes it (the first versions too, and the benchmark's dataset): lowercase hex, four dashes. Fixed
+// counts of one character class each: the match cannot backtrack.
+const ISSUED_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/
+
+/** Whether `text` has the shape of an id we issue (it may still name nothing). */
+export const isIssuedId = (text: string): boolean => text.length === 36 && ISSUED_ID.test(text)
+
 export function nowIso(): string {
   return new Date().toISOString()
 }

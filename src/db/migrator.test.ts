@@ -1,7 +1,8 @@
 // Rolling deploys: a build whose database a newer build has already migrated still starts and serves.
 // A failing migration is named, however it fails. Migration 0010 makes location codes unique; 0012
 // adds passwords and dashboard sessions; 0013 keeps the response headers of webhook deliveries; 0014
-// keeps one idempotency key per organisation and key.
+// keeps one idempotency key per organisation and key; 0021 one per organisation, credential and key,
+// beside the table older builds still claim in.
 import { randomBytes } from 'node:crypto'
 import { type Kysely, sql } from 'kysely'
 import pg from 'pg'
@@ -321,6 +322,40 @@ for (const dialect of DIALECTS) {
       await expect(
         db.insertInto('idempotency_keys').values(row('no-such-organisation')).execute(),
       ).rejects.toThrow(/foreign key/i)
+    })
+
+    it('0021 keeps one idempotency key per organisation, credential and key; older builds keep theirs', async () => {
+      const db = t.database.db
+      const acme = await createOrganisation(db, { name: 'Acme', plan: 'PRO' })
+      const at = new Date().toISOString()
+      const row = (credential: string) => ({
+        organisation_id: acme.id,
+        credential,
+        key: 'retry-1',
+        fingerprint: 'f'.repeat(64),
+        status: 'RUNNING' as const,
+        claim_id: randomBytes(8).toString('hex'),
+        response_status: null,
+        response_body: null,
+        locked_at: at,
+        created_at: at,
+        expires_at: at,
+      })
+      await db
+        .insertInto('idempotency_claims')
+        .values([row('key:a'), row('key:b'), row('user:c')])
+        .execute()
+      await expect(db.insertInto('idempotency_claims').values(row('key:a')).execute()).rejects.toThrow(
+        /unique|duplicate/i,
+      )
+      // An older build's claim, as it writes it, still works beside the new table.
+      const { credential: _none, ...older } = row('')
+      const claimed = await db
+        .insertInto('idempotency_keys')
+        .values(older)
+        .onConflict((conflict) => conflict.columns(['organisation_id', 'key']).doNothing())
+        .executeTakeFirst()
+      expect(Number(claimed.numInsertedOrUpdatedRows)).toBe(1)
     })
   })
 }

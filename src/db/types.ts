@@ -378,6 +378,7 @@ export interface RoutePlansTable {
 
 export type IdempotencyStatus = 'RUNNING' | 'DONE'
 
+/** Before migration 0021: written only by older builds (during a rolling deploy); dropped later. */
 export interface IdempotencyKeysTable {
   organisation_id: string
   key: string
@@ -392,6 +393,11 @@ export interface IdempotencyKeysTable {
   locked_at: Timestamp
   created_at: Timestamp
   expires_at: Timestamp
+}
+
+/** An Idempotency-Key of one credential (`key:<API key id>` or `user:<user id>`) and its response. */
+export interface IdempotencyClaimsTable extends IdempotencyKeysTable {
+  credential: string
 }
 
 export interface CalendarOffsetsTable {
@@ -428,6 +434,7 @@ export interface Database {
   user_sessions: UserSessionsTable
   server_secrets: ServerSecretsTable
   idempotency_keys: IdempotencyKeysTable
+  idempotency_claims: IdempotencyClaimsTable
 }
 
 export type JobRow = Selectable<JobsTable>
@@ -449,7 +456,7 @@ export type OutboxEventRow = Selectable<OutboxEventsTable>
 export type FormSubmissionRow = Selectable<FormSubmissionsTable>
 export type FormTemplateRow = Selectable<FormTemplatesTable>
 export type RoutePlanRow = Selectable<RoutePlansTable>
-export type IdempotencyKeyRow = Selectable<IdempotencyKeysTable>
+export type IdempotencyClaimRow = Selectable<IdempotencyClaimsTable>
 
 /** What repository functions take first: the database, or the transaction a service opened. */
 export type Executor = Kysely<Database> | Transaction<Database>

@@ -2,6 +2,7 @@
 // answered with index.html, and the API's 404s left alone. A stand-in build in a temporary folder
 // (the real one is exercised by test/browser/).
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
+import { request as httpRequest, type IncomingHttpHeaders } from 'node:http'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -10,6 +11,68 @@ import { type App, buildApp } from '../app.js'
 
 const INDEX =
   '<!doctype html><html><head><script type="module" src="/assets/index-abc123.js"></script></head><body><div id="root"></div></body></html>'
+
+/** Paths a proxy, a client library or a typo could turn into the API's: none may get index.html. */
+const API_LOOKALIKES = [
+  // The issue's.
+  '/V1/admin/session',
+  '//v1/public/jobs',
+  '/v1%2fadmin/session',
+  '/./v1/public/jobs',
+  '/v1;/admin/session',
+  '/my/../v1/admin/session',
+  '/v1x',
+  // And more of the same kinds.
+  '/V1',
+  '/v1.json',
+  '/v1;jsessionid=0/public/jobs',
+  '///V1//ADMIN//',
+  '/%76%31/admin/session',
+  '/%56%31x',
+  '/%2e/v1/public/jobs',
+  '/jobs/%2e%2e/v1/public/jobs',
+  '/jobs/../../../v1/public/jobs',
+  '/\\v1\\admin\\session',
+  '/v1%3Badmin',
+  '/v1%zz',
+]
+
+/** What a path that reads as the API may be answered, by status. */
+const ANSWERS: Record<number, string> = { 400: 'VALIDATION_ERROR', 401: 'UNAUTHORIZED', 404: 'NOT_FOUND' }
+
+/** The dashboard's own paths: still the app. */
+const APP_PATHS = [
+  '/',
+  '/team',
+  '/my',
+  '/my/jobs/0190a0b4-5b7a-7c3d-9e1f-2a4b6c8d0e1f',
+  '/settings/api-keys',
+  '/jobs/0190a0b4-5b7a-7c3d-9e1f-2a4b6c8d0e1f',
+  '/vehicles?v1=1',
+  '/jobs/../team',
+]
+
+/** A GET sent as written (no client-side normalisation of the path). */
+function rawGet(
+  base: string,
+  path: string,
+): Promise<{ statusCode: number; headers: IncomingHttpHeaders; body: string }> {
+  return new Promise((resolve, reject) => {
+    const { hostname, port } = new URL(base)
+    const request = httpRequest({ host: hostname, port, path, method: 'GET' }, (response) => {
+      let body = ''
+      response.setEncoding('utf8')
+      response.on('data', (chunk: string) => {
+        body += chunk
+      })
+      response.on('end', () =>
+        resolve({ statusCode: response.statusCode ?? 0, headers: response.headers, body }),
+      )
+    })
+    request.on('error', reject)
+    request.end()
+  })
+}
 
 async function appServing(database: TestDatabase, dialect: (typeof DIALECTS)[number], dashboardDir: string) {
   const app = await buildApp({
@@ -119,6 +182,33 @@ for (const dialect of DIALECTS) {
       expect(jobs.statusCode).toBe(401)
       expect((await app.inject({ method: 'GET', url: '/v1/public/docs/' })).statusCode).toBe(200)
       expect((await app.inject({ method: 'GET', url: '/healthz' })).statusCode).toBe(200)
+    })
+
+    it('answers any path that reads as the API once normalised with its JSON 404, never the app', async () => {
+      // Through inject and through a socket: inject might hand the router another path than a client does.
+      const address = await app.listen({ port: 0, host: '127.0.0.1' })
+      const get = async (how: string, url: string) =>
+        how === 'inject' ? await app.inject({ method: 'GET', url }) : await rawGet(address, url)
+      const failures: string[] = []
+      for (const how of ['inject', 'socket']) {
+        for (const url of API_LOOKALIKES) {
+          // inject parses URLs as a browser does: /\v1\… becomes //v1/…, the host v1 and path /admin/….
+          if (how === 'inject' && url.includes('\\')) continue
+          const { statusCode, headers, body } = await get(how, url)
+          const json = /^application\/json/.test(String(headers['content-type']))
+          const code = json ? JSON.parse(body).code : undefined
+          // 404 from the fallback; 400 for a bad escape; 401 where the router itself decodes the path
+          // (or inject resolves it) into an API route: the API answered, as it should.
+          if (code === undefined || ANSWERS[statusCode] !== code)
+            failures.push(`${how} ${url} → ${statusCode} ${json ? body : headers['content-type']}`)
+        }
+        for (const url of APP_PATHS) {
+          const { statusCode, body } = await get(how, url)
+          if (statusCode !== 200 || body !== INDEX)
+            failures.push(`${how} ${url} → ${statusCode}, not the app`)
+        }
+      }
+      expect(failures).toEqual([])
     })
 
     it('answers only GET and HEAD: other methods on app paths are 404s', async () => {

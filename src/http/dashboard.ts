@@ -3,7 +3,9 @@
 // Hashed build assets under /assets/ are cached for a year (a new build has new names); index.html
 // is never cached, so a deploy reaches every browser on its next navigation. Any other GET that is
 // not the API and does not name a file gets index.html (the SPA routes it: /jobs,
-// /settings/api-keys …). The API keeps its JSON 404s: nothing under /v1 is ever answered with HTML.
+// /settings/api-keys …). The API keeps its JSON 404s: nothing that reads as /v1 is ever answered
+// with HTML — not /V1/…, //v1/…, /v1%2f…, /./v1/…, /v1;/…, /my/../v1/… or /v1x either, which a proxy,
+// a client library or a typo may produce (apiLookalike below).
 // The technician app's PWA files sit at the root: /sw.js and /manifest.webmanifest are never cached
 // (a service worker must be re-checked on every visit, or a phone keeps an old one for a day), the
 // icons under /icons/ for a day. Source maps are never served, even if a build made some: they hold
@@ -19,7 +21,6 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 /** `<repository>/dist/web`, from src/http/ (tsx) and from dist/http/ (built) alike. */
 export const DEFAULT_DASHBOARD_DIR = fileURLToPath(new URL('../../dist/web', import.meta.url))
 
-const API_PATH = /^\/v1(\/|$)/
 /** A last path segment with an extension names a file: a missing one is a 404, not the SPA. */
 const FILE_PATH = /\/[^/]*\.[^/]*$/
 /** A source map (`x.js.map`, `x.css.map`): never served. */
@@ -67,9 +68,33 @@ export async function installDashboard(app: FastifyInstance, { dir }: DashboardO
   return true
 }
 
+/**
+ * Whether a path no route took would be the API's once normalised the ways a proxy or a client
+ * might: percent-escapes decoded (a bad one counts as the API's: no page of the app has one), `\` as
+ * `/`, repeated slashes collapsed, `.` and `..` resolved, `;params` dropped, letters compared in
+ * lower case — and then it starts with /v1 (/v1x and /v1.json too). Only the SPA fallback asks,
+ * never a routed request.
+ */
+export function apiLookalike(path: string): boolean {
+  let decoded: string
+  try {
+    decoded = decodeURIComponent(path)
+  } catch {
+    return true
+  }
+  const segments: string[] = []
+  for (const raw of decoded.split(/[/\\]/)) {
+    const segment = raw.split(';', 1)[0] as string
+    if (segment === '' || segment === '.') continue
+    if (segment === '..') segments.pop()
+    else segments.push(segment)
+  }
+  return segments.length > 0 && (segments[0] as string).toLowerCase().startsWith('v1')
+}
+
 function serveApp(request: FastifyRequest, reply: FastifyReply, dir: string) {
   const path = request.url.split('?')[0] ?? '/'
-  if (API_PATH.test(path) || FILE_PATH.test(path)) return reply.callNotFound()
+  if (FILE_PATH.test(path) || apiLookalike(path)) return reply.callNotFound()
   reply.header('cache-control', 'no-cache')
   return reply.sendFile('index.html', dir, { cacheControl: false })
 }

@@ -30,7 +30,7 @@ describeOnPostgres('postgres: Idempotency-Key while the first request waits on a
   const claimOf = async (key: string) =>
     (
       await t.database.db
-        .selectFrom('idempotency_keys')
+        .selectFrom('idempotency_claims')
         .select(['claim_id', 'status'])
         .where('organisation_id', '=', tenant.organisationId)
         .where('key', '=', key)
@@ -91,7 +91,7 @@ describeOnPostgres('postgres: Idempotency-Key while the first request waits on a
     const claimed = await claimOf('outlived')
     // A minute later the claim looks abandoned: the retry takes it over and waits on the lock too.
     await t.database.db
-      .updateTable('idempotency_keys')
+      .updateTable('idempotency_claims')
       .set({ locked_at: new Date(Date.now() - 61_000).toISOString() })
       .where('key', '=', 'outlived')
       .execute()

@@ -118,7 +118,7 @@ for (const dialect of DIALECTS) {
       expect([signIn.statusCode, signIn.json().code]).toEqual([400, 'VALIDATION_ERROR'])
       expect(
         await t.database.db
-          .selectFrom('idempotency_keys')
+          .selectFrom('idempotency_claims')
           .select('key')
           .where('key', '=', 'with-secret')
           .execute(),

@@ -1,17 +1,21 @@
 // Idempotency-Key (issue 16): a retry gets the first response again and does nothing new; the key is
 // refused for another request, while the first still runs, or with a bad value; a request refused by
-// validation stores nothing; keys are per organisation and live 24 hours; a 4xx is stored, a 5xx not.
+// validation stores nothing; keys are per organisation and credential and live 24 hours; a 4xx is
+// stored, a 5xx not.
 import { sql } from 'kysely'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { outboxEvents } from '../../test/factories.js'
+import { makeLocation, makeShift, makeVehicle, outboxEvents } from '../../test/factories.js'
 import {
+  adminClient,
   client,
+  createKey,
   createTenant,
   createTestApp,
   DIALECTS,
   type TestContext,
   type TestTenant,
 } from '../../test/helpers.js'
+import { makeDashboardUser, signIn } from '../../test/sessions.js'
 import { fingerprintOf } from '../modules/idempotency/fingerprint.js'
 import { ExpiredKeyPruner } from '../modules/idempotency/service.js'
 
@@ -30,7 +34,7 @@ for (const dialect of DIALECTS) {
 
     const keyed = (key: string, who: TestTenant = tenant) =>
       client(t, { ...who.headers, 'idempotency-key': key })
-    const count = async (table: 'jobs' | 'idempotency_keys', organisationId = tenant.organisationId) => {
+    const count = async (table: 'jobs' | 'idempotency_claims', organisationId = tenant.organisationId) => {
       const row = await t.database.db
         .selectFrom(table)
         .select((eb) => eb.fn.countAll<number>().as('n'))
@@ -40,7 +44,7 @@ for (const dialect of DIALECTS) {
     }
     const keyRow = (key: string, organisationId = tenant.organisationId) =>
       t.database.db
-        .selectFrom('idempotency_keys')
+        .selectFrom('idempotency_claims')
         .selectAll()
         .where('organisation_id', '=', organisationId)
         .where('key', '=', key)
@@ -105,8 +109,14 @@ for (const dialect of DIALECTS) {
 
     it('answers 409 IDEMPOTENCY_KEY_IN_USE while the first request runs, then takes over a stale claim', async () => {
       const at = new Date().toISOString()
+      const apiKey = await t.database.db
+        .selectFrom('api_keys')
+        .select('id')
+        .where('organisation_id', '=', tenant.organisationId)
+        .executeTakeFirstOrThrow()
       const running = {
         organisation_id: tenant.organisationId,
+        credential: `key:${apiKey.id}`,
         key: 'in-flight-1',
         fingerprint: fingerprintOf('POST', '/v1/public/jobs', JOB),
         status: 'RUNNING' as const,
@@ -117,13 +127,13 @@ for (const dialect of DIALECTS) {
         created_at: at,
         expires_at: new Date(Date.now() + 86_400_000).toISOString(),
       }
-      await t.database.db.insertInto('idempotency_keys').values(running).execute()
+      await t.database.db.insertInto('idempotency_claims').values(running).execute()
       const api = keyed('in-flight-1')
       const busy = await api.post('/jobs', JOB)
       expect([busy.status, busy.body.code]).toEqual([409, 'IDEMPOTENCY_KEY_IN_USE'])
       // Its process died a minute ago without committing: a retry runs the request.
       await t.database.db
-        .updateTable('idempotency_keys')
+        .updateTable('idempotency_claims')
         .set({ locked_at: new Date(Date.now() - 61_000).toISOString() })
         .where('key', '=', 'in-flight-1')
         .execute()
@@ -167,11 +177,92 @@ for (const dialect of DIALECTS) {
       expect(await count('jobs', other.organisationId)).toBe(1)
     })
 
+    it('keeps keys per API key: another key of the organisation with the same key and body gets its own answer', async () => {
+      const owner = await createTenant(t)
+      const second = await createKey(t, owner.organisationId, { scopes: ['read', 'write'] })
+      const first = await keyed('per-credential', owner).post('/jobs', JOB)
+      const other = await client(t, { ...second.headers, 'idempotency-key': 'per-credential' }).post(
+        '/jobs',
+        JOB,
+      )
+      expect([first.status, other.status]).toEqual([201, 201])
+      expect(other.headers['idempotent-replayed']).toBeUndefined()
+      expect(other.body.data.job.id).not.toBe(first.body.data.job.id)
+      expect(await count('jobs', owner.organisationId)).toBe(2)
+      // Each key's retries still replay its own first answer.
+      const again = await keyed('per-credential', owner).post('/jobs', JOB)
+      expect([again.headers['idempotent-replayed'], again.body]).toEqual(['true', first.body])
+      const otherAgain = await client(t, { ...second.headers, 'idempotency-key': 'per-credential' }).post(
+        '/jobs',
+        JOB,
+      )
+      expect([otherAgain.headers['idempotent-replayed'], otherAgain.body]).toEqual(['true', other.body])
+    })
+
+    it("keeps keys per signed-in user: a worker sending another worker's key never sees that worker's job", async () => {
+      const owner = await createTenant(t, { scopes: ['read', 'write', 'admin'] })
+      const org = owner.organisationId
+      const db = t.database.db
+      const depot = await makeLocation(db, org)
+      const van = await makeVehicle(db, org, depot.id)
+      const day = '2026-11-26'
+      const workers = await Promise.all(
+        ['Wendy', 'Walt'].map(async (name) => {
+          const user = await makeDashboardUser(t, org, { role: 'WORKER', name })
+          const shift = await makeShift(
+            db,
+            org,
+            { userId: user.id, locationId: depot.id, vehicleId: van.id },
+            { day: 'THURSDAY' },
+          )
+          const job = (
+            await client(t, owner.headers).post('/jobs', {
+              title: `${name}'s visit`,
+              locationId: depot.id,
+              jobLatitude: 53.4,
+              jobLongitude: -2.2,
+            })
+          ).body.data.job
+          const assigned = await adminClient(t, owner.headers).post(`/jobs/${job.id}/assign`, {
+            userId: user.id,
+            shiftId: shift.id,
+            scheduledStart: `${day}T09:00:00Z`,
+            scheduledEnd: `${day}T10:00:00Z`,
+          })
+          expect(assigned.status, assigned.body.error).toBe(200)
+          return { user, job: job.id as string, session: await signIn(t, user) }
+        }),
+      )
+      const [wendy, walt] = workers as [(typeof workers)[0], (typeof workers)[0]]
+      const start = (who: typeof wendy, jobId: string) =>
+        t.app.inject({
+          method: 'POST',
+          url: `/v1/admin/my/jobs/${jobId}/start`,
+          headers: {
+            cookie: `fs_session=${who.session.cookie}`,
+            'x-csrf-token': who.session.csrfToken,
+            'idempotency-key': 'start-my-job',
+          },
+        })
+      const started = await start(wendy, wendy.job)
+      expect(started.statusCode).toBe(200)
+      expect(started.json().data.job.title).toBe("Wendy's visit")
+      // Walt sends the same request with the same key: his own claim, and his own answer.
+      const refused = await start(walt, wendy.job)
+      expect([refused.statusCode, refused.json().code]).toEqual([404, 'NOT_FOUND'])
+      expect(refused.headers['idempotent-replayed']).toBeUndefined()
+      expect(refused.body).not.toContain("Wendy's visit")
+      // Wendy's retry (from any session of hers) still replays her answer.
+      const replayed = await start({ ...wendy, session: await signIn(t, wendy.user) }, wendy.job)
+      expect([replayed.statusCode, replayed.headers['idempotent-replayed']]).toEqual([200, 'true'])
+      expect(replayed.body).toBe(started.body)
+    })
+
     it('forgets a key after 24 hours: the key then starts afresh, and the pruner deletes it', async () => {
       const api = keyed('day-old')
       const first = await api.post('/jobs', JOB)
       await t.database.db
-        .updateTable('idempotency_keys')
+        .updateTable('idempotency_claims')
         .set({ expires_at: new Date(Date.now() - 1000).toISOString() })
         .where('key', '=', 'day-old')
         .execute()
@@ -181,7 +272,7 @@ for (const dialect of DIALECTS) {
 
       await keyed('to-prune').post('/jobs', JOB)
       await t.database.db
-        .updateTable('idempotency_keys')
+        .updateTable('idempotency_claims')
         .set({ expires_at: new Date(Date.now() - 1000).toISOString() })
         .where('key', '=', 'to-prune')
         .execute()

@@ -30,8 +30,9 @@ import type { Kysely } from 'kysely'
 import { inAmbientTransaction } from '../db/ambient-transaction.js'
 import type { Database } from '../db/types.js'
 import { fingerprintOf } from '../modules/idempotency/fingerprint.js'
-import { completeClaim, deleteClaim } from '../modules/idempotency/repository.js'
+import { completeClaim, deleteClaim, type KeyOwner } from '../modules/idempotency/repository.js'
 import { claimKey, ExpiredKeyPruner, STALE_CLAIM_MS } from '../modules/idempotency/service.js'
+import type { AuthContext } from './auth.js'
 import { AppError, ERROR_STATUS, type ErrorCode, validationError } from './errors.js'
 import { ADMIN_PREFIX, PUBLIC_PREFIX } from './openapi.js'
 import { appendRouteHook } from './route-hooks.js'
@@ -58,6 +59,8 @@ const KeyHeader = Type.String({
 
 interface IdempotencyState {
   key: string
+  /** Whose key it is: set when it is claimed, after authentication. */
+  owner: KeyOwner | undefined
   fingerprint: string
   /** Set once this request holds the claim. */
   claimId: string | undefined
@@ -77,6 +80,17 @@ declare module 'fastify' {
      * Idempotency-Key, nothing stored.
      */
     revealsSecret?: boolean
+  }
+}
+
+/**
+ * The credential a key belongs to: the API key, or the signed-in user (any of their sessions, so a
+ * retry from a new tab still replays). Two credentials of one organisation never share a key.
+ */
+export function keyOwnerOf(auth: AuthContext): KeyOwner {
+  return {
+    organisationId: auth.organisationId,
+    credential: auth.kind === 'key' ? `key:${auth.keyId}` : `user:${auth.session.userId}`,
   }
 }
 
@@ -129,7 +143,7 @@ export function installIdempotency(app: FastifyInstance, options: IdempotencyOpt
     const key = request.headers[IDEMPOTENCY_HEADER]
     if (typeof key === 'string') {
       const print = fingerprintOf(request.method, request.url, request.body)
-      request.idempotency = { key, fingerprint: print, claimId: undefined, settled: false }
+      request.idempotency = { key, owner: undefined, fingerprint: print, claimId: undefined, settled: false }
     }
     done()
   }
@@ -138,7 +152,9 @@ export function installIdempotency(app: FastifyInstance, options: IdempotencyOpt
   const claim = (request: FastifyRequest, reply: FastifyReply, done: (error?: Error) => void) => {
     const state = request.idempotency
     if (!state) return done()
-    claimKey(db, request.auth.organisationId, state.key, state.fingerprint, staleAfterMs).then((outcome) => {
+    const owner = keyOwnerOf(request.auth)
+    state.owner = owner
+    claimKey(db, owner, state.key, state.fingerprint, staleAfterMs).then((outcome) => {
       if (outcome.claimed) {
         state.claimId = outcome.claimId
         return done()
@@ -155,13 +171,12 @@ export function installIdempotency(app: FastifyInstance, options: IdempotencyOpt
     payload: unknown,
     claimId: string,
   ) => {
-    const { organisationId } = request.auth
-    const key = (request.idempotency as IdempotencyState).key
+    const { key, owner } = request.idempotency as IdempotencyState
     try {
       if (status < 500 && typeof payload === 'string') {
-        await completeClaim(db, organisationId, key, claimId, { status, body: payload })
+        await completeClaim(db, owner as KeyOwner, key, claimId, { status, body: payload })
       } else {
-        await deleteClaim(db, organisationId, key, claimId)
+        await deleteClaim(db, owner as KeyOwner, key, claimId)
       }
     } catch (error) {
       // The answer still goes out; the claim stays RUNNING and is taken over once stale.
@@ -233,7 +248,7 @@ function inTransaction(original: Handler, db: Kysely<Database>, crashAfterCommit
     state: IdempotencyState,
     claimId: string,
   ) {
-    const { organisationId } = request.auth
+    const owner = state.owner as KeyOwner
     const body = await inAmbientTransaction(db, async (trx) => {
       // The handler's reply.send() must not answer before the commit: keep its payload instead. What
       // send() returns stands in for the reply without its `then` (a reply is thenable and settles
@@ -255,7 +270,7 @@ function inTransaction(original: Handler, db: Kysely<Database>, crashAfterCommit
       // The route's response schema for this status, exactly as Fastify would have serialized it.
       const text = String(reply.serialize(sent === NOT_SENT ? result : sent))
       const response = { status: reply.statusCode, body: text }
-      if (!(await completeClaim(trx, organisationId, state.key, claimId, response))) {
+      if (!(await completeClaim(trx, owner, state.key, claimId, response))) {
         // Taken over by a retry that judged this request dead: this one gives way, undone.
         state.settled = true
         throw new AppError(

@@ -11,6 +11,7 @@
 //   that resumes from the last updatedAt it saw never skips one.
 import { type Expression, type SelectQueryBuilder, type SqlBool, sql } from 'kysely'
 import { param } from '../db/hot-query.js'
+import { INSTANT_EXPECTED, toStoredInstant } from '../db/values.js'
 import { type CursorPosition, decodeCursor, encodeCursor } from './cursor.js'
 import { validationError } from './errors.js'
 import { offsetOf, type PageRequest, paginationOf } from './pagination.js'
@@ -39,10 +40,9 @@ export function listOrderOf(query: ListOrderQuery, settleMs: number, now = Date.
   }
   const offset = after ? 0 : offsetOf(query)
   if (by === 'created') return { by, offset, after }
-  const since = new Date(query.updatedSince as string)
-  if (Number.isNaN(since.getTime()))
-    throw validationError('/query/updatedSince', 'must be an ISO 8601 datetime')
-  return { by, since: since.toISOString(), until: new Date(now - settleMs).toISOString(), offset, after }
+  const since = toStoredInstant(query.updatedSince as string)
+  if (since === undefined) throw validationError('/query/updatedSince', INSTANT_EXPECTED)
+  return { by, since, until: new Date(now - settleMs).toISOString(), offset, after }
 }
 
 /** Placeholder names of the order's values, for queries built once by prepareOnce. */

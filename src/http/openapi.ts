@@ -30,7 +30,8 @@ follow it if it changes; the \`X-RateLimit-*\` headers are the stable ones).
 **Retries.** Send \`Idempotency-Key\` (1–255 printable ASCII characters, a new UUID per operation) with
 a POST, PUT or PATCH, and retry with the same key until you get an answer: for 24 hours the same key,
 method, path and body get the first answer again, with \`Idempotent-Replayed: true\`, and nothing is
-done twice, even if the service crashed between doing it and answering. The same key with another
+done twice, even if the service crashed between doing it and answering. A key is the caller's own (the
+API key, or the signed-in user): the same value sent by another is another key. The same key with another
 request is 422 \`IDEMPOTENCY_KEY_REUSED\`; while the first is still running, 409
 \`IDEMPOTENCY_KEY_IN_USE\`. Requests refused before they ran (400 validation, 401, 403, 429) and 5xx
 answers are not kept: retry them with the same key.

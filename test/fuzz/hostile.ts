@@ -96,6 +96,57 @@ export const hostileString: fc.Arbitrary<string> = fc.oneof(
   { weight: 1, arbitrary: fc.string({ unit: 'grapheme', maxLength: 30 }) },
 )
 
+const SOME_ID = '019ac6f0-5b7a-7c3d-9e1f-2a4b6c8d0e1f'
+
+/**
+ * Cursors a client could forge: our framing (base64url of `prefix|instant|id`) around parts we never
+ * issue — dates that do not exist, years out of range, NUL and other controls, bytes that are not
+ * UTF-8 once decoded, another kind's prefix, far too much of it.
+ */
+export const forgedCursor: fc.Arbitrary<string> = fc
+  .tuple(
+    fc.constantFrom('v1', 'c1', 'e1', 'z9', ''),
+    fc.constantFrom(
+      new Date(Date.now() - 3_600_000).toISOString(),
+      '2026-02-30T10:00:00.000Z',
+      '2026-04-31T10:00:00.000Z',
+      '2026-01-15T24:00:00.000Z',
+      '2026-01-15T10:60:00.000Z',
+      '0000-01-01T00:00:00.000Z',
+      '+275760-09-13T00:00:00.000Z',
+      'NaN',
+      '',
+    ),
+    fc.constantFrom<string | Buffer>(
+      SOME_ID,
+      `${SOME_ID}\u0000`,
+      '\u0000',
+      `${SOME_ID.slice(0, -1)}\u001b`,
+      Buffer.from([0xed, 0xa0, 0x80]), // a lone surrogate in UTF-8: not UTF-8 at all
+      Buffer.from([0xc0, 0xaf]), // an overlong "/"
+      SOME_ID.toUpperCase(),
+      'x',
+      `${SOME_ID}|${SOME_ID}`,
+      SOME_ID.repeat(10),
+      "' OR 1=1 --",
+    ),
+  )
+  .map(([prefix, at, id]) =>
+    Buffer.concat([Buffer.from(`${prefix}|${at}|`), Buffer.from(id)]).toString('base64url'),
+  )
+
+/** Datetimes a query parameter could carry that do not exist or cannot be stored. */
+export const hostileInstant = fc.constantFrom(
+  '2026-02-30T00:00:00Z',
+  '2026-01-15T24:00:00Z',
+  '2026-12-31T23:59:60Z',
+  '0000-01-01T00:00:00Z',
+  '0001-01-01T00:00:00Z',
+  '9999-12-31T23:59:59.999Z',
+  '+275760-09-13T00:00:00Z',
+  '-000001-01-01T00:00:00Z',
+)
+
 /** Rarely: strings near the body limit. */
 export const hugeString: fc.Arbitrary<string> = fc.constantFrom(HUGE_STRING, OVER_LIMIT_STRING)
 

@@ -10,7 +10,14 @@ import {
   headersArbitrary,
   sessionHeaders,
 } from './headers.js'
-import { hostileString, nested, OVER_LIMIT_STRING, rawQueryJunk } from './hostile.js'
+import {
+  forgedCursor,
+  hostileInstant,
+  hostileString,
+  nested,
+  OVER_LIMIT_STRING,
+  rawQueryJunk,
+} from './hostile.js'
 import type { Operation, Parameter } from './operations.js'
 import {
   IdRef,
@@ -88,12 +95,24 @@ function pathValue(op: Operation, name: string): fc.Arbitrary<PathValue> {
   )
 }
 
+/**
+ * Values made for cursors and instants, beside the generic hostile ones: these reach SQL once decoded
+ * or parsed. (Days are checked by their `date` format, which knows the calendar.)
+ */
+function craftedValue(name: string, schema: Parameter['schema']): fc.Arbitrary<string> | undefined {
+  if (name === 'cursor') return forgedCursor
+  if (schema.format === 'date-time') return hostileInstant
+  return undefined
+}
+
 function queryValue(parameter: Parameter): fc.Arbitrary<QueryValue> {
   const { name, schema } = parameter
   const resource = resourceOfField(name)
   const valid = resource ? idRef(resource, 2) : validValue(schema, name)
+  const crafted = craftedValue(name, schema)
   return fc.oneof(
     { weight: 6, arbitrary: valid.map((value) => ({ name, value, encode: true })) },
+    ...(crafted ? [{ weight: 3, arbitrary: crafted.map((value) => ({ name, value, encode: true })) }] : []),
     { weight: 2, arbitrary: hostileString.map((value) => ({ name, value, encode: true })) },
     { weight: 2, arbitrary: rawQueryJunk.map((value) => ({ name, value, encode: false })) },
     { weight: 1, arbitrary: fc.constant({ name: `${name}[]`, value: '1', encode: true }) },

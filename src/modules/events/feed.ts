@@ -4,6 +4,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { type Kysely, sql } from 'kysely'
 import type { Database, Executor } from '../../db/types.js'
+import { INSTANT_EXPECTED, toStoredInstant } from '../../db/values.js'
 import { decodeCursor, encodeCursor } from '../../http/cursor.js'
 import { AppError, validationError } from '../../http/errors.js'
 import { COMMON_ERRORS, errorResponses, SUCCESS } from '../../http/schemas.js'
@@ -40,9 +41,9 @@ function typesOf(raw: string | undefined): FeedEventType[] | undefined {
 
 function instant(raw: string | undefined, field: string): string | undefined {
   if (raw === undefined) return undefined
-  const time = new Date(raw)
-  if (Number.isNaN(time.getTime())) throw validationError(`/query/${field}`, 'must be an ISO 8601 datetime')
-  return time.toISOString()
+  const time = toStoredInstant(raw)
+  if (time === undefined) throw validationError(`/query/${field}`, INSTANT_EXPECTED)
+  return time
 }
 
 export async function readEventFeed(

@@ -22,7 +22,9 @@ export const AppliesTo = StringEnum(
 const FieldKey = Type.String({
   pattern: '^[a-zA-Z][a-zA-Z0-9_]{0,63}$',
   maxLength: 64,
-  description: 'The answer’s key: a letter, then up to 63 letters, digits or underscores; unique in the form',
+  description:
+    'The answer’s key: a letter, then up to 63 letters, digits or underscores; unique in the form; ' +
+    'not `constructor` or `prototype`',
   examples: ['pressureBar'],
 })
 const Label = Type.String({ minLength: 1, maxLength: 200, pattern: '\\S', examples: ['Pressure (bar)'] })

@@ -33,11 +33,18 @@ export function serializeFormTemplate(row: FormTemplateRow): FormTemplate {
   }
 }
 
+// Keys that name an object's prototype machinery: answers are plain JSON objects, and whatever reads
+// them by key (here, the dashboard, a client's code) should never meet one. (`__proto__` already fails
+// the key's pattern; the JSON parser refuses it as a key of the answers.)
+const RESERVED_KEYS = new Set(['__proto__', 'constructor', 'prototype'])
+
 /** The fields as stored, or 400 naming the first wrong one. */
 function normaliseFields(fields: FieldInput[]): FormField[] {
   const seen = new Set<string>()
   return fields.map((field, i) => {
     const at = (name: string) => `/body/fields/${i}/${name}`
+    if (RESERVED_KEYS.has(field.key))
+      throw validationError(at('key'), `cannot be "${field.key}": choose another key`)
     if (seen.has(field.key))
       throw validationError(at('key'), `repeats the key "${field.key}" of an earlier field`)
     seen.add(field.key)
@@ -292,7 +299,8 @@ export function assertAnswersFit(template: FormTemplate, answers: Record<string,
     if (!fields.has(key)) details.push({ path: at(key), message: `is not a field of "${template.name}"` })
   }
   for (const field of template.fields) {
-    const value = answers[field.key]
+    // Own answers only: an optional field keyed `toString` must not find Object.prototype.toString.
+    const value = Object.hasOwn(answers, field.key) ? answers[field.key] : undefined
     if (value === undefined || value === '') {
       if (field.required) details.push({ path: at(field.key), message: `is required (${field.label})` })
       continue

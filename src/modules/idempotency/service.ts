@@ -1,5 +1,8 @@
 // Idempotency keys (issue 16, as Stripe and the IETF Idempotency-Key draft describe them): the first
 // request with a key claims it, and its response is stored for 24 hours and replayed to every retry.
+// A key is its credential's own (an API key, or a signed-in user): the same key sent by another
+// credential of the organisation is a new key, claimed and answered on its own, never a replay of
+// the other's answer (which could show what that credential may not see).
 //
 // A claim is one short statement committed on its own (INSERT … ON CONFLICT DO NOTHING), so another
 // instance sees it at once: the database, not a process's memory, decides who runs a request. What an
@@ -48,7 +51,7 @@ const reused = () =>
 
 export async function claimKey(
   db: Kysely<Database>,
-  organisationId: string,
+  owner: repository.KeyOwner,
   key: string,
   fingerprint: string,
   staleAfterMs = STALE_CLAIM_MS,
@@ -56,7 +59,8 @@ export async function claimKey(
   for (let attempt = 0; attempt < CLAIM_ATTEMPTS; attempt++) {
     const now = Date.now()
     const claim: repository.NewClaim = {
-      organisation_id: organisationId,
+      organisation_id: owner.organisationId,
+      credential: owner.credential,
       key,
       fingerprint,
       claim_id: randomUUID(),
@@ -65,7 +69,7 @@ export async function claimKey(
       expires_at: new Date(now + KEY_LIFETIME_MS).toISOString(),
     }
     if (await repository.insertClaim(db, claim)) return { claimed: true, claimId: claim.claim_id }
-    const row = await repository.findKey(db, organisationId, key)
+    const row = await repository.findKey(db, owner, key)
     if (!row) continue // released or pruned since the insert: try again
     const expired = Date.parse(row.expires_at) <= now
     if (!expired && row.fingerprint !== fingerprint) throw reused()

@@ -3,7 +3,7 @@
 import type { Kysely, Transaction } from 'kysely'
 import { newId, nowIso } from '../../db/ids.js'
 import type { Database, Executor, JobRow, JobUpdate, NewJob } from '../../db/types.js'
-import { toNullableDecimalString } from '../../db/values.js'
+import { EARLIEST_INSTANT, LATEST_INSTANT, toNullableDecimalString } from '../../db/values.js'
 import { AppError, notFound, validationError } from '../../http/errors.js'
 import { listOrderOf, orderedPageOf } from '../../http/list-order.js'
 import { keysetPageOf, startOf } from '../../http/pagination.js'
@@ -17,10 +17,6 @@ import { serializeJobDetail, serializeJobListed } from './serialize.js'
 export const DEFAULT_SERVICE_DURATION = 900
 const TERMINAL_STATUSES = new Set(['COMPLETED', 'CANCELLED'])
 const DAY_MS = 86_400_000
-// Both engines store every instant in this range the same way; beyond it ISO 8601 needs
-// expanded years, which PostgreSQL rejects and which would not sort as text in SQLite.
-const EARLIEST_INSTANT = Date.parse('0001-01-01T00:00:00.000Z')
-const LATEST_INSTANT = Date.parse('9999-12-31T23:59:59.999Z')
 
 export async function listJobs(
   db: Kysely<Database>,

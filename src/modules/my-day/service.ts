@@ -3,6 +3,7 @@
 import type { Kysely } from 'kysely'
 import { newId, nowIso } from '../../db/ids.js'
 import type { Database, Executor, FormSubmissionRow } from '../../db/types.js'
+import { storedBound } from '../../db/values.js'
 import { AppError, notFound } from '../../http/errors.js'
 import { recordEvent } from '../events/service.js'
 import {
@@ -138,8 +139,8 @@ export async function myDay(
   const dayUtc = Date.parse(`${date}T00:00:00.000Z`)
   // Every zone's day lies within a day and a half of the UTC one.
   const rows = await selectMyJobs(db, organisationId, userId)
-    .where('jobs.scheduled_start', '>=', new Date(dayUtc - 0.6 * DAY).toISOString())
-    .where('jobs.scheduled_start', '<', new Date(dayUtc + 1.6 * DAY).toISOString())
+    .where('jobs.scheduled_start', '>=', storedBound(dayUtc - 0.6 * DAY))
+    .where('jobs.scheduled_start', '<', storedBound(dayUtc + 1.6 * DAY))
     .orderBy('jobs.scheduled_start')
     .orderBy('jobs.id')
     .execute()

@@ -1859,7 +1859,7 @@ export type components = {
         /** FormField */
         FormField: {
             /**
-             * @description The answer’s key: a letter, then up to 63 letters, digits or underscores; unique in the form
+             * @description The answer’s key: a letter, then up to 63 letters, digits or underscores; unique in the form; not `constructor` or `prototype`
              * @example pressureBar
              */
             key: string;
@@ -15521,7 +15521,7 @@ export interface operations {
                     /** @description 1 to 50 fields, keys unique */
                     fields: {
                         /**
-                         * @description The answer’s key: a letter, then up to 63 letters, digits or underscores; unique in the form
+                         * @description The answer’s key: a letter, then up to 63 letters, digits or underscores; unique in the form; not `constructor` or `prototype`
                          * @example pressureBar
                          */
                         key: string;
@@ -16160,7 +16160,7 @@ export interface operations {
                     /** @description 1 to 50 fields, keys unique */
                     fields?: {
                         /**
-                         * @description The answer’s key: a letter, then up to 63 letters, digits or underscores; unique in the form
+                         * @description The answer’s key: a letter, then up to 63 letters, digits or underscores; unique in the form; not `constructor` or `prototype`
                          * @example pressureBar
                          */
                         key: string;
