@@ -136,6 +136,20 @@ export async function assignJobIn(
   })
 }
 
+/**
+ * Locks these live jobs until the caller's transaction ends (PostgreSQL; SQLite's writer is alone) and
+ * answers them by id; a missing or deleted one is absent. For a caller that checks many jobs before it
+ * changes them (a route plan being applied): locked in id order, so two such callers never deadlock.
+ */
+export async function lockJobsIn(
+  trx: Transaction<Database>,
+  organisationId: string,
+  ids: readonly string[],
+): Promise<Map<string, JobRow>> {
+  const jobs = await repository.findJobsForUpdate(trx, organisationId, ids)
+  return new Map(jobs.map((job) => [job.id, job]))
+}
+
 /** Unassigns a job inside the caller's transaction (a REPLAN_ALL plan took it off every route). */
 export async function unassignJobIn(trx: Transaction<Database>, organisationId: string, id: string) {
   await transitionIn(trx, organisationId, id, 'unassign', () => UNASSIGNED)
