@@ -9,7 +9,7 @@ import type { Database, Executor, JobRow, RoutePlanRow } from '../../db/types.js
 import { AppError, notFound } from '../../http/errors.js'
 import { offsetOf, paginationOf } from '../../http/pagination.js'
 import type { Pagination } from '../../http/schemas.js'
-import { assignJobIn, lockJobsIn, unassignJobIn } from '../jobs/admin-service.js'
+import { assignJobsIn, lockJobsIn } from '../jobs/bulk-dispatch.js'
 import { assertPlannable, type InputVersions } from './day-inputs.js'
 import * as inputs from './inputs-repository.js'
 import * as repository from './repository.js'
@@ -188,7 +188,7 @@ export async function applyRoutePlan(
     const planned = new Set(assignments.map((assignment) => assignment.jobId))
     const unassignments =
       plan.mode === 'REPLAN_ALL' ? recorded.assignedJobIds.filter((jobId) => !planned.has(jobId)) : []
-    const { changed } = await lockInputs(trx, organisationId, recorded.versions, [
+    const { jobs, changed } = await lockInputs(trx, organisationId, recorded.versions, [
       ...planned,
       ...unassignments,
     ])
@@ -201,9 +201,7 @@ export async function applyRoutePlan(
       return { changed }
     }
     await options.beforeWrite?.()
-    for (const { jobId, ...assignment } of assignments)
-      await assignJobIn(trx, organisationId, jobId, assignment)
-    for (const jobId of unassignments) await unassignJobIn(trx, organisationId, jobId)
+    await assignJobsIn(trx, organisationId, jobs, assignments, unassignments)
     await repository.updateRoutePlanIf(trx, organisationId, id, ['DONE'], {
       status: 'APPLIED',
       applied_at: at,
