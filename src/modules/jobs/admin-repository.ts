@@ -1,6 +1,7 @@
 // SQL the admin job routes need beyond the public repository: what an assignment refers to, a job's
-// tag and demand sets, and many jobs' assignments written at once (a route plan applied). Users, shifts, vehicles, tags and dimensions are read from their tables
-// directly, so dispatch rules depend on nothing but the schema.
+// tag and demand sets, and many jobs' assignments written at once (a route plan applied). Users,
+// shifts, vehicles, tags and dimensions are read from their tables directly, so dispatch rules depend
+// on nothing but the schema.
 import type { Transaction } from 'kysely'
 import { isPostgres } from '../../db/database.js'
 import { type HotQuery, runHotQuery } from '../../db/hot-query.js'

@@ -79,7 +79,7 @@ export function assertUserAssignable(user: admin.AssignableUser | undefined, use
   if (!user.is_active) throw validationError('/body/userId', `user ${userId} is inactive`)
 }
 
-/** 400 unless the shift (as findShiftForAssignment reads it) exists, is the user's, and its vehicle is active. */
+/** 400 unless the shift (as findShiftForAssignment reads it) exists, is the user's, on an active vehicle. */
 export function assertShiftAssignable(
   shift: admin.AssignableShift | undefined,
   shiftId: string,

@@ -38,7 +38,7 @@ for (const dialect of DIALECTS) {
     })
     afterAll(() => t.close())
 
-    /** Two workers on Monday 08:00–16:00 and `jobs` CREATED jobs; the plan puts even jobs on Ana's route, odd on Ben's. */
+    /** Two workers on Monday 08:00–16:00 and `jobs` CREATED jobs; plans put even jobs on Ana, odd on Ben. */
     async function makeDay(jobs: number) {
       const tenant = await createTenant(t, { scopes: ['admin'] })
       const admin = adminClient(t, tenant.headers)

@@ -160,7 +160,9 @@ export interface ApplyOptions {
  * Assigns every planned job (worker, shift, scheduled window) through the job lifecycle, and, for
  * REPLAN_ALL, unassigns the jobs the plan took off a route: one transaction, so either the whole plan
  * is applied, with its events in the outbox, or nothing is. A plan whose inputs changed since it was
- * made is marked STALE and refused with 409 PLAN_STALE.
+ * made is marked STALE and refused with 409 PLAN_STALE. The jobs go through the lifecycle's bulk
+ * dispatch (jobs/bulk-dispatch.ts): a manual assign's rules and events in a few statements, so the
+ * transaction holds SQLite's only writer, or the plan's rows, for as short a time as it can.
  */
 export async function applyRoutePlan(
   db: Db,
