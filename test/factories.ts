@@ -1,5 +1,5 @@
 // Rows the public API cannot create (it only reads them): depots, team members, vehicles, shifts,
-// tags and capacity dimensions, inserted through their modules' repositories.
+// tags and capacity dimensions, and DONE route plans, inserted through their modules' repositories.
 import type { Kysely } from 'kysely'
 import { newId, nowIso } from '../src/db/ids.js'
 import type { Database, DayOfWeek, JobStatus } from '../src/db/types.js'
@@ -7,6 +7,8 @@ import { insertJobDemand, insertJobTag, updateJob } from '../src/modules/jobs/re
 import { insertLocation } from '../src/modules/locations/repository.js'
 import { insertUser } from '../src/modules/organisations/users-repository.js'
 import { insertCapacityDimension, insertTag } from '../src/modules/reference-data/repository.js'
+import { loadDayInputs } from '../src/modules/route-plans/day-inputs.js'
+import { insertRoutePlan } from '../src/modules/route-plans/repository.js'
 import { insertShift, insertShiftBreak } from '../src/modules/shifts/repository.js'
 import { insertVehicle, insertVehicleCapacity, insertVehicleTag } from '../src/modules/vehicles/repository.js'
 
@@ -288,4 +290,81 @@ export async function outboxEvents(db: Db, organisationId: string) {
     occurredAt: row.occurred_at,
     data: JSON.parse(row.data) as Record<string, unknown>,
   }))
+}
+
+export interface PlannedRoute {
+  shift: { id: string; user_id: string; vehicle_id: string; location_id: string }
+  stops: { jobId: string; serviceStart: string; serviceEnd: string }[]
+}
+
+/**
+ * A DONE route plan for `date` that puts these stops on these routes, with the versions of what the
+ * day reads now (as the plan runner records them): for applying a plan without running the optimiser.
+ * Distances, costs and names are placeholders; only what applying reads is meaningful.
+ */
+export async function makeDonePlan(
+  db: Db,
+  organisationId: string,
+  plan: { date: string; mode: 'KEEP_ASSIGNED' | 'REPLAN_ALL'; routes: PlannedRoute[] },
+): Promise<string> {
+  const day = await loadDayInputs(db, organisationId, { date: plan.date, mode: plan.mode })
+  const dayStart = `${plan.date}T00:00:00.000Z`
+  const dayEnd = `${plan.date}T23:59:59.000Z`
+  const assigned = plan.routes.reduce((sum, route) => sum + route.stops.length, 0)
+  const result = {
+    routes: plan.routes.map(({ shift, stops }) => ({
+      shiftId: shift.id,
+      user: { id: shift.user_id, name: 'Worker' },
+      vehicle: { id: shift.vehicle_id, name: 'Van' },
+      locationId: shift.location_id,
+      start: dayStart,
+      end: dayEnd,
+      breaks: [],
+      stops: stops.map((stop) => ({
+        ...stop,
+        title: 'Job',
+        arrival: stop.serviceStart,
+        travelKm: 0,
+        travelMinutes: 0,
+        lateMinutes: 0,
+        load: [],
+      })),
+      returnTravelKm: 0,
+      returnTravelMinutes: 0,
+      totals: { jobs: stops.length, km: 0, hours: 0, cost: 0 },
+    })),
+    unassigned: [],
+    totals: { assignedJobs: assigned, unassignedJobs: 0, routesUsed: plan.routes.length, km: 0, hours: 0 },
+    cost: { fixed: 0, distance: 0, time: 0, lateness: 0, total: 0 },
+  }
+  const at = nowIso()
+  const id = newId()
+  await insertRoutePlan(db, {
+    id,
+    organisation_id: organisationId,
+    status: 'DONE',
+    plan_date: plan.date,
+    location_id: null,
+    mode: plan.mode,
+    time_limit_seconds: 1,
+    job_ids: null,
+    shift_ids: null,
+    seed: 1,
+    progress: null,
+    result: JSON.stringify(result),
+    inputs: JSON.stringify({
+      versions: day.versions,
+      assignedJobIds: day.jobs.filter((job) => job.status === 'ASSIGNED').map((job) => job.id),
+    }),
+    error: null,
+    cancel_requested: 0,
+    claimed_by: null,
+    heartbeat_at: null,
+    created_at: at,
+    updated_at: at,
+    started_at: at,
+    finished_at: at,
+    applied_at: null,
+  })
+  return id
 }

@@ -1,4 +1,5 @@
-import { param, prepareOnce } from '../../db/hot-query.js'
+import { isPostgres } from '../../db/database.js'
+import { type HotQuery, param, prepareOnce, runHotQuery } from '../../db/hot-query.js'
 import type { Executor, OutboxEventsTable } from '../../db/types.js'
 
 export async function insertOutboxEvent(
@@ -19,4 +20,28 @@ export async function insertOutboxEvent(
       }),
     { deferrable: true },
   ).run(row)
+}
+
+// Any number of events of one organisation and instant in one statement: the rows travel as one
+// parameter (a JSON array of [id, event, data] on SQLite, one array per column on PostgreSQL).
+const INSERT_OUTBOX_EVENTS: HotQuery = {
+  name: 'outbox_insert_many',
+  sqlite: `INSERT INTO outbox_events (id, organisation_id, event, data, occurred_at)
+    SELECT value ->> 0, ?, value ->> 1, value ->> 2, ? FROM json_each(?)`,
+  postgres: `INSERT INTO outbox_events (id, organisation_id, event, data, occurred_at)
+    SELECT e.id, $1::text, e.event, e.data, $2::timestamptz
+    FROM unnest($3::text[], $4::text[], $5::text[]) AS e (id, event, data)`,
+}
+
+export async function insertOutboxEvents(
+  db: Executor,
+  organisationId: string,
+  occurredAt: string,
+  rows: readonly Pick<OutboxEventsTable, 'id' | 'event' | 'data'>[],
+): Promise<void> {
+  if (rows.length === 0) return
+  const params = isPostgres(db)
+    ? [organisationId, occurredAt, rows.map((r) => r.id), rows.map((r) => r.event), rows.map((r) => r.data)]
+    : [organisationId, occurredAt, JSON.stringify(rows.map((r) => [r.id, r.event, r.data]))]
+  await runHotQuery(db, INSERT_OUTBOX_EVENTS, params)
 }

@@ -10,7 +10,7 @@ import { assertFormsSubmitted } from '../form-templates/service.js'
 import { findCapacityDimensionsByIds, findTagsByIds } from '../reference-data/service.js'
 import * as admin from './admin-repository.js'
 import type { AssignJobBody, CancelJobBody, JobDemandsBody, JobTagsBody } from './admin-schemas.js'
-import { actualDurationOf, assertTransition, eventsOf, type LifecycleAction } from './lifecycle.js'
+import { actualDurationOf, assertTransition, changeOf, type LifecycleAction } from './lifecycle.js'
 import * as repository from './repository.js'
 import type { JobDetail } from './schemas.js'
 import { getJob, lockJob, parseInstant } from './service.js'
@@ -38,11 +38,10 @@ async function transitionIn(
   const status = assertTransition(before.status, action)
   const at = nowIso()
   const changes: JobUpdate = { status, ...(await changesFor(trx, before, at)) }
-  const changed = Object.entries(changes).some(([column, value]) => before[column as keyof JobRow] !== value)
-  if (changed) {
-    const after: JobRow = { ...before, ...changes, updated_at: at } as JobRow
+  const change = changeOf(before, action, changes, at, reason)
+  if (change) {
     await repository.updateJob(trx, organisationId, id, { ...changes, updated_at: at })
-    await recordEvents(trx, organisationId, eventsOf({ action, before, after, at, reason }), at)
+    await recordEvents(trx, organisationId, change.events, at)
   }
 }
 
@@ -68,11 +67,24 @@ async function assertAssignable(
   userId: string,
   shiftId: string | null,
 ): Promise<void> {
-  const user = await admin.findUserForAssignment(trx, organisationId, userId)
-  if (!user) throw validationError('/body/userId', `user ${userId} does not exist in your organisation`)
-  if (!user.is_active) throw validationError('/body/userId', `user ${userId} is inactive`)
+  assertUserAssignable(await admin.findUserForAssignment(trx, organisationId, userId), userId)
   if (shiftId === null) return
   const shift = await admin.findShiftForAssignment(trx, organisationId, shiftId)
+  assertShiftAssignable(shift, shiftId, userId)
+}
+
+/** 400 unless the user (as findUserForAssignment reads it) exists and is active. */
+export function assertUserAssignable(user: admin.AssignableUser | undefined, userId: string): void {
+  if (!user) throw validationError('/body/userId', `user ${userId} does not exist in your organisation`)
+  if (!user.is_active) throw validationError('/body/userId', `user ${userId} is inactive`)
+}
+
+/** 400 unless the shift (as findShiftForAssignment reads it) exists, is the user's, on an active vehicle. */
+export function assertShiftAssignable(
+  shift: admin.AssignableShift | undefined,
+  shiftId: string,
+  userId: string,
+): void {
   if (!shift) throw validationError('/body/shiftId', `shift ${shiftId} does not exist in your organisation`)
   if (shift.user_id !== userId) {
     throw validationError('/body/shiftId', `shift ${shiftId} belongs to another user, not ${userId}`)
@@ -88,7 +100,7 @@ async function assertAssignable(
  * OUTSIDE_TIME_WINDOW. A SOFT window may be missed (the optimiser only penalises it), so it is not
  * checked. A missing bound is open.
  */
-function assertWithinHardWindow(job: JobRow, scheduledStart: string, scheduledEnd: string): void {
+export function assertWithinHardWindow(job: JobRow, scheduledStart: string, scheduledEnd: string): void {
   if (job.time_window_type !== 'HARD') return
   const early = job.earliest_start !== null && Date.parse(scheduledStart) < Date.parse(job.earliest_start)
   const late = job.latest_end !== null && Date.parse(scheduledEnd) > Date.parse(job.latest_end)
@@ -141,7 +153,12 @@ export async function unassignJobIn(trx: Transaction<Database>, organisationId: 
   await transitionIn(trx, organisationId, id, 'unassign', () => UNASSIGNED)
 }
 
-const UNASSIGNED = { assigned_user_id: null, shift_id: null, scheduled_start: null, scheduled_end: null }
+export const UNASSIGNED = {
+  assigned_user_id: null,
+  shift_id: null,
+  scheduled_start: null,
+  scheduled_end: null,
+}
 
 export async function unassignJob(db: Db, organisationId: string, id: string) {
   return transition(db, organisationId, id, 'unassign', () => UNASSIGNED)

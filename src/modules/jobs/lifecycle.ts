@@ -17,7 +17,7 @@
 // ASSIGNED job to a different worker emits JOB_UNASSIGNED (for the previous worker) then JOB_ASSIGNED,
 // and no STATUS_CHANGED: receivers that track a worker's jobs see the job leave one list and join the
 // other. Re-scheduling the same worker emits JOB_ASSIGNED alone.
-import type { JobRow, JobStatus } from '../../db/types.js'
+import type { JobRow, JobStatus, JobUpdate } from '../../db/types.js'
 import { AppError } from '../../http/errors.js'
 import type { DomainEvent, EventData } from '../events/service.js'
 
@@ -148,6 +148,23 @@ export function eventsOf({ action, before, after, at, reason }: TransitionRecord
   }
   if (after.status !== before.status) events.push(statusChangedEvent(after, before.status, at))
   return events
+}
+
+/**
+ * What `changes` (the new status among them) make of `before` at `at`: the row after and the events to
+ * record, or null when they change nothing (re-assigning to the same plan), which writes nothing.
+ */
+export function changeOf(
+  before: JobRow,
+  action: LifecycleAction,
+  changes: JobUpdate,
+  at: string,
+  reason?: string | null,
+): { after: JobRow; events: JobEvent[] } | null {
+  const changed = Object.entries(changes).some(([column, value]) => before[column as keyof JobRow] !== value)
+  if (!changed) return null
+  const after = { ...before, ...changes, updated_at: at } as JobRow
+  return { after, events: eventsOf({ action, before, after, at, reason }) }
 }
 
 /** Whole seconds from start to completion; never negative, even if clocks disagree. */

@@ -1,7 +1,7 @@
 // SQL for jobs. Every query is scoped by organisation and ignores soft-deleted rows.
 import { type ExpressionBuilder, sql, type Transaction } from 'kysely'
 import { isPostgres } from '../../db/database.js'
-import { param, prepareOnce, runHotQuery } from '../../db/hot-query.js'
+import { idList, inIdList, param, prepareOnce, runHotQuery } from '../../db/hot-query.js'
 import type { Database, Executor, JobPriority, JobRow, JobStatus, JobUpdate, NewJob } from '../../db/types.js'
 import type { CursorPosition } from '../../http/cursor.js'
 import {
@@ -374,6 +374,29 @@ export async function findJobForUpdate(trx: Transaction<Database>, organisationI
     return isPostgres(trx) ? query.forUpdate() : query
   }).run<JobRow>({ organisationId, id })
   return row
+}
+
+/**
+ * Many jobs, in id order, locked until the transaction ends on PostgreSQL: two transactions that lock
+ * overlapping sets this way take the locks in one order and so never deadlock. One statement for
+ * any number of ids.
+ */
+export async function findJobsForUpdate(
+  trx: Transaction<Database>,
+  organisationId: string,
+  ids: readonly string[],
+): Promise<JobRow[]> {
+  if (ids.length === 0) return []
+  return prepareOnce(trx, 'jobs.manyForUpdate', () => {
+    const query = trx
+      .selectFrom('jobs')
+      .selectAll()
+      .where('organisation_id', '=', param<string>('organisationId'))
+      .where(inIdList(trx, 'id', 'ids'))
+      .where('deleted_at', 'is', null)
+      .orderBy('id')
+    return isPostgres(trx) ? query.forUpdate() : query
+  }).run<JobRow>({ organisationId, ids: idList(trx, ids) })
 }
 
 const JOB_COLUMNS = [

@@ -1,9 +1,11 @@
 // What planning a day reads: the shift templates of a weekday with their worker, vehicle, depot,
 // breaks, capacities and tags; the candidate jobs with their customer, demands and tags; and the
 // version (updated_at) of every row read, so that applying a plan can tell whether any input changed.
-// Read-only, scoped by organisation; one query per kind of row, never one per shift or job.
-import { sqlBool } from '../../db/database.js'
-import type { DayOfWeek, Executor } from '../../db/types.js'
+// Read-only (applying a plan share-locks what it compares), scoped by organisation; one query per kind
+// of row, never one per shift or job.
+import type { Transaction } from 'kysely'
+import { isPostgres, sqlBool } from '../../db/database.js'
+import type { Database, DayOfWeek, Executor } from '../../db/types.js'
 
 export interface ShiftInputRow {
   id: string
@@ -274,21 +276,25 @@ export async function findLocationTimezone(db: Executor, organisationId: string,
     .executeTakeFirst()
 }
 
-/** Versions (updated_at) of rows by table, to compare with what a plan read. */
-export async function findVersions(
-  db: Executor,
+/**
+ * Versions (updated_at) of rows a plan read, to compare with what it recorded. On PostgreSQL the rows
+ * stay share-locked, taken in id order, until the transaction ends: none can change between the
+ * comparison and the apply's writes, while manual assigns, which share-lock them too, go on.
+ */
+export async function lockVersions(
+  trx: Transaction<Database>,
   organisationId: string,
-  table: 'jobs' | 'shifts' | 'vehicles' | 'users' | 'customers' | 'locations',
+  table: 'shifts' | 'vehicles' | 'users' | 'customers' | 'locations',
   ids: readonly string[],
 ): Promise<{ id: string; updated_at: string }[]> {
   if (ids.length === 0) return []
-  let query = db
+  const query = trx
     .selectFrom(table)
     .select(['id', 'updated_at'])
     .where('organisation_id', '=', organisationId)
     .where('id', 'in', ids)
-  if (table === 'jobs') query = query.where('deleted_at' as never, 'is', null)
-  return query.execute()
+    .orderBy('id')
+  return (isPostgres(trx) ? query.forShare() : query).execute()
 }
 
 export async function findRoutingSettings(db: Executor, organisationId: string) {

@@ -2,14 +2,14 @@
 // search itself runs in a runner (runner.ts) on whichever instance claims the plan; applying goes
 // through the job lifecycle, in one transaction, and only while every input is as the plan read it.
 import { randomInt } from 'node:crypto'
-import type { Kysely } from 'kysely'
+import type { Kysely, Transaction } from 'kysely'
 import { sqlBool } from '../../db/database.js'
 import { newId, nowIso } from '../../db/ids.js'
-import type { Database, Executor, RoutePlanRow } from '../../db/types.js'
+import type { Database, Executor, JobRow, RoutePlanRow } from '../../db/types.js'
 import { AppError, notFound } from '../../http/errors.js'
 import { offsetOf, paginationOf } from '../../http/pagination.js'
 import type { Pagination } from '../../http/schemas.js'
-import { assignJobIn, unassignJobIn } from '../jobs/admin-service.js'
+import { assignJobsIn, lockJobsIn } from '../jobs/bulk-dispatch.js'
 import { assertPlannable, type InputVersions } from './day-inputs.js'
 import * as inputs from './inputs-repository.js'
 import * as repository from './repository.js'
@@ -121,32 +121,55 @@ export async function cancelRoutePlan(db: Db, organisationId: string, id: string
   return getRoutePlan(db, organisationId, id)
 }
 
-/** Which of the rows the plan read have changed or gone since: none means the plan still holds. */
-async function changedInputs(
-  trx: Executor,
+/**
+ * Locks what the plan read, and the jobs it changes, and names what changed or went since it was
+ * made: none means the plan holds, and goes on holding until the transaction ends. Jobs are locked for
+ * update first, then the other rows share-locked, each table in id order — as a manual assign locks
+ * its job, then share-locks its worker and shift — so an apply and a manual write wait for each other
+ * and never deadlock. Checked before the locks were held, a job could be assigned by hand between the
+ * check and the apply's write of it, and silently assigned again by the plan (PostgreSQL).
+ */
+async function lockInputs(
+  trx: Transaction<Database>,
   organisationId: string,
   versions: InputVersions,
-): Promise<string[]> {
+  changedJobIds: readonly string[],
+): Promise<{ jobs: Map<string, JobRow>; changed: string[] }> {
+  const jobIds = [...new Set([...Object.keys(versions.jobs), ...changedJobIds])]
+  const jobs = await lockJobsIn(trx, organisationId, jobIds)
   const changed: string[] = []
   for (const table of Object.keys(versions) as (keyof InputVersions)[]) {
     const expected = versions[table]
     const ids = Object.keys(expected)
-    const current = new Map(
-      (await inputs.findVersions(trx, organisationId, table, ids)).map((row) => [row.id, row.updated_at]),
-    )
+    const rows =
+      table === 'jobs' ? [...jobs.values()] : await inputs.lockVersions(trx, organisationId, table, ids)
+    const current = new Map(rows.map((row) => [row.id, row.updated_at]))
     for (const id of ids)
       if (current.get(id) !== expected[id]) changed.push(`${table.replace(/s$/, '')} ${id}`)
   }
-  return changed
+  return { jobs, changed }
+}
+
+/** A pause in an apply, for tests that interleave another write with it. */
+export interface ApplyOptions {
+  /** Runs once the plan's inputs are locked and found unchanged, before anything is written. */
+  beforeWrite?: () => Promise<void>
 }
 
 /**
  * Assigns every planned job (worker, shift, scheduled window) through the job lifecycle, and, for
  * REPLAN_ALL, unassigns the jobs the plan took off a route: one transaction, so either the whole plan
  * is applied, with its events in the outbox, or nothing is. A plan whose inputs changed since it was
- * made is marked STALE and refused with 409 PLAN_STALE.
+ * made is marked STALE and refused with 409 PLAN_STALE. The jobs go through the lifecycle's bulk
+ * dispatch (jobs/bulk-dispatch.ts): a manual assign's rules and events in a few statements, so the
+ * transaction holds SQLite's only writer, or the plan's rows, for as short a time as it can.
  */
-export async function applyRoutePlan(db: Db, organisationId: string, id: string): Promise<RoutePlan> {
+export async function applyRoutePlan(
+  db: Db,
+  organisationId: string,
+  id: string,
+  options: ApplyOptions = {},
+): Promise<RoutePlan> {
   const outcome = await db.transaction().execute(async (trx) => {
     const plan = await repository.lockRoutePlan(trx, organisationId, id)
     if (!plan) throw notFound('Route plan')
@@ -154,7 +177,23 @@ export async function applyRoutePlan(db: Db, organisationId: string, id: string)
       throw new AppError('PLAN_NOT_READY', `The plan is ${plan.status}; only a DONE plan can be applied`)
     }
     const recorded = JSON.parse(plan.inputs) as PlanInputsRecord
-    const changed = await changedInputs(trx, organisationId, recorded.versions)
+    const result = JSON.parse(plan.result) as RoutePlanResult
+    const assignments = result.routes.flatMap((route) =>
+      route.stops.map((stop) => ({
+        jobId: stop.jobId,
+        userId: route.user.id,
+        shiftId: route.shiftId,
+        scheduledStart: stop.serviceStart,
+        scheduledEnd: stop.serviceEnd,
+      })),
+    )
+    const planned = new Set(assignments.map((assignment) => assignment.jobId))
+    const unassignments =
+      plan.mode === 'REPLAN_ALL' ? recorded.assignedJobIds.filter((jobId) => !planned.has(jobId)) : []
+    const { jobs, changed } = await lockInputs(trx, organisationId, recorded.versions, [
+      ...planned,
+      ...unassignments,
+    ])
     const at = nowIso()
     if (changed.length > 0) {
       await repository.updateRoutePlanIf(trx, organisationId, id, ['DONE'], {
@@ -163,24 +202,8 @@ export async function applyRoutePlan(db: Db, organisationId: string, id: string)
       })
       return { changed }
     }
-    const result = JSON.parse(plan.result) as RoutePlanResult
-    const planned = new Set<string>()
-    for (const route of result.routes) {
-      for (const stop of route.stops) {
-        planned.add(stop.jobId)
-        await assignJobIn(trx, organisationId, stop.jobId, {
-          userId: route.user.id,
-          shiftId: route.shiftId,
-          scheduledStart: stop.serviceStart,
-          scheduledEnd: stop.serviceEnd,
-        })
-      }
-    }
-    if (plan.mode === 'REPLAN_ALL') {
-      for (const jobId of recorded.assignedJobIds) {
-        if (!planned.has(jobId)) await unassignJobIn(trx, organisationId, jobId)
-      }
-    }
+    await options.beforeWrite?.()
+    await assignJobsIn(trx, organisationId, jobs, assignments, unassignments)
     await repository.updateRoutePlanIf(trx, organisationId, id, ['DONE'], {
       status: 'APPLIED',
       applied_at: at,
