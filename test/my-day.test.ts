@@ -96,12 +96,16 @@ for (const dialect of DIALECTS) {
       expect((await s.me.get(`/my/jobs/${s.second}`)).body.data.job.sequence).toBe(2)
     })
 
-    it('answers the first and last days the API knows with an empty day (their neighbours cannot be stored)', async () => {
+    it('answers the first and last days it takes with an empty day, and a day outside them with 400', async () => {
       const s = await setup()
-      for (const date of ['0001-01-01', '9999-12-31']) {
+      for (const date of ['1970-01-01', '9998-12-31']) {
         const day = await s.me.get(`/my/jobs?date=${date}`)
         expect(day.status, date).toBe(200)
         expect(day.body.data.jobs).toEqual([])
+      }
+      for (const date of ['0001-01-01', '9999-12-31']) {
+        const day = await s.me.get(`/my/jobs?date=${date}`)
+        expect([day.status, day.body.code], date).toEqual([400, 'VALIDATION_ERROR'])
       }
     })
 

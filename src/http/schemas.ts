@@ -31,6 +31,19 @@ export const DateTimeInput = Type.String({
   description: 'ISO 8601 datetime with an offset (Z or ±HH:MM); stored and returned in UTC',
   examples: ['2026-11-23T09:00:00Z'],
 })
+/**
+ * A calendar day for the board, My day and route plans: `YYYY-MM-DD` from 1970-01-01 to 9998-12-31.
+ * Outside it a day's bounds in a depot's zone are instants the databases cannot store (PostgreSQL
+ * answered 500), or years JavaScript's Date.UTC reads as 1900–1999.
+ */
+export const CalendarDay = (description: string) =>
+  Type.String({
+    format: 'date',
+    formatMinimum: '1970-01-01',
+    formatMaximum: '9998-12-31',
+    description: `${description}; from 1970-01-01 to 9998-12-31`,
+    examples: ['2026-11-26'],
+  })
 export const TimeOfDay = Type.String({
   pattern: '^([01][0-9]|2[0-3]):[0-5][0-9]$',
   description: 'Time of day, HH:MM (00:00–23:59)',

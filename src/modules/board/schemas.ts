@@ -1,5 +1,6 @@
 import { type Static, Type } from '@sinclair/typebox'
 import {
+  CalendarDay,
   DateTime,
   Envelope,
   Id,
@@ -15,13 +16,9 @@ import {
 
 export const BoardQuery = Type.Object(
   {
-    date: Type.String({
-      format: 'date',
-      pattern: '^(?!0000)',
-      description:
-        'The day, YYYY-MM-DD; each shift template of its weekday is placed on it in its depot’s time zone',
-      examples: ['2026-11-26'],
-    }),
+    date: CalendarDay(
+      'The day, YYYY-MM-DD; each shift template of its weekday is placed on it in its depot’s time zone',
+    ),
     locationId: Type.Optional(
       Type.String({
         minLength: 1,

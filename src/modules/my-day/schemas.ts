@@ -2,6 +2,7 @@
 // what the phone needs to run them — where to go, when, what to fill in.
 import { type Static, Type } from '@sinclair/typebox'
 import {
+  CalendarDay,
   DateTime,
   Envelope,
   EXAMPLE_ID,
@@ -70,12 +71,7 @@ export type MyJob = Static<typeof MyJob>
 
 export const MyDayQuery = Type.Object(
   {
-    date: Type.String({
-      format: 'date',
-      pattern: '^(?!0000)',
-      description: 'YYYY-MM-DD: the day, on the clock of each job’s depot',
-      examples: ['2026-11-26'],
-    }),
+    date: CalendarDay('YYYY-MM-DD: the day, on the clock of each job’s depot'),
   },
   { additionalProperties: false },
 )

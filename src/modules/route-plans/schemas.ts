@@ -1,5 +1,14 @@
 import { type Static, Type } from '@sinclair/typebox'
-import { DateTime, Envelope, Id, Nullable, PageQuery, Pagination, StringEnum } from '../../http/schemas.js'
+import {
+  CalendarDay,
+  DateTime,
+  Envelope,
+  Id,
+  Nullable,
+  PageQuery,
+  Pagination,
+  StringEnum,
+} from '../../http/schemas.js'
 
 export const PLAN_STATUSES = ['QUEUED', 'RUNNING', 'DONE', 'FAILED', 'CANCELLED', 'APPLIED', 'STALE'] as const
 export type PlanStatus = (typeof PLAN_STATUSES)[number]
@@ -20,11 +29,9 @@ const PlanMode = StringEnum(
   'REPLAN_ALL: re-plan the CREATED and ASSIGNED jobs of the day (assigned jobs may move or be ' +
     'unassigned); KEEP_ASSIGNED: assigned jobs stay on their routes and the CREATED ones are fitted around them',
 )
-const PlanDate = Type.String({
-  format: 'date',
-  description: 'The day to plan, YYYY-MM-DD; each shift is placed on it in its depot’s time zone',
-  examples: ['2026-11-26'],
-})
+const PlanDate = CalendarDay(
+  'The day to plan, YYYY-MM-DD; each shift is placed on it in its depot’s time zone',
+)
 const IdList = (description: string) =>
   Type.Array(Type.String({ minLength: 1, maxLength: 200 }), {
     minItems: 1,

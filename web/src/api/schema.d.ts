@@ -16415,7 +16415,7 @@ export interface operations {
         parameters: {
             query: {
                 /**
-                 * @description YYYY-MM-DD: the day, on the clock of each job’s depot
+                 * @description YYYY-MM-DD: the day, on the clock of each job’s depot; from 1970-01-01 to 9998-12-31
                  * @example 2026-11-26
                  */
                 date: string;
@@ -17473,7 +17473,7 @@ export interface operations {
                 /** @description QUEUED (waiting for a runner), RUNNING, DONE (ready to apply), FAILED, CANCELLED, APPLIED, or STALE (an input changed after the plan was made; it can no longer be applied) */
                 status?: "QUEUED" | "RUNNING" | "DONE" | "FAILED" | "CANCELLED" | "APPLIED" | "STALE";
                 /**
-                 * @description The day to plan, YYYY-MM-DD; each shift is placed on it in its depot’s time zone
+                 * @description The day to plan, YYYY-MM-DD; each shift is placed on it in its depot’s time zone; from 1970-01-01 to 9998-12-31
                  * @example 2026-11-26
                  */
                 date?: string;
@@ -17635,7 +17635,7 @@ export interface operations {
                 "application/json": {
                     /**
                      * Format: date
-                     * @description The day to plan, YYYY-MM-DD; each shift is placed on it in its depot’s time zone
+                     * @description The day to plan, YYYY-MM-DD; each shift is placed on it in its depot’s time zone; from 1970-01-01 to 9998-12-31
                      * @example 2026-11-26
                      */
                     date: string;
@@ -18539,7 +18539,7 @@ export interface operations {
         parameters: {
             query: {
                 /**
-                 * @description The day, YYYY-MM-DD; each shift template of its weekday is placed on it in its depot’s time zone
+                 * @description The day, YYYY-MM-DD; each shift template of its weekday is placed on it in its depot’s time zone; from 1970-01-01 to 9998-12-31
                  * @example 2026-11-26
                  */
                 date: string;
