@@ -98,14 +98,15 @@ export async function updateRoutePlanIf(
 }
 
 /**
- * The oldest queued plan, marked RUNNING for `runnerId`, or undefined. On PostgreSQL `FOR UPDATE
- * SKIP LOCKED` lets every instance's runner claim a different plan, and the status check in the
- * UPDATE makes a claim exactly-once even without it.
+ * The oldest queued plan, marked RUNNING for `runnerId` with its first `progress`, or undefined. On
+ * PostgreSQL `FOR UPDATE SKIP LOCKED` lets every instance's runner claim a different plan, and the
+ * status check in the UPDATE makes a claim exactly-once even without it.
  */
 export async function claimQueuedPlan(
   db: Executor,
   runnerId: string,
   at: string,
+  progress: string,
 ): Promise<RoutePlanRow | undefined> {
   return db.transaction().execute(async (trx) => {
     let query = trx
@@ -124,6 +125,7 @@ export async function claimQueuedPlan(
       heartbeat_at: at,
       started_at: at,
       updated_at: at,
+      progress,
     }
     const claimed = await updateRoutePlanIf(trx, plan.organisation_id, plan.id, ['QUEUED'], changes)
     return claimed ? { ...plan, ...changes } : undefined
