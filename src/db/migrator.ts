@@ -17,6 +17,7 @@ import * as m0014 from './migrations/0014-idempotency-keys.js'
 import * as m0015 from './migrations/0015-change-feed.js'
 import * as m0016 from './migrations/0016-form-templates.js'
 import * as m0017 from './migrations/0017-striped-job-counters.js'
+import * as m0020 from './migrations/0020-route-plan-queue.js'
 
 // Migrations are listed here, in order, so they run the same from source and from dist/.
 export const MIGRATIONS: MigrationList = {
@@ -37,6 +38,7 @@ export const MIGRATIONS: MigrationList = {
   '0015-change-feed': m0015,
   '0016-form-templates': m0016,
   '0017-striped-job-counters': m0017,
+  '0020-route-plan-queue': m0020,
 }
 
 export type MigrationList = Readonly<Record<string, { up(db: Kysely<any>, dialect: Dialect): Promise<void> }>>

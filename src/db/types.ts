@@ -359,6 +359,8 @@ export interface RoutePlansTable {
   inputs: string | null
   error: string | null
   cancel_requested: Bool
+  /** Round-robin position in the queue: claimed lowest first (migration 0020). */
+  queue_round: number
   claimed_by: string | null
   heartbeat_at: Timestamp | null
   created_at: Timestamp
