@@ -7,6 +7,7 @@ import type { Kysely } from 'kysely'
 import {
   type Config,
   DEFAULT_IP_RATE_LIMIT_PER_MINUTE,
+  DEFAULT_ROUTE_PLAN_QUEUE_MAX,
   SESSION_DEFAULTS,
   WEBHOOK_DEFAULTS,
 } from './config.js'
@@ -95,6 +96,7 @@ export interface AppDeps {
         | 'redisUrl'
         | 'redisKeyPrefix'
         | 'planWorkers'
+        | 'routePlanQueueMax'
         | 'ipRateLimitPerMinute'
         | 'trustProxy'
         | 'changeSettleMs'
@@ -299,6 +301,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     defaultRateLimitPerMinute: deps.config.defaultRateLimitPerMinute,
     webhooks,
     ...(planRunner ? { planRunner } : {}),
+    routePlanQueueMax: deps.config.routePlanQueueMax ?? DEFAULT_ROUTE_PLAN_QUEUE_MAX,
     dashboard,
   }
   await registerApi(app, apiKeys, rateLimits, PUBLIC_PREFIX, publicScope, async (api) => {

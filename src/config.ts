@@ -48,6 +48,8 @@ export interface Config extends ServerLimits {
   changeSettleMs: number
   /** Route plans this process solves at once, each in a worker thread (PLAN_WORKERS); 0: none here. */
   planWorkers: number
+  /** QUEUED and RUNNING route plans one organisation may have at once (ROUTE_PLAN_QUEUE_MAX); 0: no cap. */
+  routePlanQueueMax: number
   /** Prometheus metrics on a port of their own (not the API's); 0 turns the endpoint off. */
   metricsPort: number
   /** Interface of the metrics port: loopback unless the scraper runs on another host. */
@@ -116,6 +118,11 @@ export const MAX_BODY_BYTES = 1024 * 1024
 export const DEFAULT_METRICS_PORT = 9464
 /** V8's heap may grow to twice what survived the last full collection (src/ops/heap-growth.ts). */
 export const DEFAULT_HEAP_GROWTH_PERCENT = 100
+/**
+ * Route plans one organisation may have queued or running: a day's work for a few depots and a
+ * rerun or two, while fifty of one organisation's cannot fill the queue in front of everyone else's.
+ */
+export const DEFAULT_ROUTE_PLAN_QUEUE_MAX = 10
 
 function boolean(name: string, fallback: boolean, env: NodeJS.ProcessEnv): boolean {
   const raw = env[name]?.trim().toLowerCase()
@@ -207,6 +214,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webhookRetentionDays: positive('WEBHOOK_RETENTION_DAYS', WEBHOOK_DEFAULTS.webhookRetentionDays, env),
     changeSettleMs: integer('CHANGE_FEED_SETTLE_MS', DEFAULT_CHANGE_SETTLE_MS, env),
     planWorkers: integer('PLAN_WORKERS', 1, env),
+    routePlanQueueMax: integer('ROUTE_PLAN_QUEUE_MAX', DEFAULT_ROUTE_PLAN_QUEUE_MAX, env),
     metricsPort: port('METRICS_PORT', DEFAULT_METRICS_PORT, env),
     metricsHost: env.METRICS_HOST || '127.0.0.1',
     shutdownDelayMs: integer('SHUTDOWN_DELAY_MS', 5000, env),

@@ -349,6 +349,7 @@ export async function makeDonePlan(
     time_limit_seconds: 1,
     job_ids: null,
     shift_ids: null,
+    queue_round: 0,
     seed: 1,
     progress: null,
     result: JSON.stringify(result),

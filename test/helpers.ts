@@ -89,6 +89,7 @@ export type TestAppConfig = Partial<
     defaultRateLimitPerMinute: number
     bodyLimitBytes: number
     planWorkers: number
+    routePlanQueueMax: number
     ipRateLimitPerMinute: number
     trustProxy: boolean | number | string
     sessionIdleMs: number

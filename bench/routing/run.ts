@@ -11,6 +11,8 @@
 //   --seed N                 (default 1)
 //   --out FILE               (default docs/routing-benchmarks.md; '-' prints only)
 //   --no-local-search        ruin and recreate alone (to compare with the default)
+//   --stop-when-stalled      end each search once stalled, as the route-plans service does (the
+//                            default gives every instance its whole limit)
 import { spawnSync } from 'node:child_process'
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { availableParallelism, cpus, loadavg, totalmem } from 'node:os'
@@ -33,6 +35,7 @@ const withGh = args.includes('--gh')
 const withScale = args.includes('--scale')
 /** `--no-local-search`: ruin and recreate alone, to measure what the local search adds. */
 const localSearch = args.includes('--no-local-search') ? 'off' : 'on'
+const stopWhenStalled = args.includes('--stop-when-stalled') ? 'stall' : 'full'
 const INSTANCES = join(ROOT_DIR, 'bench/routing/instances')
 const bks = JSON.parse(readFileSync(join(INSTANCES, 'BKS.json'), 'utf8')) as Record<
   string,
@@ -52,7 +55,7 @@ function runChild(kind: string, source: string, limit: number): SolveResult {
   const full = pinned ? ['taskset', '-c', '1', ...command] : command
   const child = spawnSync(
     full[0]!,
-    [...full.slice(1), kind, source, String(limit), String(seed), localSearch],
+    [...full.slice(1), kind, source, String(limit), String(seed), localSearch, stopWhenStalled],
     {
       cwd: ROOT_DIR,
       encoding: 'utf8',

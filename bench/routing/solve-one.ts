@@ -17,7 +17,7 @@ export interface SolveResult {
   maxRssMb: number
 }
 
-const [kind, source, limit, seed, localSearch] = process.argv.slice(2)
+const [kind, source, limit, seed, localSearch, stopWhenStalled] = process.argv.slice(2)
 let model: RoutingModel
 if (kind === 'solomon') model = parseSolomon(readFileSync(source!, 'utf8')).model
 else {
@@ -29,6 +29,7 @@ const plan = solve(model, {
   timeLimitMs: Number(limit) * 1000,
   seed: Number(seed),
   localSearch: localSearch !== 'off',
+  stopWhenStalled: stopWhenStalled === 'stall',
 })
 const seconds = (performance.now() - started) / 1000
 const result: SolveResult = {

@@ -1,7 +1,7 @@
 // Rolling deploys: a build whose database a newer build has already migrated still starts and serves.
 // A failing migration is named, however it fails. Migration 0010 makes location codes unique; 0012
 // adds passwords and dashboard sessions; 0013 keeps the response headers of webhook deliveries; 0014
-// keeps one idempotency key per organisation and key; 0021 one per organisation, credential and key,
+// keeps one idempotency key per organisation and key; 0020 one per organisation, credential and key,
 // beside the table older builds still claim in.
 import { randomBytes } from 'node:crypto'
 import { type Kysely, sql } from 'kysely'
@@ -324,7 +324,7 @@ for (const dialect of DIALECTS) {
       ).rejects.toThrow(/foreign key/i)
     })
 
-    it('0021 keeps one idempotency key per organisation, credential and key; older builds keep theirs', async () => {
+    it('0020 keeps one idempotency key per organisation, credential and key; older builds keep theirs', async () => {
       const db = t.database.db
       const acme = await createOrganisation(db, { name: 'Acme', plan: 'PRO' })
       const at = new Date().toISOString()

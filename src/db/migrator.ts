@@ -18,7 +18,8 @@ import * as m0015 from './migrations/0015-change-feed.js'
 import * as m0016 from './migrations/0016-form-templates.js'
 import * as m0017 from './migrations/0017-striped-job-counters.js'
 import * as m0018 from './migrations/0018-server-secrets.js'
-import * as m0021 from './migrations/0021-idempotency-credentials.js'
+import * as m0019 from './migrations/0019-route-plan-queue.js'
+import * as m0020 from './migrations/0020-idempotency-credentials.js'
 
 // Migrations are listed here, in order, so they run the same from source and from dist/.
 export const MIGRATIONS: MigrationList = {
@@ -40,7 +41,8 @@ export const MIGRATIONS: MigrationList = {
   '0016-form-templates': m0016,
   '0017-striped-job-counters': m0017,
   '0018-server-secrets': m0018,
-  '0021-idempotency-credentials': m0021,
+  '0019-route-plan-queue': m0019,
+  '0020-idempotency-credentials': m0020,
 }
 
 export type MigrationList = Readonly<Record<string, { up(db: Kysely<any>, dialect: Dialect): Promise<void> }>>

@@ -367,6 +367,8 @@ export interface RoutePlansTable {
   inputs: string | null
   error: string | null
   cancel_requested: Bool
+  /** Round-robin position in the queue: claimed lowest first (migration 0019). */
+  queue_round: number
   claimed_by: string | null
   heartbeat_at: Timestamp | null
   created_at: Timestamp
@@ -378,7 +380,7 @@ export interface RoutePlansTable {
 
 export type IdempotencyStatus = 'RUNNING' | 'DONE'
 
-/** Before migration 0021: written only by older builds (during a rolling deploy); dropped later. */
+/** Before migration 0020: written only by older builds (during a rolling deploy); dropped later. */
 export interface IdempotencyKeysTable {
   organisation_id: string
   key: string

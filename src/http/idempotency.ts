@@ -12,7 +12,8 @@
 //   response (db/ambient-transaction.ts), so the work and its stored response commit together, and the
 //   response goes out only after that commit;
 // - onSend: a 4xx the handler threw is stored as DONE (its work was rolled back; retries get the same
-//   answer, as with Stripe), a 5xx deletes the claim (nothing was committed; a retry runs again).
+//   answer, as with Stripe), a 5xx deletes the claim (nothing was committed; a retry runs again), and
+//   so does a 429 (refused for now, as TOO_MANY_PLANS: the same request may be done once retried).
 //
 // Operations whose answer or request holds a secret (`config: { revealsSecret: true }`: a new API key or
 // signing secret; a password, signing in or setting one) refuse the header with 400: a stored answer
@@ -173,7 +174,7 @@ export function installIdempotency(app: FastifyInstance, options: IdempotencyOpt
   ) => {
     const { key, owner } = request.idempotency as IdempotencyState
     try {
-      if (status < 500 && typeof payload === 'string') {
+      if (status < 500 && status !== 429 && typeof payload === 'string') {
         await completeClaim(db, owner as KeyOwner, key, claimId, { status, body: payload })
       } else {
         await deleteClaim(db, owner as KeyOwner, key, claimId)

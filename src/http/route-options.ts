@@ -31,6 +31,8 @@ export interface RouteOptions {
   webhooks: Webhooks
   /** This process's route plan runner, nudged when a plan is queued; absent when PLAN_WORKERS=0. */
   planRunner?: PlanRunner
+  /** ROUTE_PLAN_QUEUE_MAX: QUEUED and RUNNING plans an organisation may have at once; 0: no cap. */
+  routePlanQueueMax: number
   /** Sessions and passwords (admin API). */
   dashboard?: Dashboard
 }

@@ -251,6 +251,9 @@ export const ERROR_CODE_DESCRIPTIONS: Record<ErrorCode, string> = {
   JOB_IN_PROGRESS: 'The job is IN_PROGRESS',
   INVALID_TRANSITION: 'The job is not in a status this action applies to',
   RATE_LIMITED: 'Rate limit of the key exceeded; retry after `Retry-After` seconds',
+  TOO_MANY_PLANS:
+    'The organisation already has as many route plans queued or running as it may (ROUTE_PLAN_QUEUE_MAX); ' +
+    'retry after `Retry-After` seconds, or cancel one to free a place',
   INTERNAL_ERROR: 'Unexpected error; nothing of it is shown, it is logged with the request id',
   SERVICE_UNAVAILABLE: 'Database unreachable for the moment; retry after `Retry-After` seconds',
 }

@@ -42,6 +42,7 @@ function planOf(p: Problem, s: SearchState): Plan {
     bestIteration: 0,
     bestElapsedMs: 0,
     cancelled: false,
+    converged: false,
   })
 }
 

@@ -24,7 +24,16 @@ export interface LocalSearchOptions {
   neighbours?: number
   /** Operators to use, in this order (default all: relocate, swap, or-opt, 2-opt*). */
   operators?: OperatorName[]
+  /**
+   * Asked after every INTERRUPT_SCANS customers scanned (a few milliseconds on large days): true ends
+   * the run there, with every move so far kept (the state is feasible after each). Progress reports,
+   * cancellation and the time limit go through it.
+   */
+  interrupt?: () => boolean
 }
+
+/** Customers scanned between two calls of `interrupt` (each scan: up to k neighbours × 4 operators). */
+const INTERRUPT_SCANS = 64
 
 export interface OperatorStats {
   name: string
@@ -72,6 +81,7 @@ export class LocalSearch {
   private readonly tested: Int32Array
   private readonly modified: Int32Array
   private clock = 0
+  private readonly interrupt: (() => boolean) | undefined
 
   constructor(s: SearchState, options: LocalSearchOptions = {}) {
     this.s = s
@@ -88,6 +98,7 @@ export class LocalSearch {
     this.order = new Int32Array(p.n)
     this.tested = new Int32Array(p.n)
     this.modified = new Int32Array(p.routes)
+    this.interrupt = options.interrupt
   }
 
   /**
@@ -128,11 +139,17 @@ export class LocalSearch {
     const k = this.k
     const tested = this.tested
     const modified = this.modified
+    const interrupt = this.interrupt
+    let scanned = 0
     let applied = 0
     let improved = true
     while (improved) {
       improved = false
       for (let i = 0; i < count; i++) {
+        if (interrupt !== undefined && ++scanned % INTERRUPT_SCANS === 0 && interrupt()) {
+          improved = false
+          break
+        }
         const u = order[i]!
         const last = tested[u]!
         const fresh = last > runStart

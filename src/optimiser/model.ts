@@ -154,7 +154,18 @@ export interface SolveOptions {
   seed?: number
   /** Stop after this many iterations even before the time limit (tests, reproducible runs). */
   maxIterations?: number
-  /** Called at most every `progressIntervalMs` (default 250) while searching. */
+  /**
+   * End the search before the time limit once it has stalled: the best plan unchanged for
+   * max(20,000, clamp(20 % of the iterations planned for the time limit, 2,000 × jobs, 10,000 ×
+   * jobs)) iterations while every job that fits on some route on its own is planned. Counted in
+   * iterations, so a seed still fixes the plan. Default false: the benchmarks give every instance
+   * its whole limit; the route-plans service sets it (a dispatcher waits for the plan).
+   */
+  stopWhenStalled?: boolean
+  /**
+   * Called at most every `progressIntervalMs` (default 250) from the first solution's construction
+   * on (clock checked every few milliseconds in every phase), then until the search ends.
+   */
   onProgress?: (progress: SolveProgress) => void
   progressIntervalMs?: number
   /** Aborting stops the search at its next check (every few milliseconds) with the best plan so far. */
@@ -168,10 +179,18 @@ export interface SolveOptions {
   localSearch?: boolean
 }
 
+/**
+ * BUILDING: the first plan, every job inserted at its cheapest place, then polished by the local
+ * search; SEARCHING: ruin and recreate from it.
+ */
+export type SolvePhase = 'BUILDING' | 'SEARCHING'
+
 export interface SolveProgress {
+  phase: SolvePhase
   elapsedMs: number
   iterations: number
-  bestCost: number
+  /** The best plan's cost; while BUILDING, the polished first plan's (null while jobs are inserted). */
+  bestCost: number | null
   assigned: number
   unassigned: number
 }
@@ -251,6 +270,11 @@ export interface SolveStats {
   unassigned: number
   /** Whether the search ended by cancellation (signal or cancelFlag). */
   cancelled: boolean
+  /**
+   * Whether it ended before its time limit and iteration budget because the plan could not improve:
+   * nothing to search for (one job, or none that fits anywhere) or, with `stopWhenStalled`, stalled.
+   */
+  converged: boolean
 }
 
 export interface Plan {

@@ -5,8 +5,9 @@ import { describe, expect, it } from 'vitest'
 import { checkPlan, findFeasibleInsertion } from './check.js'
 import { generateModel } from './generate.js'
 import type { Plan, PlannedRoute, RoutingModel } from './model.js'
+import { compileProblem } from './problem.js'
 import { solve } from './solve.js'
-import { greatCircleMatrix } from './travel.js'
+import { euclideanMatrix, greatCircleMatrix } from './travel.js'
 
 /** The plan with one routed job taken out of its route (times are not needed by the fit search). */
 function without(plan: Plan, job: number): Plan {
@@ -66,6 +67,23 @@ describe('optimiser on random field-service days', () => {
       ),
       { numRuns: 60 },
     )
+  })
+
+  it('lists each customer’s nearest customers as a full sort would, ties by index', () => {
+    // Points on a small grid: many customers at equal distances; 150 of them, so each keeps 100.
+    const xs = Array.from({ length: 151 }, (_, i) => i % 9)
+    const ys = Array.from({ length: 151 }, (_, i) => Math.floor(i / 9) % 8)
+    const model = generateModel({ jobs: 150, routes: 2, seed: 1, pinnedShare: 0 })
+    model.jobs.forEach((job, j) => {
+      job.location = j + 1
+    })
+    const p = compileProblem({ ...model, travel: euclideanMatrix(xs, ys) })
+    const d = (a: number, b: number) => Math.hypot(xs[a + 1]! - xs[b + 1]!, ys[a + 1]! - ys[b + 1]!)
+    for (let c = 0; c < p.n; c++) {
+      const sorted = [...Array(p.n).keys()].filter((o) => o !== c).sort((a, b) => d(c, a) - d(c, b) || a - b)
+      const row = [...p.neighbours.subarray(c * p.neighbourCount, (c + 1) * p.neighbourCount)]
+      expect(row).toEqual(sorted.slice(0, p.neighbourCount))
+    }
   })
 
   it('gives the same plan for the same seed and iteration count', () => {

@@ -20,5 +20,6 @@ export function solve(model: RoutingModel, options: SolveOptions = {}): Plan {
     bestIteration: result.bestIteration,
     bestElapsedMs: result.bestElapsedMs,
     cancelled: result.cancelled,
+    converged: result.converged,
   })
 }

@@ -13,11 +13,13 @@ export interface GreatCircleOptions {
   speedKmh?: number
 }
 
-function haversineMetres(a: Coordinates, b: Coordinates): number {
-  const rad = Math.PI / 180
-  const dLat = (b.lat - a.lat) * rad
-  const dLng = (b.lng - a.lng) * rad
-  const h = Math.sin(dLat / 2) ** 2 + Math.cos(a.lat * rad) * Math.cos(b.lat * rad) * Math.sin(dLng / 2) ** 2
+const RAD = Math.PI / 180
+
+/** Haversine, given each point's cos(latitude) (computed once per point, not once per pair). */
+function haversineMetres(a: Coordinates, b: Coordinates, cosLatA: number, cosLatB: number): number {
+  const dLat = (b.lat - a.lat) * RAD
+  const dLng = (b.lng - a.lng) * RAD
+  const h = Math.sin(dLat / 2) ** 2 + cosLatA * cosLatB * Math.sin(dLng / 2) ** 2
   return 2 * EARTH_RADIUS_M * Math.asin(Math.min(1, Math.sqrt(h)))
 }
 
@@ -29,9 +31,12 @@ export function greatCircleMatrix(points: Coordinates[], options: GreatCircleOpt
   const n = points.length
   const distance = new Float64Array(n * n)
   const duration = new Float64Array(n * n)
+  const cosLat = Float64Array.from(points, (point) => Math.cos(point.lat * RAD))
   for (let i = 0; i < n; i++) {
+    const a = points[i]!
+    const cosA = cosLat[i]!
     for (let j = i + 1; j < n; j++) {
-      const metres = Math.round(haversineMetres(points[i]!, points[j]!) * detour)
+      const metres = Math.round(haversineMetres(a, points[j]!, cosA, cosLat[j]!) * detour)
       const seconds = Math.round(metres / metresPerSecond)
       distance[i * n + j] = metres
       distance[j * n + i] = metres

@@ -10,6 +10,8 @@ export interface WorkerSolveOptions {
   timeLimitMs?: number
   seed?: number
   maxIterations?: number
+  /** See SolveOptions.stopWhenStalled. */
+  stopWhenStalled?: boolean
   progressIntervalMs?: number
   onProgress?: (progress: SolveProgress) => void
   /** Aborting cancels the solve; the promise still resolves, with the best plan so far. */

@@ -142,7 +142,13 @@ for (const dialect of DIALECTS) {
     beforeAll(async () => {
       // Redeliveries go to loopback ports nothing listens on: a short timeout keeps them cheap. The
       // fuzzer's sessions share one user budget each: make it as generous as the admin key's.
-      t = await createTestApp(dialect, { webhookTimeoutMs: 300, sessionRateLimitPerMinute: 100_000_000 })
+      // No cap on waiting route plans: nothing solves the world's plans, so a cap would answer every
+      // later valid POST /route-plans with 429 TOO_MANY_PLANS (route-plans/queue.test.ts covers it).
+      t = await createTestApp(dialect, {
+        webhookTimeoutMs: 300,
+        sessionRateLimitPerMinute: 100_000_000,
+        routePlanQueueMax: 0,
+      })
       const world = await createWorld(t)
       state = {
         world,

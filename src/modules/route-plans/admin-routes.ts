@@ -22,7 +22,7 @@ const TAGS = ['Route plans']
 
 export const routePlanAdminRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (
   app,
-  { db, planRunner },
+  { db, planRunner, routePlanQueueMax },
 ) => {
   app.post(
     '/route-plans',
@@ -33,7 +33,10 @@ export const routePlanAdminRoutes: FastifyPluginAsyncTypebox<RouteOptions> = asy
         summary: 'Plan a day: queue the route optimiser',
         description:
           'Answers 202 at once with the QUEUED plan; a runner (on any instance) solves it within ' +
-          'timeLimitSeconds. Poll GET /route-plans/{id} for progress and the result, then apply it. ' +
+          'timeLimitSeconds, sooner when the plan cannot improve. Poll GET /route-plans/{id} for progress ' +
+          'and the result, then apply it. Runners serve organisations in turn, oldest plan first within ' +
+          `each; an organisation may have ${routePlanQueueMax || 'any number of'} plans QUEUED or RUNNING ` +
+          'at once (ROUTE_PLAN_QUEUE_MAX): one more gets 429 TOO_MANY_PLANS with Retry-After. ' +
           'Routes are the shift templates of the date’s weekday whose worker, vehicle and depot are active, ' +
           'placed on the date in their depot’s time zone. Jobs are the live CREATED (and, by mode, ASSIGNED) ' +
           'jobs whose window overlaps the date (as `targetDate`) or that have no window.',
@@ -43,12 +46,13 @@ export const routePlanAdminRoutes: FastifyPluginAsyncTypebox<RouteOptions> = asy
           ...COMMON_ERRORS,
           ...NOT_FOUND_ERROR,
           ...BODY_ERRORS,
-          ...errorResponses('JOBS_NOT_PLANNABLE'),
+          ...errorResponses('JOBS_NOT_PLANNABLE', 'RATE_LIMITED', 'TOO_MANY_PLANS'),
         },
       },
     },
     async (request, reply) => {
-      const routePlan = await plans.createRoutePlan(db, request.auth.organisationId, request.body)
+      const { organisationId } = request.auth
+      const routePlan = await plans.createRoutePlan(db, organisationId, request.body, routePlanQueueMax)
       // Under an Idempotency-Key the plan commits after this handler returns: wake the runner then.
       afterCommit(() => planRunner?.wake())
       return reply.status(202).send({ data: { routePlan }, message: SUCCESS })

@@ -1,10 +1,13 @@
-// Route plans. Every query takes the organisation id, except the runners' claim and sweep, which
-// work across organisations by design (one runner serves them all) and touch one plan row each.
-import type { Transaction, Updateable } from 'kysely'
+// Route plans. Every query takes the organisation id, except the runners' claim and sweep and the
+// queue's current round, which work across organisations by design (one queue serves them all).
+import { sql, type Transaction, type Updateable } from 'kysely'
 import { isPostgres, sqlBool } from '../../db/database.js'
 import type { Database, Executor, RoutePlanRow, RoutePlansTable } from '../../db/types.js'
 
 export type RoutePlanUpdate = Updateable<RoutePlansTable>
+
+/** The plans that hold a place in an organisation's share of the queue. */
+const WAITING = ['QUEUED', 'RUNNING']
 
 export interface RoutePlanFilters {
   status?: string
@@ -98,20 +101,87 @@ export async function updateRoutePlanIf(
 }
 
 /**
- * The oldest queued plan, marked RUNNING for `runnerId`, or undefined. On PostgreSQL `FOR UPDATE
- * SKIP LOCKED` lets every instance's runner claim a different plan, and the status check in the
- * UPDATE makes a claim exactly-once even without it.
+ * Serialises the queueing of one organisation's plans (PostgreSQL), so that two at once cannot both
+ * take the last place under the cap. SQLite has one writer at a time already.
+ */
+export async function lockPlanQueue(trx: Transaction<Database>, organisationId: string): Promise<void> {
+  if (!isPostgres(trx)) return
+  await sql`select pg_advisory_xact_lock(hashtext(${`route-plan-queue:${organisationId}`}))`.execute(trx)
+}
+
+export interface QueuePosition {
+  /** The organisation's QUEUED and RUNNING plans. */
+  waiting: number
+  /** The latest round among them; null when it has none. */
+  lastRound: number | null
+  /** The round being served: the highest of any RUNNING plan, else the lowest QUEUED one, else 0. */
+  currentRound: number
+}
+
+/** Where a plan the organisation queues now would stand (one statement, four index probes). */
+export async function findQueuePosition(db: Executor, organisationId: string): Promise<QueuePosition> {
+  const row = await db
+    .selectNoFrom((eb) => [
+      eb
+        .selectFrom('route_plans')
+        .select((e) => e.fn.countAll<number | string>().as('n'))
+        .where('organisation_id', '=', organisationId)
+        .where('status', 'in', WAITING)
+        .as('waiting'),
+      eb
+        .selectFrom('route_plans')
+        .select((e) => e.fn.max('queue_round').as('r'))
+        .where('organisation_id', '=', organisationId)
+        .where('status', 'in', WAITING)
+        .as('last_round'),
+      eb
+        .selectFrom('route_plans')
+        .select((e) => e.fn.max('queue_round').as('r'))
+        .where('status', '=', 'RUNNING')
+        .as('running_round'),
+      eb
+        .selectFrom('route_plans')
+        .select((e) => e.fn.min('queue_round').as('r'))
+        .where('status', '=', 'QUEUED')
+        .as('queued_round'),
+    ])
+    .executeTakeFirstOrThrow()
+  const round = (value: unknown) => (value === null || value === undefined ? null : Number(value))
+  return {
+    waiting: Number(row.waiting ?? 0),
+    lastRound: round(row.last_round),
+    currentRound: round(row.running_round) ?? round(row.queued_round) ?? 0,
+  }
+}
+
+/** The organisation's QUEUED and RUNNING plans, for how long until one of them ends. */
+export async function listWaitingPlans(db: Executor, organisationId: string) {
+  return db
+    .selectFrom('route_plans')
+    .select(['status', 'started_at', 'time_limit_seconds'])
+    .where('organisation_id', '=', organisationId)
+    .where('status', 'in', WAITING)
+    .execute()
+}
+
+/**
+ * The queued plan of the lowest round (round-robin across organisations; see migration 0019), the
+ * oldest of that round first, marked RUNNING for `runnerId` with its first `progress`, or undefined.
+ * On PostgreSQL `FOR UPDATE SKIP LOCKED` lets every instance's runner claim a different plan, and the
+ * status check in the UPDATE makes a claim exactly-once even without it.
  */
 export async function claimQueuedPlan(
   db: Executor,
   runnerId: string,
   at: string,
+  progress: string,
 ): Promise<RoutePlanRow | undefined> {
   return db.transaction().execute(async (trx) => {
     let query = trx
       .selectFrom('route_plans')
       .selectAll()
       .where('status', '=', 'QUEUED')
+      .orderBy('queue_round')
       .orderBy('created_at')
       .orderBy('id')
       .limit(1)
@@ -124,6 +194,7 @@ export async function claimQueuedPlan(
       heartbeat_at: at,
       started_at: at,
       updated_at: at,
+      progress,
     }
     const claimed = await updateRoutePlanIf(trx, plan.organisation_id, plan.id, ['QUEUED'], changes)
     return claimed ? { ...plan, ...changes } : undefined

@@ -1,8 +1,10 @@
 // The plan runner: every instance runs one. It claims QUEUED plans (exactly once across instances:
 // FOR UPDATE SKIP LOCKED and a status-checked update), reads the day, solves it off the event loop,
-// reports progress as a heartbeat, and stores the result. A plan whose runner goes silent (its
-// process died) is failed by any other runner's sweep, so none stays RUNNING for ever; one running
-// when this process shuts down is put back in the queue for the next instance.
+// reports progress as a heartbeat, and stores the result. Progress is written from the claim on —
+// LOADING while the day is read, BUILDING while the first plan is, then SEARCHING — and with every
+// heartbeat, so its elapsed time never stands still while the plan runs. A plan whose runner goes
+// silent (its process died) is failed by any other runner's sweep, so none stays RUNNING for ever;
+// one running when this process shuts down is put back in the queue for the next instance.
 import { randomUUID } from 'node:crypto'
 import type { FastifyBaseLogger } from 'fastify'
 import type { Kysely } from 'kysely'
@@ -10,11 +12,12 @@ import { nowIso } from '../../db/ids.js'
 import type { Database, RoutePlanRow } from '../../db/types.js'
 import { type DayInputs, loadDayInputs } from './day-inputs.js'
 import * as repository from './repository.js'
-import type { PlanMode, RoutePlanResult } from './schemas.js'
+import type { PlanMode, PlanPhase, RoutePlanProgress, RoutePlanResult } from './schemas.js'
 import type { PlanInputsRecord } from './service.js'
 
+/** What the solver reports; the runner adds the phases around it and the time since the claim. */
 export interface SolveProgress {
-  elapsedMs: number
+  phase: Exclude<PlanPhase, 'LOADING'>
   iterations: number
   bestCost: number | null
   assignedJobs: number
@@ -116,7 +119,7 @@ export class PlanRunner {
     )
     if (failed > 0) this.log.warn({ failed }, 'route plans whose runner stopped were marked FAILED')
     while (!this.closed && this.running.size < this.options.concurrency) {
-      const plan = await repository.claimQueuedPlan(this.db, this.id, nowIso())
+      const plan = await repository.claimQueuedPlan(this.db, this.id, nowIso(), CLAIMED_PROGRESS)
       if (!plan) return
       const controller = new AbortController()
       const done = this.run(plan, controller).finally(() => {
@@ -129,19 +132,18 @@ export class PlanRunner {
 
   private async run(plan: RoutePlanRow, controller: AbortController): Promise<void> {
     const log = this.log.child({ routePlanId: plan.id, organisationId: plan.organisation_id })
+    const claimedAt = Date.parse(plan.started_at ?? nowIso())
+    let last: SolveProgress | null = null
+    let phase: PlanPhase = 'LOADING'
+    const progress = (): string => JSON.stringify(progressOf(claimedAt, phase, last))
     let lastBeat = 0
     let beating: Promise<unknown> = Promise.resolve()
-    const beat = (progress: SolveProgress | null) => {
+    const beat = () => {
       lastBeat = Date.now()
       const at = nowIso()
+      const changes = { heartbeat_at: at, updated_at: at, progress: progress() }
       beating = beating
-        .then(() =>
-          repository.heartbeat(this.db, plan, this.id, {
-            heartbeat_at: at,
-            updated_at: at,
-            ...(progress ? { progress: JSON.stringify(progressOf(progress)) } : {}),
-          }),
-        )
+        .then(() => repository.heartbeat(this.db, plan, this.id, changes))
         .then(({ owned, cancelRequested }) => {
           if (!owned) controller.abort(new Error('the plan is no longer this runner’s'))
           else if (cancelRequested) controller.abort(new Error('cancelled'))
@@ -150,7 +152,7 @@ export class PlanRunner {
     }
     // The heartbeat also runs while the day is read and when the solver is quiet.
     const ticker = setInterval(() => {
-      if (Date.now() - lastBeat >= this.options.heartbeatMs) beat(null)
+      if (Date.now() - lastBeat >= this.options.heartbeatMs) beat()
     }, this.options.heartbeatMs)
     ticker.unref()
     try {
@@ -165,14 +167,17 @@ export class PlanRunner {
         versions: day.versions,
         assignedJobIds: day.jobs.filter((j) => j.status === 'ASSIGNED').map((j) => j.id),
       }
-      let last: SolveProgress | null = null
+      phase = 'BUILDING'
+      beat()
       const result = await this.solve(day, {
         timeLimitMs: plan.time_limit_seconds * 1000,
         seed: plan.seed,
         signal: controller.signal,
-        onProgress: (progress) => {
-          last = progress
-          if (Date.now() - lastBeat >= this.options.heartbeatMs) beat(progress)
+        onProgress: (reported) => {
+          const changed = reported.phase !== phase
+          last = reported
+          phase = reported.phase
+          if (changed || Date.now() - lastBeat >= this.options.heartbeatMs) beat()
         },
       })
       clearInterval(ticker)
@@ -189,11 +194,7 @@ export class PlanRunner {
         })
         return
       }
-      const finished = {
-        ...(last ? { progress: JSON.stringify(progressOf(last)) } : {}),
-        finished_at: at,
-        updated_at: at,
-      }
+      const finished = { progress: progress(), finished_at: at, updated_at: at }
       if (reason === 'cancelled') {
         await repository.finishOwnedPlan(this.db, plan, this.id, { status: 'CANCELLED', ...finished })
       } else if (reason === null) {
@@ -224,11 +225,21 @@ export class PlanRunner {
   }
 }
 
-function progressOf(progress: SolveProgress) {
+/** The progress a plan is claimed with: non-null from the first moment it is RUNNING. */
+export const CLAIMED_PROGRESS = JSON.stringify({
+  phase: 'LOADING',
+  elapsedSeconds: 0,
+  iterations: 0,
+  bestCost: null,
+  assignedJobs: 0,
+} satisfies RoutePlanProgress)
+
+function progressOf(claimedAt: number, phase: PlanPhase, solver: SolveProgress | null): RoutePlanProgress {
   return {
-    elapsedSeconds: Math.round(progress.elapsedMs) / 1000,
-    iterations: progress.iterations,
-    bestCost: progress.bestCost === null ? null : Math.round(progress.bestCost * 100) / 100,
-    assignedJobs: progress.assignedJobs,
+    phase,
+    elapsedSeconds: Math.max(0, Date.now() - claimedAt) / 1000,
+    iterations: solver?.iterations ?? 0,
+    bestCost: solver?.bestCost == null ? null : Math.round(solver.bestCost * 100) / 100,
+    assignedJobs: solver?.assignedJobs ?? 0,
   }
 }

@@ -8,7 +8,7 @@ import { type App, buildApp } from '../../app.js'
 import { createDatabase, type DatabaseHandle } from '../../db/database.js'
 import { nowIso } from '../../db/ids.js'
 import * as repository from './repository.js'
-import { type DaySolver, PLAN_RUNNER_DEFAULTS, PlanRunner } from './runner.js'
+import { CLAIMED_PROGRESS, type DaySolver, PLAN_RUNNER_DEFAULTS, PlanRunner } from './runner.js'
 import { solveDay } from './solve-day.js'
 
 const DATE = '2026-12-07' // a Monday
@@ -88,7 +88,7 @@ const describeOnPostgres = DIALECTS.includes('postgres') ? describe : describe.s
       // Three times as many claims as plans, from both pools at once.
       const claims = await Promise.all(
         Array.from({ length: PLANS * 3 }, (_, i) =>
-          repository.claimQueuedPlan(handles[i % 2]!.db, `runner-${i % 2}`, nowIso()),
+          repository.claimQueuedPlan(handles[i % 2]!.db, `runner-${i % 2}`, nowIso(), CLAIMED_PROGRESS),
         ),
       )
       const claimed = claims.filter((plan) => plan !== undefined).map((plan) => plan.id)

@@ -15,6 +15,8 @@ export type PlanStatus = (typeof PLAN_STATUSES)[number]
 export const PLAN_MODES = ['REPLAN_ALL', 'KEEP_ASSIGNED'] as const
 export type PlanMode = (typeof PLAN_MODES)[number]
 export const UNASSIGNED_REASONS = ['NO_LOCATION', 'TIME_WINDOW', 'CAPACITY', 'SKILL', 'NO_SHIFT'] as const
+export const PLAN_PHASES = ['LOADING', 'BUILDING', 'SEARCHING'] as const
+export type PlanPhase = (typeof PLAN_PHASES)[number]
 
 export const DEFAULT_TIME_LIMIT_SECONDS = 10
 export const MAX_PLAN_IDS = 5000
@@ -84,13 +86,28 @@ export type RoutePlanListQuery = Static<typeof RoutePlanListQuery>
 
 const Progress = Type.Object(
   {
-    elapsedSeconds: Type.Number({ description: 'Seconds the optimiser has searched' }),
-    iterations: Type.Integer(),
-    bestCost: Nullable(Type.Number({ description: 'Cost of the best plan found so far' })),
+    phase: StringEnum(
+      PLAN_PHASES,
+      'LOADING: the day is read from the database; BUILDING: the travel matrix and a first plan (every ' +
+        'job at its cheapest place, then polished); SEARCHING: the optimiser improves on the best plan',
+    ),
+    elapsedSeconds: Type.Number({
+      description: 'Seconds since a runner took the plan (updated about every second while RUNNING)',
+    }),
+    iterations: Type.Integer({ description: 'Search iterations so far (0 before SEARCHING)' }),
+    bestCost: Nullable(
+      Type.Number({ description: 'Cost of the best plan found so far; null until a first plan is built' }),
+    ),
     assignedJobs: Type.Integer({ description: 'Jobs the best plan so far assigns' }),
   },
-  { description: 'While RUNNING (and the last report once finished)' },
+  {
+    description:
+      'From the moment a runner takes the plan (RUNNING), and the last report once it has finished. A plan ' +
+      'ends before its time limit when it cannot improve: one job, no job that fits, or no better plan ' +
+      'for a long stretch of the search while every job that fits on a route is planned',
+  },
 )
+export type RoutePlanProgress = Static<typeof Progress>
 
 const Load = Type.Object({
   capacityDimensionId: Id,

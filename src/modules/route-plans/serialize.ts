@@ -1,7 +1,21 @@
 import type { RoutePlanRow } from '../../db/types.js'
-import type { PlanMode, PlanStatus, RoutePlan, RoutePlanResult, RoutePlanSummary } from './schemas.js'
+import type {
+  PlanMode,
+  PlanPhase,
+  PlanStatus,
+  RoutePlan,
+  RoutePlanProgress,
+  RoutePlanResult,
+  RoutePlanSummary,
+} from './schemas.js'
 
 const parsed = <T>(json: string | null): T | null => (json === null ? null : (JSON.parse(json) as T))
+
+/** Plans finished before progress had a phase only ever reported it while searching. */
+function progressOf(json: string | null): RoutePlan['progress'] {
+  const progress = parsed<Omit<RoutePlanProgress, 'phase'> & { phase?: PlanPhase }>(json)
+  return progress === null ? null : { ...progress, phase: progress.phase ?? 'SEARCHING' }
+}
 
 function common(row: RoutePlanRow) {
   return {
@@ -13,7 +27,7 @@ function common(row: RoutePlanRow) {
     timeLimitSeconds: row.time_limit_seconds,
     jobIds: parsed<string[]>(row.job_ids),
     shiftIds: parsed<string[]>(row.shift_ids),
-    progress: parsed<RoutePlan['progress']>(row.progress),
+    progress: progressOf(row.progress),
     error: row.error,
     createdAt: row.created_at,
     updatedAt: row.updated_at,

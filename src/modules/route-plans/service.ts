@@ -38,10 +38,17 @@ async function findOrThrow(db: Executor, organisationId: string, id: string): Pr
   return row
 }
 
+/**
+ * Queues a plan, in its organisation's turn: the round being served, or the round after its
+ * latest waiting plan if later (round-robin across organisations; see migration 0019). An
+ * organisation holds at most `queueMax` QUEUED and RUNNING plans (0: no cap); one more is refused
+ * with 429 TOO_MANY_PLANS. Counted and inserted in one transaction under a per-organisation lock.
+ */
 export async function createRoutePlan(
   db: Db,
   organisationId: string,
   input: CreateRoutePlanBody,
+  queueMax: number,
 ): Promise<RoutePlan> {
   await assertPlannable(db, organisationId, {
     date: input.date,
@@ -62,6 +69,7 @@ export async function createRoutePlan(
     job_ids: input.jobIds ? JSON.stringify(input.jobIds) : null,
     shift_ids: input.shiftIds ? JSON.stringify(input.shiftIds) : null,
     seed: randomInt(1, 2 ** 31 - 1),
+    queue_round: 0,
     progress: null,
     result: null,
     inputs: null,
@@ -75,8 +83,41 @@ export async function createRoutePlan(
     finished_at: null,
     applied_at: null,
   }
-  await repository.insertRoutePlan(db, row)
+  await db.transaction().execute(async (trx) => {
+    await repository.lockPlanQueue(trx, organisationId)
+    const queue = await repository.findQueuePosition(trx, organisationId)
+    if (queueMax > 0 && queue.waiting >= queueMax) {
+      throw await tooManyPlans(trx, organisationId, queueMax)
+    }
+    row.queue_round = Math.max(queue.currentRound, queue.lastRound === null ? 0 : queue.lastRound + 1)
+    await repository.insertRoutePlan(trx, row)
+  })
   return serializeRoutePlan(row)
+}
+
+/**
+ * The refusal of a plan over the cap. Retry-After: until the time limit of the organisation's first
+ * RUNNING plan to end (it may end sooner); with none running, the shortest time limit of its queued
+ * plans (none can end sooner once started). Cancelling one frees a place at once.
+ */
+async function tooManyPlans(db: Executor, organisationId: string, queueMax: number): Promise<AppError> {
+  const waiting = await repository.listWaitingPlans(db, organisationId)
+  const running = waiting.filter((p) => p.status === 'RUNNING')
+  const now = Date.now()
+  const seconds =
+    running.length > 0
+      ? Math.min(...running.map((p) => Date.parse(p.started_at ?? '') + p.time_limit_seconds * 1000 - now)) /
+        1000
+      : Math.min(...waiting.map((p) => p.time_limit_seconds))
+  const retryAfterSeconds = Math.max(1, Math.ceil(Number.isFinite(seconds) ? seconds : 1))
+  return new AppError(
+    'TOO_MANY_PLANS',
+    `The organisation already has ${waiting.length} route plans queued or running ` +
+      `(${waiting.length - running.length} queued, ${running.length} running); at most ${queueMax} may be ` +
+      'at once. Retry once one has finished, or cancel one (POST /route-plans/{id}/cancel) to free a place.',
+    undefined,
+    { retryAfterSeconds },
+  )
 }
 
 export async function getRoutePlan(db: Executor, organisationId: string, id: string): Promise<RoutePlan> {

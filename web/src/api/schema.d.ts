@@ -876,7 +876,7 @@ export type paths = {
         put?: never;
         /**
          * Plan a day: queue the route optimiser
-         * @description Answers 202 at once with the QUEUED plan; a runner (on any instance) solves it within timeLimitSeconds. Poll GET /route-plans/{id} for progress and the result, then apply it. Routes are the shift templates of the date’s weekday whose worker, vehicle and depot are active, placed on the date in their depot’s time zone. Jobs are the live CREATED (and, by mode, ASSIGNED) jobs whose window overlaps the date (as `targetDate`) or that have no window.
+         * @description Answers 202 at once with the QUEUED plan; a runner (on any instance) solves it within timeLimitSeconds, sooner when the plan cannot improve. Poll GET /route-plans/{id} for progress and the result, then apply it. Runners serve organisations in turn, oldest plan first within each; an organisation may have 10 plans QUEUED or RUNNING at once (ROUTE_PLAN_QUEUE_MAX): one more gets 429 TOO_MANY_PLANS with Retry-After. Routes are the shift templates of the date’s weekday whose worker, vehicle and depot are active, placed on the date in their depot’s time zone. Jobs are the live CREATED (and, by mode, ASSIGNED) jobs whose window overlaps the date (as `targetDate`) or that have no window.
          */
         post: operations["createRoutePlan"];
         delete?: never;
@@ -2728,12 +2728,18 @@ export type components = {
             timeLimitSeconds: number;
             jobIds: string[] | null;
             shiftIds: string[] | null;
-            /** @description While RUNNING (and the last report once finished) */
+            /** @description From the moment a runner takes the plan (RUNNING), and the last report once it has finished. A plan ends before its time limit when it cannot improve: one job, no job that fits, or no better plan for a long stretch of the search while every job that fits on a route is planned */
             progress: {
-                /** @description Seconds the optimiser has searched */
+                /**
+                 * @description LOADING: the day is read from the database; BUILDING: the travel matrix and a first plan (every job at its cheapest place, then polished); SEARCHING: the optimiser improves on the best plan
+                 * @enum {string}
+                 */
+                phase: "LOADING" | "BUILDING" | "SEARCHING";
+                /** @description Seconds since a runner took the plan (updated about every second while RUNNING) */
                 elapsedSeconds: number;
+                /** @description Search iterations so far (0 before SEARCHING) */
                 iterations: number;
-                /** @description Cost of the best plan found so far */
+                /** @description Cost of the best plan found so far; null until a first plan is built */
                 bestCost: number | null;
                 /** @description Jobs the best plan so far assigns */
                 assignedJobs: number;
@@ -2909,12 +2915,18 @@ export type components = {
             timeLimitSeconds: number;
             jobIds: string[] | null;
             shiftIds: string[] | null;
-            /** @description While RUNNING (and the last report once finished) */
+            /** @description From the moment a runner takes the plan (RUNNING), and the last report once it has finished. A plan ends before its time limit when it cannot improve: one job, no job that fits, or no better plan for a long stretch of the search while every job that fits on a route is planned */
             progress: {
-                /** @description Seconds the optimiser has searched */
+                /**
+                 * @description LOADING: the day is read from the database; BUILDING: the travel matrix and a first plan (every job at its cheapest place, then polished); SEARCHING: the optimiser improves on the best plan
+                 * @enum {string}
+                 */
+                phase: "LOADING" | "BUILDING" | "SEARCHING";
+                /** @description Seconds since a runner took the plan (updated about every second while RUNNING) */
                 elapsedSeconds: number;
+                /** @description Search iterations so far (0 before SEARCHING) */
                 iterations: number;
-                /** @description Cost of the best plan found so far */
+                /** @description Cost of the best plan found so far; null until a first plan is built */
                 bestCost: number | null;
                 /** @description Jobs the best plan so far assigns */
                 assignedJobs: number;
@@ -17824,7 +17836,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Rate limit of the key exceeded; retry after `Retry-After` seconds (RATE_LIMITED) */
+            /** @description Rate limit of the key exceeded; retry after `Retry-After` seconds (RATE_LIMITED); or The organisation already has as many route plans queued or running as it may (ROUTE_PLAN_QUEUE_MAX); retry after `Retry-After` seconds, or cancel one to free a place (TOO_MANY_PLANS) */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -17839,7 +17851,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        code: "RATE_LIMITED";
+                        code: "RATE_LIMITED" | "TOO_MANY_PLANS";
                     };
                 };
             };
