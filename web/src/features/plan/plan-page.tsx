@@ -207,10 +207,16 @@ function PlanProgress({
 }) {
   const elapsed = plan.progress?.elapsedSeconds ?? 0
   const limit = plan.timeLimitSeconds
+  const seconds = `${Math.min(limit, Math.round(elapsed))} of ${limit} s`
+  const phase = plan.progress?.phase
   const text =
     plan.status === 'QUEUED'
       ? 'Waiting for the optimiser to start…'
-      : `Searching: ${Math.min(limit, Math.round(elapsed))} of ${limit} s · ${plan.progress?.assignedJobs ?? 0} jobs placed so far`
+      : phase === 'LOADING' || phase === undefined
+        ? `Reading the day: ${seconds}`
+        : phase === 'BUILDING'
+          ? `Building a first plan: ${seconds} · ${plan.progress?.assignedJobs ?? 0} jobs placed so far`
+          : `Searching: ${seconds} · ${plan.progress?.assignedJobs ?? 0} jobs placed so far`
   return (
     <div className="plan-progress">
       <label className="field-label" htmlFor={`progress-${plan.id}`}>
