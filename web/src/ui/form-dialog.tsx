@@ -1,0 +1,53 @@
+// The dialog every create/edit form uses: its fields, the server's message for the form as a whole
+// over them, and Cancel beside the submit button (pending while the form is sent).
+import type { ReactNode } from 'react'
+import { Button } from './button'
+import { Dialog } from './dialog'
+import { FormError } from './form'
+
+export function FormDialog({
+  title,
+  description,
+  wide,
+  onClose,
+  onSubmit,
+  submitLabel,
+  submitting,
+  formError,
+  notice,
+  children,
+}: {
+  title: string
+  description?: ReactNode
+  wide?: boolean
+  onClose: () => void
+  onSubmit: () => void
+  submitLabel: string
+  submitting: boolean
+  formError: string | null
+  /** Shown over the form's error (a warning about what was saved). */
+  notice?: ReactNode
+  children: ReactNode
+}) {
+  return (
+    <Dialog
+      title={title}
+      description={description}
+      wide={wide}
+      onClose={onClose}
+      onSubmit={onSubmit}
+      footer={
+        <>
+          <Button onClick={onClose}>Cancel</Button>
+          <Button type="submit" variant="primary" pending={submitting}>
+            {submitLabel}
+          </Button>
+        </>
+      }
+    >
+      {notice}
+      <FormError message={formError} />
+      {children}
+    </Dialog>
+  )
+}
