@@ -13,8 +13,10 @@ export function FormDialog({
   onSubmit,
   submitLabel,
   submitting,
+  submitDisabled,
   formError,
   notice,
+  otherAction,
   children,
 }: {
   title: string
@@ -24,9 +26,13 @@ export function FormDialog({
   onSubmit: () => void
   submitLabel: string
   submitting: boolean
+  /** Nothing to send yet (the role chosen is the one the member has). */
+  submitDisabled?: boolean
   formError: string | null
   /** Shown over the form's error (a warning about what was saved). */
   notice?: ReactNode
+  /** A button before Cancel (Delete shift). */
+  otherAction?: ReactNode
   children: ReactNode
 }) {
   return (
@@ -38,8 +44,9 @@ export function FormDialog({
       onSubmit={onSubmit}
       footer={
         <>
+          {otherAction}
           <Button onClick={onClose}>Cancel</Button>
-          <Button type="submit" variant="primary" pending={submitting}>
+          <Button type="submit" variant="primary" pending={submitting} disabled={submitDisabled}>
             {submitLabel}
           </Button>
         </>
