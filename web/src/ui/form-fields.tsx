@@ -96,3 +96,47 @@ export function CheckboxChoice<V>({
     </label>
   )
 }
+
+export interface RadioOption<T> {
+  value: T
+  label: ReactNode
+  hint?: ReactNode
+}
+
+/** One choice of a few, each a labelled radio button with an optional hint under it. */
+export function RadioChoices<T extends string | number>({
+  legend,
+  name,
+  value,
+  options,
+  onChange,
+  className = 'choice-group',
+}: {
+  legend: ReactNode
+  /** The radio group's name (unique in the dialog). */
+  name: string
+  value: T
+  options: readonly RadioOption<T>[]
+  onChange: (value: T) => void
+  className?: string
+}) {
+  return (
+    <fieldset className={className}>
+      <legend className="field-label">{legend}</legend>
+      {options.map((option) => (
+        <label className="choice" key={option.value}>
+          <input
+            type="radio"
+            name={name}
+            checked={value === option.value}
+            onChange={() => onChange(option.value)}
+          />
+          <span>
+            {option.label}
+            {option.hint && <span className="choice-hint">{option.hint}</span>}
+          </span>
+        </label>
+      ))}
+    </fieldset>
+  )
+}

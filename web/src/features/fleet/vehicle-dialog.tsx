@@ -4,7 +4,7 @@
 import { useDepots } from '../../app/time-zone'
 import { numberProblems, parseNumber, text } from '../../lib/form-values'
 import { FormDialog } from '../../ui/form-dialog'
-import { CheckboxChoice, SelectField, TextField } from '../../ui/form-fields'
+import { CheckboxChoice, RadioChoices, type RadioOption, SelectField, TextField } from '../../ui/form-fields'
 import { useFormState } from '../../ui/use-form-state'
 import { useSaveVehicle, type Vehicle } from './queries'
 import { type Amounts, CapacityInputs, readAmounts, TagChoices } from './tag-choices'
@@ -22,6 +22,15 @@ const FIELDS = [
   'isActive',
   'tagIds',
   'capacities',
+]
+
+const STARTS = [
+  { value: 'depot', label: 'At the depot' },
+  { value: 'elsewhere', label: 'Somewhere else (a technician’s home, say)' },
+] as const
+const ENDS: readonly RadioOption<Vehicle['endPolicy']>[] = [
+  { value: 'RETURN_TO_ORIGIN', label: 'Back where they started' },
+  { value: 'END_AT_LAST_JOB', label: 'At the last job' },
 ]
 
 export function VehicleDialog({
@@ -128,54 +137,28 @@ export function VehicleDialog({
           hint="1 is normal traffic; 0.8 is 20% slower"
           inputMode="decimal"
         />
-        <fieldset className="choice-group span-2">
-          <legend className="field-label">Routes start</legend>
-          <label className="choice">
-            <input
-              type="radio"
-              name="start"
-              checked={values.startsAtDepot}
-              onChange={() => setField('startsAtDepot', true)}
-            />
-            <span>At the depot</span>
-          </label>
-          <label className="choice">
-            <input
-              type="radio"
-              name="start"
-              checked={!values.startsAtDepot}
-              onChange={() => setField('startsAtDepot', false)}
-            />
-            <span>Somewhere else (a technician’s home, say)</span>
-          </label>
-        </fieldset>
+        <RadioChoices
+          legend="Routes start"
+          name="start"
+          className="choice-group span-2"
+          value={values.startsAtDepot ? 'depot' : 'elsewhere'}
+          options={STARTS}
+          onChange={(start) => setField('startsAtDepot', start === 'depot')}
+        />
         {!values.startsAtDepot && (
           <>
             <TextField form={form} name="startLatitude" label="Start latitude" inputMode="decimal" />
             <TextField form={form} name="startLongitude" label="Start longitude" inputMode="decimal" />
           </>
         )}
-        <fieldset className="choice-group span-2">
-          <legend className="field-label">Routes end</legend>
-          <label className="choice">
-            <input
-              type="radio"
-              name="end"
-              checked={values.endPolicy === 'RETURN_TO_ORIGIN'}
-              onChange={() => setField('endPolicy', 'RETURN_TO_ORIGIN')}
-            />
-            <span>Back where they started</span>
-          </label>
-          <label className="choice">
-            <input
-              type="radio"
-              name="end"
-              checked={values.endPolicy === 'END_AT_LAST_JOB'}
-              onChange={() => setField('endPolicy', 'END_AT_LAST_JOB')}
-            />
-            <span>At the last job</span>
-          </label>
-        </fieldset>
+        <RadioChoices
+          legend="Routes end"
+          name="end"
+          className="choice-group span-2"
+          value={values.endPolicy}
+          options={ENDS}
+          onChange={(end) => setField('endPolicy', end)}
+        />
         <div className="span-2">
           <CapacityInputs
             legend="Capacity"

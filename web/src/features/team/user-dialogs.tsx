@@ -1,29 +1,11 @@
 // Add a team member (name, email, role) and change a member's role.
 import { FormDialog } from '../../ui/form-dialog'
-import { TextField } from '../../ui/form-fields'
+import { RadioChoices, TextField } from '../../ui/form-fields'
 import { useFormState } from '../../ui/use-form-state'
 import { ROLES, type User, type UserRole, useCreateUser, useUpdateUser } from './queries'
 
 function RoleChoices({ value, onChange }: { value: UserRole; onChange: (role: UserRole) => void }) {
-  return (
-    <fieldset className="choice-group">
-      <legend className="field-label">Role</legend>
-      {ROLES.map((role) => (
-        <label className="choice" key={role.value}>
-          <input
-            type="radio"
-            name="role"
-            checked={value === role.value}
-            onChange={() => onChange(role.value)}
-          />
-          <span>
-            {role.label}
-            <span className="choice-hint">{role.hint}</span>
-          </span>
-        </label>
-      ))}
-    </fieldset>
-  )
+  return <RadioChoices legend="Role" name="role" value={value} options={ROLES} onChange={onChange} />
 }
 
 export function AddUserDialog({ onClose, onAdded }: { onClose: () => void; onAdded: (user: User) => void }) {
