@@ -6,7 +6,7 @@ import { FormDialog } from '../../ui/form-dialog'
 import { SelectField, TextField } from '../../ui/form-fields'
 import { useFormState } from '../../ui/use-form-state'
 import { PRIORITIES, WINDOW_TYPES } from '../jobs/job-labels'
-import { PinPicker } from './pin-picker'
+import { LocationFields } from './location-fields'
 import { type Customer, useCreateCustomer, useUpdateCustomer } from './queries'
 
 const FIELDS = [
@@ -52,8 +52,6 @@ export function CustomerDialog({
   )
   const { values } = form
 
-  const lat = parseNumber(values.latitude)
-  const lng = parseNumber(values.longitude)
   const landmarks = (depots.data?.locations ?? []).map((depot) => ({
     name: depot.name,
     latitude: Number(depot.latitude),
@@ -61,6 +59,8 @@ export function CustomerDialog({
   }))
 
   const submit = () => {
+    const lat = parseNumber(values.latitude)
+    const lng = parseNumber(values.longitude)
     const duration = parseNumber(values.serviceDuration)
     if (!form.check(numberProblems({ latitude: lat, longitude: lng, serviceDuration: duration }))) return
     // Latitude and longitude are required: an empty one goes as null and the API names it.
@@ -94,32 +94,7 @@ export function CustomerDialog({
       <div className="form-grid">
         <TextField form={form} name="name" label="Name" autoComplete="off" />
         <TextField form={form} name="address" label="Address" optional autoComplete="off" />
-        <div className="span-2">
-          <PinPicker
-            label="Customer location"
-            latitude={lat !== null && !Number.isNaN(lat) ? lat : null}
-            longitude={lng !== null && !Number.isNaN(lng) ? lng : null}
-            landmarks={landmarks}
-            onChange={(newLat, newLng) => {
-              form.setField('latitude', String(newLat))
-              form.setField('longitude', String(newLng))
-            }}
-          />
-        </div>
-        <TextField
-          form={form}
-          name="latitude"
-          label="Latitude"
-          hint="Decimal degrees, −90 to 90"
-          inputMode="decimal"
-        />
-        <TextField
-          form={form}
-          name="longitude"
-          label="Longitude"
-          hint="Decimal degrees, −180 to 180"
-          inputMode="decimal"
-        />
+        <LocationFields form={form} label="Customer location" landmarks={landmarks} />
         <TextField
           form={form}
           name="serviceDuration"

@@ -6,7 +6,7 @@ import { BROWSER_TIME_ZONE } from '../../lib/time'
 import { FormDialog } from '../../ui/form-dialog'
 import { CheckboxChoice, SelectField, TextAreaField, TextField } from '../../ui/form-fields'
 import { useFormState } from '../../ui/use-form-state'
-import { PinPicker } from '../customers/pin-picker'
+import { LocationFields } from '../customers/location-fields'
 import { type Depot, useSaveDepot } from './queries'
 
 const FIELDS = [
@@ -52,10 +52,10 @@ export function DepotDialog({
     { fields: FIELDS, submission: save },
   )
   const { values } = form
-  const lat = parseNumber(values.latitude)
-  const lng = parseNumber(values.longitude)
 
   const submit = () => {
+    const lat = parseNumber(values.latitude)
+    const lng = parseNumber(values.longitude)
     if (!form.check(numberProblems({ latitude: lat, longitude: lng }))) return
     save.mutate(
       {
@@ -104,31 +104,7 @@ export function DepotDialog({
             </option>
           ))}
         </SelectField>
-        <div className="span-2">
-          <PinPicker
-            label="Depot location"
-            latitude={lat !== null && !Number.isNaN(lat) ? lat : null}
-            longitude={lng !== null && !Number.isNaN(lng) ? lng : null}
-            onChange={(newLat, newLng) => {
-              form.setField('latitude', String(newLat))
-              form.setField('longitude', String(newLng))
-            }}
-          />
-        </div>
-        <TextField
-          form={form}
-          name="latitude"
-          label="Latitude"
-          hint="Decimal degrees, −90 to 90"
-          inputMode="decimal"
-        />
-        <TextField
-          form={form}
-          name="longitude"
-          label="Longitude"
-          hint="Decimal degrees, −180 to 180"
-          inputMode="decimal"
-        />
+        <LocationFields form={form} label="Depot location" />
         <div className="span-2">
           <TextAreaField form={form} name="description" label="Description" optional rows={2} />
         </div>
