@@ -1,5 +1,6 @@
-// What a depot's or a vehicle's row offers: Edit and Delete, named for the record (`Edit depot North
-// Yard`), and the confirmation a deletion asks for, which says why a record in use stays.
+// What a fleet record's row offers: Edit and Delete, named for the record (`Edit depot North
+// Yard`), and the confirmation a deletion asks for (depots, vehicles, tags, capacity dimensions),
+// which says why a record in use stays.
 import type { ReactNode } from 'react'
 import { Button } from '../../ui/button'
 import { ConfirmDialog } from '../../ui/confirm-dialog'
@@ -40,12 +41,15 @@ export function ConfirmDeletion({
   noun,
   record,
   deletion,
+  deletedMessage,
   onDone,
   children,
 }: {
   noun: string
   record: { id: string; name: string }
   deletion: Deletion
+  /** The toast once deleted; "<name> deleted" unless given. */
+  deletedMessage?: string
   /** Closed: deleted, or cancelled. */
   onDone: () => void
   /** What deleting means, and what to do instead when the record is in use. */
@@ -65,7 +69,7 @@ export function ConfirmDeletion({
       onConfirm={() =>
         deletion.mutate(record.id, {
           onSuccess: () => {
-            toast.success(`${record.name} deleted`)
+            toast.success(deletedMessage ?? `${record.name} deleted`)
             onDone()
           },
         })
