@@ -1,6 +1,6 @@
 // List state (page, filters, the open row) lives in the URL's query string, so a filtered view can
 // be linked, reloaded and navigated back to. Changing a filter goes back to page 1.
-import { useCallback } from 'react'
+import { useCallback, useEffect, useState } from 'react'
 import { useSearchParams } from 'react-router'
 
 export interface ListParams {
@@ -38,4 +38,27 @@ export function useListParams(): ListParams {
     [setParams],
   )
   return { page, get, set }
+}
+
+/**
+ * The text of a list's search box and its setter; the server searches, so the text reaches `?q=`
+ * after a pause in typing. `followUrl`: when the URL's search changes otherwise (Clear filters,
+ * Back), the box shows it.
+ */
+export function useSearchText(
+  params: ListParams,
+  { followUrl = false }: { followUrl?: boolean } = {},
+): [string, (text: string) => void] {
+  const search = params.get('q')
+  const [text, setText] = useState(search ?? '')
+  useEffect(() => {
+    const timer = setTimeout(() => {
+      if ((search ?? '') !== text.trim()) params.set({ q: text.trim() })
+    }, 300)
+    return () => clearTimeout(timer)
+  }, [text, search, params])
+  useEffect(() => {
+    if (followUrl) setText((current) => (current.trim() === (search ?? '') ? current : (search ?? '')))
+  }, [search, followUrl])
+  return [text, setText]
 }

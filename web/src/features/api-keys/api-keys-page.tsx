@@ -6,10 +6,9 @@ import { useListParams } from '../../lib/search-params'
 import { Badge, type Tone } from '../../ui/badge'
 import { Button } from '../../ui/button'
 import { ConfirmDialog } from '../../ui/confirm-dialog'
-import { type Column, DataTable } from '../../ui/data-table'
+import type { Column } from '../../ui/data-table'
 import { DateTime } from '../../ui/date-time'
-import { PageHeader } from '../../ui/page-header'
-import { Pager } from '../../ui/pager'
+import { ListPage } from '../../ui/list-page'
 import { EmptyState } from '../../ui/states'
 import { useToast } from '../../ui/toast'
 import { CreateKeyDialog } from './create-key-dialog'
@@ -91,51 +90,49 @@ export function ApiKeysPage() {
   ]
 
   return (
-    <div className="page">
-      <PageHeader
-        title="API keys"
-        description="Keys let your ERP, CRM or scripts use the fieldservice API. Each key is shown once, when it is created. Keep keys out of client-side code and public repositories."
-        actions={
-          <Button variant="primary" onClick={() => setCreating(true)}>
-            Create API key
-          </Button>
-        }
-      />
-      <div className="row" style={{ justifyContent: 'space-between' }}>
-        <label className="choice">
-          <input
-            type="checkbox"
-            checked={!includeRevoked}
-            onChange={(e) => params.set({ revoked: e.target.checked ? 'hide' : undefined })}
-          />
-          Hide revoked keys
-        </label>
-      </div>
-      <div>
-        <DataTable
-          label="API keys"
-          columns={columns}
-          rows={keys.data?.apiKeys}
-          rowKey={(key) => key.id}
-          isLoading={keys.isPending}
-          error={keys.error}
-          onRetry={() => keys.refetch()}
-          empty={
-            <EmptyState
-              icon="🔑"
-              title={includeRevoked ? 'No API keys yet' : 'No active API keys'}
-              description="Create a key to connect an integration to the API."
-              action={
-                <Button variant="primary" onClick={() => setCreating(true)}>
-                  Create API key
-                </Button>
-              }
+    <ListPage
+      title="API keys"
+      description="Keys let your ERP, CRM or scripts use the fieldservice API. Each key is shown once, when it is created. Keep keys out of client-side code and public repositories."
+      actions={
+        <Button variant="primary" onClick={() => setCreating(true)}>
+          Create API key
+        </Button>
+      }
+      toolbar={
+        <div className="row" style={{ justifyContent: 'space-between' }}>
+          <label className="choice">
+            <input
+              type="checkbox"
+              checked={!includeRevoked}
+              onChange={(e) => params.set({ revoked: e.target.checked ? 'hide' : undefined })}
             />
-          }
-        />
-        <Pager pagination={keys.data?.pagination} onPage={(page) => params.set({ page })} noun="keys" />
-      </div>
-
+            Hide revoked keys
+          </label>
+        </div>
+      }
+      table={{
+        label: 'API keys',
+        columns,
+        rows: keys.data?.apiKeys,
+        rowKey: (key) => key.id,
+        query: keys,
+        pagination: keys.data?.pagination,
+        onPage: (page) => params.set({ page }),
+        noun: 'keys',
+        empty: (
+          <EmptyState
+            icon="🔑"
+            title={includeRevoked ? 'No API keys yet' : 'No active API keys'}
+            description="Create a key to connect an integration to the API."
+            action={
+              <Button variant="primary" onClick={() => setCreating(true)}>
+                Create API key
+              </Button>
+            }
+          />
+        ),
+      }}
+    >
       {creating && <CreateKeyDialog onClose={() => setCreating(false)} />}
       {rotating && <RotateKeyDialog apiKey={rotating} onClose={() => setRotating(null)} />}
       {revoking && (
@@ -164,6 +161,6 @@ export function ApiKeysPage() {
           </p>
         </ConfirmDialog>
       )}
-    </div>
+    </ListPage>
   )
 }

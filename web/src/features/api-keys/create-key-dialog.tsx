@@ -1,12 +1,14 @@
 // Create an API key (like cal.com's and Stripe's): name, scopes, an expiry preset or a date, a rate
 // limit. On success the same dialog shows the full key once, with Copy and a warning.
-import { useState } from 'react'
 import { useTimeZone } from '../../app/time-zone'
 import { todayIn, zonedToUtc } from '../../lib/time'
 import { Button } from '../../ui/button'
 import { Dialog } from '../../ui/dialog'
-import { Field, FormError, serverErrors } from '../../ui/form'
+import { Field } from '../../ui/form'
+import { FormDialog } from '../../ui/form-dialog'
+import { TextField } from '../../ui/form-fields'
 import { SecretReveal } from '../../ui/secret-reveal'
+import { useFormState } from '../../ui/use-form-state'
 import { type ApiKeyScope, useCreateApiKey } from './queries'
 import { ScopeBadges } from './scope-badges'
 
@@ -32,14 +34,13 @@ const DAY_MS = 86_400_000
 export function CreateKeyDialog({ onClose }: { onClose: () => void }) {
   const create = useCreateApiKey()
   const timeZone = useTimeZone()
-  const [name, setName] = useState('')
-  const [scopes, setScopes] = useState<ApiKeyScope[]>(['read'])
-  const [expiry, setExpiry] = useState<Expiry>('90')
-  const [date, setDate] = useState('')
-  const [rateLimit, setRateLimit] = useState('')
-  const [dateMissing, setDateMissing] = useState(false)
-  const errors = serverErrors(create.error, FIELDS)
-  const dateError = dateMissing ? 'is required: choose a date' : errors.fields.expiresAt
+  const form = useFormState(
+    { name: '', scopes: ['read'] as ApiKeyScope[], expiry: '90' as Expiry, date: '', rateLimitPerMinute: '' },
+    { fields: FIELDS, submission: create },
+  )
+  const { name, scopes, expiry, date, rateLimitPerMinute: rateLimit } = form.values
+  // A missing date is the form's own check (`date`); the server names `expiresAt`.
+  const dateError = form.error('date') ?? form.error('expiresAt')
 
   if (create.data) {
     const { apiKey, key } = create.data
@@ -68,8 +69,7 @@ export function CreateKeyDialog({ onClose }: { onClose: () => void }) {
   }
 
   const submit = () => {
-    setDateMissing(expiry === 'date' && !date)
-    if (expiry === 'date' && !date) return
+    if (!form.check(expiry === 'date' && !date ? { date: 'is required: choose a date' } : {})) return
     const expiresAt =
       expiry === 'never'
         ? undefined
@@ -85,36 +85,26 @@ export function CreateKeyDialog({ onClose }: { onClose: () => void }) {
     })
   }
   const toggleScope = (scope: ApiKeyScope, on: boolean) =>
-    setScopes((current) => (on ? [...current, scope] : current.filter((s) => s !== scope)))
+    form.setField('scopes', on ? [...scopes, scope] : scopes.filter((s) => s !== scope))
 
   return (
-    <Dialog
+    <FormDialog
       title="Create API key"
       description="Keys authenticate your integrations with the fieldservice API. Use one key per integration."
       onClose={onClose}
       onSubmit={submit}
-      footer={
-        <>
-          <Button onClick={onClose}>Cancel</Button>
-          <Button type="submit" variant="primary" pending={create.isPending}>
-            Create key
-          </Button>
-        </>
-      }
+      submitLabel="Create key"
+      submitting={form.submitting}
+      formError={form.formError}
     >
-      <FormError message={errors.form} />
-      <Field label="Name" hint="What the key is for, e.g. “ERP sync”." error={errors.fields.name}>
-        {(control) => (
-          <input
-            {...control}
-            className="input"
-            value={name}
-            maxLength={100}
-            onChange={(e) => setName(e.target.value)}
-          />
-        )}
-      </Field>
-      <fieldset className="choice-group" aria-describedby={errors.fields.scopes ? 'scopes-error' : undefined}>
+      <TextField
+        form={form}
+        name="name"
+        label="Name"
+        hint="What the key is for, e.g. “ERP sync”."
+        maxLength={100}
+      />
+      <fieldset className="choice-group" aria-describedby={form.error('scopes') ? 'scopes-error' : undefined}>
         <legend className="field-label">Scopes</legend>
         {SCOPES.map((scope) => (
           <label className="choice" key={scope.value}>
@@ -129,9 +119,9 @@ export function CreateKeyDialog({ onClose }: { onClose: () => void }) {
             </span>
           </label>
         ))}
-        {errors.fields.scopes && (
+        {form.error('scopes') && (
           <span className="field-error" id="scopes-error">
-            Scopes {errors.fields.scopes}
+            Scopes {form.error('scopes')}
           </span>
         )}
       </fieldset>
@@ -145,7 +135,7 @@ export function CreateKeyDialog({ onClose }: { onClose: () => void }) {
                 name="expiry"
                 value={preset.value}
                 checked={expiry === preset.value}
-                onChange={() => setExpiry(preset.value)}
+                onChange={() => form.setField('expiry', preset.value)}
               />
               {preset.label}
             </label>
@@ -163,34 +153,25 @@ export function CreateKeyDialog({ onClose }: { onClose: () => void }) {
                 className="input"
                 type="date"
                 min={todayIn(timeZone)}
-                value={date}
-                onChange={(e) => setDate(e.target.value)}
+                {...form.text('date')}
               />
             )}
           </Field>
         ) : (
-          errors.fields.expiresAt && <span className="field-error">Expiration {errors.fields.expiresAt}</span>
+          form.error('expiresAt') && <span className="field-error">Expiration {form.error('expiresAt')}</span>
         )}
       </fieldset>
-      <Field
+      <TextField
+        form={form}
+        name="rateLimitPerMinute"
         label="Rate limit (requests per minute)"
         optional
         hint="Shared by the public and admin APIs. Empty: the server default (100)."
-        error={errors.fields.rateLimitPerMinute}
-      >
-        {(control) => (
-          <input
-            {...control}
-            className="input"
-            type="number"
-            inputMode="numeric"
-            min={1}
-            placeholder="100"
-            value={rateLimit}
-            onChange={(e) => setRateLimit(e.target.value)}
-          />
-        )}
-      </Field>
-    </Dialog>
+        type="number"
+        inputMode="numeric"
+        min={1}
+        placeholder="100"
+      />
+    </FormDialog>
   )
 }

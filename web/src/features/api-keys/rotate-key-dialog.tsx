@@ -1,25 +1,28 @@
 // Rotate a key: a new secret with the same name, scopes, limit and expiry; the old one stops at once
 // or after a grace period (at most 7 days, never past its own expiry) so integrations can switch.
-import { useState } from 'react'
 import { Banner } from '../../ui/banner'
 import { Button } from '../../ui/button'
 import { DateTime } from '../../ui/date-time'
 import { Dialog } from '../../ui/dialog'
-import { FormError, serverErrors } from '../../ui/form'
+import { FormDialog } from '../../ui/form-dialog'
+import { RadioChoices } from '../../ui/form-fields'
 import { SecretReveal } from '../../ui/secret-reveal'
+import { useFormState } from '../../ui/use-form-state'
 import { type ApiKey, useRotateApiKey } from './queries'
 
 const GRACE_PERIODS = [
-  { seconds: 0, label: 'Immediately', hint: 'The old key stops working now' },
-  { seconds: 3600, label: 'In 1 hour', hint: '' },
-  { seconds: 86_400, label: 'In 24 hours', hint: '' },
-  { seconds: 604_800, label: 'In 7 days', hint: 'The longest grace period' },
+  { value: 0, label: 'Immediately', hint: 'The old key stops working now' },
+  { value: 3600, label: 'In 1 hour' },
+  { value: 86_400, label: 'In 24 hours' },
+  { value: 604_800, label: 'In 7 days', hint: 'The longest grace period' },
 ]
 
 export function RotateKeyDialog({ apiKey, onClose }: { apiKey: ApiKey; onClose: () => void }) {
   const rotate = useRotateApiKey()
-  const [grace, setGrace] = useState(86_400)
-  const errors = serverErrors(rotate.error, ['gracePeriodSeconds'])
+  const form = useFormState(
+    { gracePeriodSeconds: 86_400 },
+    { fields: ['gracePeriodSeconds'], submission: rotate },
+  )
 
   if (rotate.data) {
     return (
@@ -53,41 +56,25 @@ export function RotateKeyDialog({ apiKey, onClose }: { apiKey: ApiKey; onClose: 
   }
 
   return (
-    <Dialog
+    <FormDialog
       title={`Rotate “${apiKey.name}”`}
       description="Creates a new secret with the same name, scopes, rate limit and expiry."
       onClose={onClose}
-      onSubmit={() => rotate.mutate({ id: apiKey.id, gracePeriodSeconds: grace })}
-      footer={
-        <>
-          <Button onClick={onClose}>Cancel</Button>
-          <Button type="submit" variant="primary" pending={rotate.isPending}>
-            Rotate key
-          </Button>
-        </>
-      }
+      onSubmit={() => rotate.mutate({ id: apiKey.id, gracePeriodSeconds: form.values.gracePeriodSeconds })}
+      submitLabel="Rotate key"
+      submitting={form.submitting}
+      formError={form.formError}
     >
-      <FormError message={errors.form} />
-      <fieldset className="choice-group">
-        <legend className="field-label">The old key ({apiKey.prefix}…) stops working</legend>
-        {GRACE_PERIODS.map((period) => (
-          <label className="choice" key={period.seconds}>
-            <input
-              type="radio"
-              name="grace"
-              checked={grace === period.seconds}
-              onChange={() => setGrace(period.seconds)}
-            />
-            <span>
-              {period.label}
-              {period.hint && <span className="choice-hint">{period.hint}</span>}
-            </span>
-          </label>
-        ))}
-      </fieldset>
+      <RadioChoices
+        legend={`The old key (${apiKey.prefix}…) stops working`}
+        name="grace"
+        value={form.values.gracePeriodSeconds}
+        options={GRACE_PERIODS}
+        onChange={(seconds) => form.setField('gracePeriodSeconds', seconds)}
+      />
       {apiKey.expiresAt && (
         <Banner tone="info">The grace period never runs past the key’s own expiry.</Banner>
       )}
-    </Dialog>
+    </FormDialog>
   )
 }

@@ -1,11 +1,13 @@
 // Create or edit an automation: trigger event, action (Send Webhook), URL, name; a new one can be
 // activated at once. Creating shows the signing secret once.
-import { useState } from 'react'
 import { Link } from 'react-router'
 import { Button } from '../../ui/button'
 import { Dialog } from '../../ui/dialog'
-import { Field, FormError, serverErrors } from '../../ui/form'
+import { Field } from '../../ui/form'
+import { FormDialog } from '../../ui/form-dialog'
+import { CheckboxChoice, SelectField, TextField } from '../../ui/form-fields'
 import { SecretReveal } from '../../ui/secret-reveal'
+import { useFormState } from '../../ui/use-form-state'
 import { EVENTS, type EventName } from './events'
 import { type Automation, useCreateAutomation, useUpdateAutomation } from './queries'
 
@@ -97,11 +99,16 @@ function AutomationForm({
   onClose: () => void
   onSubmit: (values: Values) => void
 }) {
-  const [name, setName] = useState(initial?.name ?? '')
-  const [event, setEvent] = useState<EventName>(initial?.event ?? 'JOB_COMPLETED')
-  const [url, setUrl] = useState(initial?.url ?? '')
-  const [isActive, setIsActive] = useState(true)
-  const errors = serverErrors(error, FIELDS)
+  const form = useFormState(
+    {
+      name: initial?.name ?? '',
+      event: initial?.event ?? ('JOB_COMPLETED' as EventName),
+      url: initial?.url ?? '',
+      isActive: true,
+    },
+    { fields: FIELDS, submission: { error, isPending: pending } },
+  )
+  const { name, event, url, isActive } = form.values
   const submit = () =>
     onSubmit({
       event,
@@ -111,41 +118,26 @@ function AutomationForm({
       ...(initial ? {} : { isActive }),
     })
   return (
-    <Dialog
+    <FormDialog
       title={title}
       description="When the event happens in your organisation, fieldservice POSTs it, signed, to your URL."
       onClose={onClose}
       onSubmit={submit}
-      footer={
-        <>
-          <Button onClick={onClose}>Cancel</Button>
-          <Button type="submit" variant="primary" pending={pending}>
-            {submitLabel}
-          </Button>
-        </>
-      }
+      submitLabel={submitLabel}
+      submitting={form.submitting}
+      formError={form.formError}
     >
-      <FormError message={errors.form} />
-      <Field label="Trigger event" error={errors.fields.event}>
-        {(control) => (
-          <select
-            {...control}
-            className="select"
-            value={event}
-            onChange={(e) => setEvent(e.target.value as EventName)}
-          >
-            {EVENTS.map((option) => (
-              <option key={option.value} value={option.value}>
-                {option.label} — {option.hint}
-              </option>
-            ))}
-          </select>
-        )}
-      </Field>
+      <SelectField form={form} name="event" label="Trigger event">
+        {EVENTS.map((option) => (
+          <option key={option.value} value={option.value}>
+            {option.label} — {option.hint}
+          </option>
+        ))}
+      </SelectField>
       <Field
         label="Action"
         hint="The event is sent as a JSON POST: { event, timestamp, data }."
-        error={errors.fields.action}
+        error={form.error('action')}
       >
         {(control) => (
           <select
@@ -159,48 +151,31 @@ function AutomationForm({
           </select>
         )}
       </Field>
-      <Field
+      <TextField
+        form={form}
+        name="url"
         label="Endpoint URL"
         hint="An https URL on the public internet. One attempt, 10 s to answer, no retries; every attempt is logged."
-        error={errors.fields.url}
-      >
-        {(control) => (
-          <input
-            {...control}
-            className="input"
-            type="url"
-            inputMode="url"
-            placeholder="https://erp.example.com/hooks/fieldservice"
-            value={url}
-            onChange={(e) => setUrl(e.target.value)}
-          />
-        )}
-      </Field>
-      <Field
+        type="url"
+        inputMode="url"
+        placeholder="https://erp.example.com/hooks/fieldservice"
+      />
+      <TextField
+        form={form}
+        name="name"
         label="Name"
         optional
         hint="Shown in lists and logs. Empty: “<event> webhook”."
-        error={errors.fields.name}
-      >
-        {(control) => (
-          <input
-            {...control}
-            className="input"
-            value={name}
-            maxLength={200}
-            onChange={(e) => setName(e.target.value)}
-          />
-        )}
-      </Field>
+        maxLength={200}
+      />
       {!initial && (
-        <label className="choice">
-          <input type="checkbox" checked={isActive} onChange={(e) => setIsActive(e.target.checked)} />
-          <span>
-            Activate now
-            <span className="choice-hint">Inactive automations send nothing until you activate them.</span>
-          </span>
-        </label>
+        <CheckboxChoice
+          form={form}
+          name="isActive"
+          label="Activate now"
+          hint="Inactive automations send nothing until you activate them."
+        />
       )}
-    </Dialog>
+    </FormDialog>
   )
 }

@@ -4,16 +4,20 @@ import { useState } from 'react'
 import { Link, useNavigate } from 'react-router'
 import { useListParams } from '../../lib/search-params'
 import { Button, ButtonLink } from '../../ui/button'
-import { type Column, DataTable } from '../../ui/data-table'
+import type { Column } from '../../ui/data-table'
 import { DateTime } from '../../ui/date-time'
-import { Field } from '../../ui/form'
-import { PageHeader } from '../../ui/page-header'
-import { Pager } from '../../ui/pager'
+import { FilterSelect } from '../../ui/filters'
+import { ListPage, NoMatches } from '../../ui/list-page'
 import { EmptyState } from '../../ui/states'
 import { CreateAutomationDialog } from './automation-form-dialog'
 import { AutomationStatus } from './automation-status'
 import { EVENTS, type EventName, eventLabel } from './events'
 import { type Automation, useAutomations } from './queries'
+
+const STATES = [
+  { value: 'active', label: 'Active' },
+  { value: 'inactive', label: 'Inactive' },
+]
 
 export function AutomationsPage() {
   const params = useListParams()
@@ -42,94 +46,66 @@ export function AutomationsPage() {
   ]
 
   return (
-    <div className="page">
-      <PageHeader
-        title="Automations"
-        description="Send your systems a signed webhook when something happens to a job. Delivery status and errors are in the logs."
-        actions={
-          <>
-            <ButtonLink to="/settings/webhook-logs">View logs</ButtonLink>
-            <Button variant="primary" onClick={() => setCreating(true)}>
-              Create automation
-            </Button>
-          </>
-        }
-      />
-      <div className="filters">
-        <Field label="Trigger event">
-          {(control) => (
-            <select
-              {...control}
-              className="select"
-              value={event ?? ''}
-              onChange={(e) => params.set({ event: e.target.value })}
-            >
-              <option value="">All events</option>
-              {EVENTS.map((option) => (
-                <option key={option.value} value={option.value}>
-                  {option.label}
-                </option>
-              ))}
-            </select>
-          )}
-        </Field>
-        <Field label="Status">
-          {(control) => (
-            <select
-              {...control}
-              className="select"
-              value={state ?? ''}
-              onChange={(e) => params.set({ state: e.target.value })}
-            >
-              <option value="">Any status</option>
-              <option value="active">Active</option>
-              <option value="inactive">Inactive</option>
-            </select>
-          )}
-        </Field>
-      </div>
-      <div>
-        <DataTable
-          label="Automations"
-          columns={columns}
-          rows={automations.data?.automations}
-          rowKey={(a) => a.id}
-          isLoading={automations.isPending}
-          error={automations.error}
-          onRetry={() => automations.refetch()}
-          onRowClick={(a) => navigate(`/settings/automations/${a.id}`)}
-          empty={
-            filtered ? (
-              <EmptyState
-                title="No automations match these filters"
-                action={
-                  <Button onClick={() => params.set({ event: undefined, state: undefined })}>
-                    Clear filters
-                  </Button>
-                }
-              />
-            ) : (
-              <EmptyState
-                icon="⚡"
-                title="No automations yet"
-                description="Create one to send job events (created, assigned, completed …) to your ERP, CRM or chat."
-                action={
-                  <Button variant="primary" onClick={() => setCreating(true)}>
-                    Create automation
-                  </Button>
-                }
-              />
-            )
-          }
-        />
-        <Pager
-          pagination={automations.data?.pagination}
-          onPage={(page) => params.set({ page })}
-          noun="automations"
-        />
-      </div>
+    <ListPage
+      title="Automations"
+      description="Send your systems a signed webhook when something happens to a job. Delivery status and errors are in the logs."
+      actions={
+        <>
+          <ButtonLink to="/settings/webhook-logs">View logs</ButtonLink>
+          <Button variant="primary" onClick={() => setCreating(true)}>
+            Create automation
+          </Button>
+        </>
+      }
+      filters={
+        <>
+          <FilterSelect
+            label="Trigger event"
+            value={event}
+            anyLabel="All events"
+            options={EVENTS}
+            onChange={(value) => params.set({ event: value })}
+          />
+          <FilterSelect
+            label="Status"
+            value={state}
+            anyLabel="Any status"
+            options={STATES}
+            onChange={(value) => params.set({ state: value })}
+          />
+        </>
+      }
+      table={{
+        label: 'Automations',
+        columns,
+        rows: automations.data?.automations,
+        rowKey: (a) => a.id,
+        query: automations,
+        onRowClick: (a) => navigate(`/settings/automations/${a.id}`),
+        pagination: automations.data?.pagination,
+        onPage: (page) => params.set({ page }),
+        noun: 'automations',
+        empty: filtered ? (
+          <NoMatches
+            title="No automations match these filters"
+            onClear={() => params.set({ event: undefined, state: undefined })}
+          />
+        ) : (
+          <EmptyState
+            icon="⚡"
+            title="No automations yet"
+            description="Create one to send job events (created, assigned, completed …) to your ERP, CRM or chat."
+            action={
+              <Button variant="primary" onClick={() => setCreating(true)}>
+                Create automation
+              </Button>
+            }
+          />
+        ),
+      }}
+    >
       {creating && <CreateAutomationDialog onClose={() => setCreating(false)} />}
-    </div>
+    </ListPage>
   )
 }
 

@@ -1,23 +1,26 @@
 // A new signing secret, shown once. For the grace period both secrets sign (two `v1,` signatures),
 // so the receiver can switch without failing a delivery.
-import { useState } from 'react'
 import { Button } from '../../ui/button'
 import { Dialog } from '../../ui/dialog'
-import { FormError, serverErrors } from '../../ui/form'
+import { FormDialog } from '../../ui/form-dialog'
+import { RadioChoices } from '../../ui/form-fields'
 import { SecretReveal } from '../../ui/secret-reveal'
+import { useFormState } from '../../ui/use-form-state'
 import { type Automation, useRotateSecret } from './queries'
 
 const GRACE = [
-  { seconds: 0, label: 'Stop signing with the old secret now' },
-  { seconds: 3600, label: 'Sign with both for 1 hour' },
-  { seconds: 86_400, label: 'Sign with both for 24 hours' },
-  { seconds: 604_800, label: 'Sign with both for 7 days' },
+  { value: 0, label: 'Stop signing with the old secret now' },
+  { value: 3600, label: 'Sign with both for 1 hour' },
+  { value: 86_400, label: 'Sign with both for 24 hours' },
+  { value: 604_800, label: 'Sign with both for 7 days' },
 ]
 
 export function RotateSecretDialog({ automation, onClose }: { automation: Automation; onClose: () => void }) {
   const rotate = useRotateSecret(automation.id)
-  const [grace, setGrace] = useState(86_400)
-  const errors = serverErrors(rotate.error, ['gracePeriodSeconds'])
+  const form = useFormState(
+    { gracePeriodSeconds: 86_400 },
+    { fields: ['gracePeriodSeconds'], submission: rotate },
+  )
   if (rotate.data) {
     return (
       <Dialog
@@ -38,35 +41,22 @@ export function RotateSecretDialog({ automation, onClose }: { automation: Automa
     )
   }
   return (
-    <Dialog
+    <FormDialog
       title="Rotate signing secret"
       description={`A new secret for “${automation.name}”. The current one starts with ${automation.secretHint}`}
       onClose={onClose}
-      onSubmit={() => rotate.mutate(grace)}
-      footer={
-        <>
-          <Button onClick={onClose}>Cancel</Button>
-          <Button type="submit" variant="primary" pending={rotate.isPending}>
-            Rotate secret
-          </Button>
-        </>
-      }
+      onSubmit={() => rotate.mutate(form.values.gracePeriodSeconds)}
+      submitLabel="Rotate secret"
+      submitting={form.submitting}
+      formError={form.formError}
     >
-      <FormError message={errors.form} />
-      <fieldset className="choice-group">
-        <legend className="field-label">Grace period</legend>
-        {GRACE.map((option) => (
-          <label className="choice" key={option.seconds}>
-            <input
-              type="radio"
-              name="grace"
-              checked={grace === option.seconds}
-              onChange={() => setGrace(option.seconds)}
-            />
-            {option.label}
-          </label>
-        ))}
-      </fieldset>
-    </Dialog>
+      <RadioChoices
+        legend="Grace period"
+        name="grace"
+        value={form.values.gracePeriodSeconds}
+        options={GRACE}
+        onChange={(seconds) => form.setField('gracePeriodSeconds', seconds)}
+      />
+    </FormDialog>
   )
 }

@@ -1,10 +1,9 @@
 // The keyboard (and precise) way to assign: pick the worker's row and a start time; the visit lasts
 // the job's service duration. Also used to move an assigned job to another row or time.
-import { useState } from 'react'
 import { zonedToUtc } from '../../lib/time'
-import { Button } from '../../ui/button'
-import { Dialog } from '../../ui/dialog'
-import { Field, FormError, serverErrors } from '../../ui/form'
+import { Field } from '../../ui/form'
+import { FormDialog } from '../../ui/form-dialog'
+import { useFormState } from '../../ui/use-form-state'
 import { type BoardJob, type BoardRow, clock, duration, jobsOfRow, suggestStart } from './board-model'
 import { useAssignJob } from './queries'
 import { windowText } from './tray'
@@ -29,19 +28,21 @@ export function AssignDialog({
 }) {
   const assign = useAssignJob()
   const firstRow = rows.find((r) => r.shiftId === job.shiftId) ?? rows[0]
-  const [shiftId, setShiftId] = useState(firstRow?.shiftId ?? '')
   const startFor = (row: BoardRow | undefined) =>
     job.scheduledStart && row?.shiftId === job.shiftId
       ? clock(job.scheduledStart, timeZone)
       : row
         ? clock(suggestStart(row, jobsOfRow(row, jobs), job), timeZone)
         : '09:00'
-  const [time, setTime] = useState(() => startFor(firstRow))
+  const form = useFormState(() => ({ shiftId: firstRow?.shiftId ?? '', time: startFor(firstRow) }), {
+    fields: ['userId', 'shiftId', 'scheduledStart', 'scheduledEnd'],
+    submission: assign,
+  })
+  const { shiftId, time } = form.values
   const row = rows.find((r) => r.shiftId === shiftId)
   const valid = /^\d{2}:\d{2}$/.test(time)
   const start = valid ? zonedToUtc(date, time, timeZone).getTime() : null
   const end = start === null ? null : start + job.serviceDuration * 1000
-  const errors = serverErrors(assign.error, ['userId', 'shiftId', 'scheduledStart', 'scheduledEnd'])
   const moving = job.status === 'ASSIGNED'
 
   const submit = () => {
@@ -61,34 +62,29 @@ export function AssignDialog({
   }
 
   return (
-    <Dialog
+    <FormDialog
       title={moving ? `Reassign ${job.title}` : `Assign ${job.title}`}
       description={`Window ${windowText(job, timeZone)} (${job.timeWindowType === 'HARD' ? 'must be kept' : 'flexible'}) · ${duration(job.serviceDuration)} on site`}
       onClose={onClose}
       onSubmit={submit}
-      footer={
-        <>
-          <Button onClick={onClose}>Cancel</Button>
-          <Button type="submit" variant="primary" pending={assign.isPending} disabled={!row || !valid}>
-            {moving ? 'Move' : 'Assign'}
-          </Button>
-        </>
-      }
+      submitLabel={moving ? 'Move' : 'Assign'}
+      submitting={form.submitting}
+      submitDisabled={!row || !valid}
+      formError={form.formError}
     >
-      <FormError message={errors.form} />
       {rows.length === 0 ? (
         <p>Nobody works this day: there is no shift to assign the job to.</p>
       ) : (
         <>
-          <Field label="Worker and vehicle" error={errors.fields.userId ?? errors.fields.shiftId}>
+          <Field label="Worker and vehicle" error={form.error('userId') ?? form.error('shiftId')}>
             {(control) => (
               <select
                 {...control}
                 className="select"
                 value={shiftId}
                 onChange={(e) => {
-                  setShiftId(e.target.value)
-                  setTime(startFor(rows.find((r) => r.shiftId === e.target.value)))
+                  form.setField('shiftId', e.target.value)
+                  form.setField('time', startFor(rows.find((r) => r.shiftId === e.target.value)))
                 }}
               >
                 {rows.map((r) => (
@@ -101,23 +97,15 @@ export function AssignDialog({
           </Field>
           <Field
             label="Start time"
-            error={errors.fields.scheduledStart ?? errors.fields.scheduledEnd}
+            error={form.error('scheduledStart') ?? form.error('scheduledEnd')}
             hint={end === null ? `In ${timeZone}` : `Ends at ${clock(end, timeZone)} · ${timeZone}`}
           >
             {(control) => (
-              <input
-                {...control}
-                className="input"
-                type="time"
-                step={900}
-                required
-                value={time}
-                onChange={(e) => setTime(e.target.value)}
-              />
+              <input {...control} className="input" type="time" step={900} required {...form.text('time')} />
             )}
           </Field>
         </>
       )}
-    </Dialog>
+    </FormDialog>
   )
 }

@@ -2,6 +2,7 @@
 // be linked and survives a reload.
 import type { Schema } from '../../api/types'
 import { Button } from '../../ui/button'
+import { FilterSelect } from '../../ui/filters'
 import { Field } from '../../ui/form'
 import { addDays, type BoardJob } from './board-model'
 import { JOB_STATUSES, STATUS_LOOK } from './status'
@@ -56,26 +57,24 @@ export function DepotSelect({
   allLabel?: string
 }) {
   return (
-    <Field label="Depot">
-      {(control) => (
-        <select
-          {...control}
-          className="select"
-          value={value ?? ''}
-          onChange={(e) => onChange(e.target.value)}
-        >
-          <option value="">{allLabel}</option>
-          {depots.map((depot) => (
-            <option key={depot.id} value={depot.id}>
-              {depot.name}
-              {depot.isActive ? '' : ' (inactive)'}
-            </option>
-          ))}
-        </select>
-      )}
-    </Field>
+    <FilterSelect
+      label="Depot"
+      value={value}
+      anyLabel={allLabel}
+      options={depots.map((depot) => ({
+        value: depot.id,
+        label: `${depot.name}${depot.isActive ? '' : ' (inactive)'}`,
+      }))}
+      onChange={onChange}
+    />
   )
 }
+
+const PRIORITY_CHOICES = [
+  { value: 'HIGH', label: 'High' },
+  { value: 'NORMAL', label: 'Normal' },
+  { value: 'LOW', label: 'Low' },
+]
 
 export function JobFilters({
   jobs,
@@ -96,55 +95,27 @@ export function JobFilters({
   if (tag && !tags.has(tag)) tags.set(tag, 'Chosen tag')
   return (
     <>
-      <Field label="Status">
-        {(control) => (
-          <select
-            {...control}
-            className="select"
-            value={status ?? ''}
-            onChange={(e) => onChange({ status: e.target.value })}
-          >
-            <option value="">Any status</option>
-            {JOB_STATUSES.map((s) => (
-              <option key={s} value={s}>
-                {STATUS_LOOK[s].label}
-              </option>
-            ))}
-          </select>
-        )}
-      </Field>
-      <Field label="Priority">
-        {(control) => (
-          <select
-            {...control}
-            className="select"
-            value={priority ?? ''}
-            onChange={(e) => onChange({ priority: e.target.value })}
-          >
-            <option value="">Any priority</option>
-            <option value="HIGH">High</option>
-            <option value="NORMAL">Normal</option>
-            <option value="LOW">Low</option>
-          </select>
-        )}
-      </Field>
-      <Field label="Tag">
-        {(control) => (
-          <select
-            {...control}
-            className="select"
-            value={tag ?? ''}
-            onChange={(e) => onChange({ tag: e.target.value })}
-          >
-            <option value="">Any tag</option>
-            {[...tags].map(([id, name]) => (
-              <option key={id} value={id}>
-                {name}
-              </option>
-            ))}
-          </select>
-        )}
-      </Field>
+      <FilterSelect
+        label="Status"
+        value={status}
+        anyLabel="Any status"
+        options={JOB_STATUSES.map((s) => ({ value: s, label: STATUS_LOOK[s].label }))}
+        onChange={(value) => onChange({ status: value })}
+      />
+      <FilterSelect
+        label="Priority"
+        value={priority}
+        anyLabel="Any priority"
+        options={PRIORITY_CHOICES}
+        onChange={(value) => onChange({ priority: value })}
+      />
+      <FilterSelect
+        label="Tag"
+        value={tag}
+        anyLabel="Any tag"
+        options={[...tags].map(([id, name]) => ({ value: id, label: name }))}
+        onChange={(value) => onChange({ tag: value })}
+      />
       {(status || priority || tag) && (
         <Button
           variant="ghost"

@@ -1,18 +1,17 @@
 // Customers: everyone the organisation visits (server-paged, searched by name or address on the
 // server), added and edited in a dialog with a map pin. `?customer=ID` opens one for editing, so an
 // edit can be linked; an id that is not the organisation's shows "not found".
-import { useEffect, useState } from 'react'
+import { useState } from 'react'
 import { Link } from 'react-router'
 import { formatDuration } from '../../lib/form-values'
-import { useListParams } from '../../lib/search-params'
+import { useListParams, useSearchText } from '../../lib/search-params'
 import { Badge } from '../../ui/badge'
 import { Button } from '../../ui/button'
-import { type Column, DataTable } from '../../ui/data-table'
-import { Dialog } from '../../ui/dialog'
-import { Field } from '../../ui/form'
-import { PageHeader } from '../../ui/page-header'
-import { Pager } from '../../ui/pager'
-import { EmptyState, ErrorState, LoadingState } from '../../ui/states'
+import type { Column } from '../../ui/data-table'
+import { SearchFilter } from '../../ui/filters'
+import { ListPage, NoMatches } from '../../ui/list-page'
+import { RecordLoading } from '../../ui/record-loading'
+import { EmptyState } from '../../ui/states'
 import { useToast } from '../../ui/toast'
 import { priorityOf } from '../jobs/job-labels'
 import { CustomerDialog } from './customer-dialog'
@@ -22,13 +21,7 @@ export function CustomersPage() {
   const params = useListParams()
   const search = params.get('q')
   const editing = params.get('customer')
-  const [searchText, setSearchText] = useState(search ?? '')
-  useEffect(() => {
-    const timer = setTimeout(() => {
-      if ((search ?? '') !== searchText.trim()) params.set({ q: searchText.trim() })
-    }, 300)
-    return () => clearTimeout(timer)
-  }, [searchText, search, params])
+  const [searchText, setSearchText] = useSearchText(params)
   const customers = useCustomers(params.page, search)
   const toast = useToast()
   const [adding, setAdding] = useState(false)
@@ -92,74 +85,47 @@ export function CustomersPage() {
   ]
 
   return (
-    <div className="page">
-      <PageHeader
-        title="Customers"
-        description="The places your team visits, with the defaults their jobs take."
-        actions={
-          <Button variant="primary" onClick={() => setAdding(true)}>
-            Add customer
-          </Button>
-        }
-      />
-      <div className="filters">
-        <Field label="Search">
-          {(control) => (
-            <input
-              {...control}
-              className="input"
-              type="search"
-              placeholder="Name or address"
-              value={searchText}
-              onChange={(e) => setSearchText(e.target.value)}
-            />
-          )}
-        </Field>
-      </div>
-      <div>
-        <DataTable
-          label="Customers"
-          columns={columns}
-          rows={customers.data?.customers}
-          rowKey={(c) => c.id}
-          isLoading={customers.isPending}
-          error={customers.error}
-          onRetry={() => customers.refetch()}
-          empty={
-            search ? (
-              <EmptyState
-                title={`No customer matches “${search}”`}
-                action={
-                  <Button
-                    onClick={() => {
-                      setSearchText('')
-                      params.set({ q: undefined })
-                    }}
-                  >
-                    Clear search
-                  </Button>
-                }
-              />
-            ) : (
-              <EmptyState
-                icon="⌖"
-                title="No customers yet"
-                description="Add the homes and businesses your team visits; jobs can then be booked for them."
-                action={
-                  <Button variant="primary" onClick={() => setAdding(true)}>
-                    Add customer
-                  </Button>
-                }
-              />
-            )
-          }
-        />
-        <Pager
-          pagination={customers.data?.pagination}
-          onPage={(page) => params.set({ page })}
-          noun="customers"
-        />
-      </div>
+    <ListPage
+      title="Customers"
+      description="The places your team visits, with the defaults their jobs take."
+      actions={
+        <Button variant="primary" onClick={() => setAdding(true)}>
+          Add customer
+        </Button>
+      }
+      filters={<SearchFilter value={searchText} onChange={setSearchText} placeholder="Name or address" />}
+      table={{
+        label: 'Customers',
+        columns,
+        rows: customers.data?.customers,
+        rowKey: (c) => c.id,
+        query: customers,
+        pagination: customers.data?.pagination,
+        onPage: (page) => params.set({ page }),
+        noun: 'customers',
+        empty: search ? (
+          <NoMatches
+            title={`No customer matches “${search}”`}
+            clearLabel="Clear search"
+            onClear={() => {
+              setSearchText('')
+              params.set({ q: undefined })
+            }}
+          />
+        ) : (
+          <EmptyState
+            icon="⌖"
+            title="No customers yet"
+            description="Add the homes and businesses your team visits; jobs can then be booked for them."
+            action={
+              <Button variant="primary" onClick={() => setAdding(true)}>
+                Add customer
+              </Button>
+            }
+          />
+        ),
+      }}
+    >
       {adding && (
         <CustomerDialog
           onClose={() => setAdding(false)}
@@ -179,7 +145,7 @@ export function CustomersPage() {
           }}
         />
       )}
-    </div>
+    </ListPage>
   )
 }
 
@@ -196,16 +162,12 @@ function EditCustomer({
   const query = useCustomer(id)
   if (query.data) return <CustomerDialog customer={query.data.customer} onClose={onClose} onSaved={onSaved} />
   return (
-    <Dialog title="Edit customer" onClose={onClose} footer={<Button onClick={onClose}>Close</Button>}>
-      {query.error ? (
-        <ErrorState
-          error={query.error}
-          title="This customer could not be loaded"
-          onRetry={() => query.refetch()}
-        />
-      ) : (
-        <LoadingState label="Loading the customer…" />
-      )}
-    </Dialog>
+    <RecordLoading
+      title="Edit customer"
+      noun="customer"
+      error={query.error}
+      onRetry={() => query.refetch()}
+      onClose={onClose}
+    />
   )
 }

@@ -4,10 +4,10 @@
 import { useListParams } from '../../lib/search-params'
 import { Badge } from '../../ui/badge'
 import { Button } from '../../ui/button'
-import { type Column, DataTable } from '../../ui/data-table'
+import type { Column } from '../../ui/data-table'
 import { DateTime } from '../../ui/date-time'
-import { Field } from '../../ui/form'
-import { Pager } from '../../ui/pager'
+import { FilterSelect } from '../../ui/filters'
+import { NoMatches, PagedTable } from '../../ui/list-page'
 import { EmptyState } from '../../ui/states'
 import { EVENTS, type EventName } from '../automations/events'
 import { ExecutionSheet } from './execution-sheet'
@@ -91,103 +91,61 @@ export function ExecutionLog({
   return (
     <div className="section">
       <div className="filters">
-        <Field label="Status">
-          {(control) => (
-            <select
-              {...control}
-              className="select"
-              value={status ?? ''}
-              onChange={(e) => params.set({ status: e.target.value })}
-            >
-              <option value="">Any status</option>
-              {STATUSES.map((option) => (
-                <option key={option.value} value={option.value}>
-                  {option.label}
-                </option>
-              ))}
-            </select>
-          )}
-        </Field>
-        <Field label="Event">
-          {(control) => (
-            <select
-              {...control}
-              className="select"
-              value={event ?? ''}
-              onChange={(e) => params.set({ event: e.target.value })}
-            >
-              <option value="">All events</option>
-              {EVENTS.map((option) => (
-                <option key={option.value} value={option.value}>
-                  {option.label}
-                </option>
-              ))}
-            </select>
-          )}
-        </Field>
+        <FilterSelect
+          label="Status"
+          value={status}
+          anyLabel="Any status"
+          options={STATUSES}
+          onChange={(value) => params.set({ status: value })}
+        />
+        <FilterSelect
+          label="Event"
+          value={event}
+          anyLabel="All events"
+          options={EVENTS}
+          onChange={(value) => params.set({ event: value })}
+        />
         {!automationId && automationNames && automationNames.size > 0 && (
-          <Field label="Automation">
-            {(control) => (
-              <select
-                {...control}
-                className="select"
-                value={filterAutomation ?? ''}
-                onChange={(e) => params.set({ automation: e.target.value })}
-              >
-                <option value="">All automations</option>
-                {[...automationNames].map(([id, name]) => (
-                  <option key={id} value={id}>
-                    {name}
-                  </option>
-                ))}
-              </select>
-            )}
-          </Field>
+          <FilterSelect
+            label="Automation"
+            value={filterAutomation}
+            anyLabel="All automations"
+            options={[...automationNames].map(([id, name]) => ({ value: id, label: name }))}
+            onChange={(value) => params.set({ automation: value })}
+          />
         )}
         <Button variant="ghost" onClick={() => executions.refetch()} pending={executions.isFetching}>
           Refresh
         </Button>
       </div>
-      <div>
-        <DataTable
-          label="Webhook deliveries"
-          columns={columns}
-          rows={executions.data?.executions}
-          rowKey={(e) => e.id}
-          isLoading={executions.isPending}
-          error={executions.error}
-          onRetry={() => executions.refetch()}
-          onRowClick={openExecution}
-          selectedKey={open}
-          empty={
-            filtered ? (
-              <EmptyState
-                title="No deliveries match these filters"
-                action={
-                  <Button
-                    onClick={() => params.set({ status: undefined, event: undefined, automation: undefined })}
-                  >
-                    Clear filters
-                  </Button>
-                }
-              />
-            ) : (
-              <EmptyState
-                icon="📭"
-                title="No deliveries yet"
-                description={
-                  emptyHint ?? 'Deliveries appear here as soon as an active automation’s event happens.'
-                }
-              />
-            )
-          }
-        />
-        <Pager
-          pagination={executions.data?.pagination}
-          onPage={(page) => params.set({ page })}
-          noun="deliveries"
-        />
-      </div>
+      <PagedTable
+        label="Webhook deliveries"
+        columns={columns}
+        rows={executions.data?.executions}
+        rowKey={(e) => e.id}
+        query={executions}
+        onRowClick={openExecution}
+        selectedKey={open}
+        pagination={executions.data?.pagination}
+        onPage={(page) => params.set({ page })}
+        noun="deliveries"
+        empty={
+          filtered ? (
+            <NoMatches
+              title="No deliveries match these filters"
+              onClear={() => params.set({ status: undefined, event: undefined, automation: undefined })}
+            />
+          ) : (
+            <EmptyState
+              icon="📭"
+              title="No deliveries yet"
+              description={
+                emptyHint ?? 'Deliveries appear here as soon as an active automation’s event happens.'
+              }
+            />
+          )
+        }
+      />
       {open && openAutomation && (
         <ExecutionSheet
           key={open}

@@ -2,12 +2,13 @@
 // carry and jobs use: weight, volume, pallets) — small lists managed in place on the Fleet page.
 import { useState } from 'react'
 import { Button } from '../../ui/button'
-import { ConfirmDialog } from '../../ui/confirm-dialog'
-import { Dialog } from '../../ui/dialog'
 import { Field, FormError, serverErrors } from '../../ui/form'
+import { FormDialog } from '../../ui/form-dialog'
+import { TextField } from '../../ui/form-fields'
 import { Pager } from '../../ui/pager'
 import { EmptyState, ErrorState, LoadingState } from '../../ui/states'
 import { useToast } from '../../ui/toast'
+import { useFormState } from '../../ui/use-form-state'
 import {
   type CapacityDimension,
   type Tag,
@@ -18,6 +19,7 @@ import {
   useSaveTag,
   useTags,
 } from './queries'
+import { ConfirmDeletion } from './record-actions'
 
 const SMALL_PAGE = 10
 
@@ -118,26 +120,15 @@ export function TagsCard() {
         />
       )}
       {deleting && (
-        <ConfirmDialog
-          title={`Delete tag ${deleting.name}?`}
-          confirmLabel="Delete tag"
-          pending={remove.isPending}
-          error={remove.error}
-          onClose={() => {
-            remove.reset()
-            setDeleting(null)
-          }}
-          onConfirm={() =>
-            remove.mutate(deleting.id, {
-              onSuccess: () => {
-                toast.success(`Tag ${deleting.name} deleted`)
-                setDeleting(null)
-              },
-            })
-          }
+        <ConfirmDeletion
+          noun="tag"
+          record={deleting}
+          deletion={remove}
+          deletedMessage={`Tag ${deleting.name} deleted`}
+          onDone={() => setDeleting(null)}
         >
-          <p>A tag that vehicles or jobs still carry cannot be deleted: take it off them first.</p>
-        </ConfirmDialog>
+          A tag that vehicles or jobs still carry cannot be deleted: take it off them first.
+        </ConfirmDeletion>
       )}
     </section>
   )
@@ -266,26 +257,14 @@ export function CapacityCard() {
         />
       )}
       {deleting && (
-        <ConfirmDialog
-          title={`Delete dimension ${deleting.label}?`}
-          confirmLabel="Delete dimension"
-          pending={remove.isPending}
-          error={remove.error}
-          onClose={() => {
-            remove.reset()
-            setDeleting(null)
-          }}
-          onConfirm={() =>
-            remove.mutate(deleting.id, {
-              onSuccess: () => {
-                toast.success(`${deleting.label} deleted`)
-                setDeleting(null)
-              },
-            })
-          }
+        <ConfirmDeletion
+          noun="dimension"
+          record={{ id: deleting.id, name: deleting.label }}
+          deletion={remove}
+          onDone={() => setDeleting(null)}
         >
-          <p>A dimension that vehicles or jobs still use cannot be deleted: remove it from them first.</p>
-        </ConfirmDialog>
+          A dimension that vehicles or jobs still use cannot be deleted: remove it from them first.
+        </ConfirmDeletion>
       )}
     </section>
   )
@@ -306,39 +285,22 @@ function RenameDialog({
   onClose: () => void
   onSave: (values: Record<string, string>) => void
 }) {
-  const [values, setValues] = useState(Object.fromEntries(fields.map((f) => [f.name, f.value])))
-  const errors = serverErrors(
-    error,
-    fields.map((f) => f.name),
+  const form = useFormState<Record<string, string>>(
+    () => Object.fromEntries(fields.map((f) => [f.name, f.value])),
+    { fields: fields.map((f) => f.name), submission: { error, isPending: pending } },
   )
   return (
-    <Dialog
+    <FormDialog
       title={title}
       onClose={onClose}
-      onSubmit={() => onSave(values)}
-      footer={
-        <>
-          <Button onClick={onClose}>Cancel</Button>
-          <Button type="submit" variant="primary" pending={pending}>
-            Save
-          </Button>
-        </>
-      }
+      onSubmit={() => onSave(form.values)}
+      submitLabel="Save"
+      submitting={form.submitting}
+      formError={form.formError}
     >
-      <FormError message={errors.form} />
       {fields.map((field) => (
-        <Field key={field.name} label={field.label} error={errors.fields[field.name]}>
-          {(control) => (
-            <input
-              {...control}
-              className="input"
-              autoComplete="off"
-              value={values[field.name] ?? ''}
-              onChange={(e) => setValues({ ...values, [field.name]: e.target.value })}
-            />
-          )}
-        </Field>
+        <TextField key={field.name} form={form} name={field.name} label={field.label} autoComplete="off" />
       ))}
-    </Dialog>
+    </FormDialog>
   )
 }

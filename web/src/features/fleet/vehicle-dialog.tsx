@@ -1,13 +1,12 @@
 // Create or edit a vehicle: name, depot, what it costs (fixed per route, per km, per hour), how fast
 // it drives, where its routes start and end, what it carries per capacity dimension, its tags
 // (skills, equipment) and whether it is in service.
-import { useState } from 'react'
 import { useDepots } from '../../app/time-zone'
 import { numberProblems, parseNumber, text } from '../../lib/form-values'
-import { Button } from '../../ui/button'
-import { Dialog } from '../../ui/dialog'
-import { Field, FormError, serverErrors } from '../../ui/form'
-import { useSaveVehicle, type Vehicle, type VehicleBody } from './queries'
+import { FormDialog } from '../../ui/form-dialog'
+import { CheckboxChoice, RadioChoices, type RadioOption, SelectField, TextField } from '../../ui/form-fields'
+import { useFormState } from '../../ui/use-form-state'
+import { useSaveVehicle, type Vehicle } from './queries'
 import { type Amounts, CapacityInputs, readAmounts, TagChoices } from './tag-choices'
 
 const FIELDS = [
@@ -25,6 +24,15 @@ const FIELDS = [
   'capacities',
 ]
 
+const STARTS = [
+  { value: 'depot', label: 'At the depot' },
+  { value: 'elsewhere', label: 'Somewhere else (a technician’s home, say)' },
+] as const
+const ENDS: readonly RadioOption<Vehicle['endPolicy']>[] = [
+  { value: 'RETURN_TO_ORIGIN', label: 'Back where they started' },
+  { value: 'END_AT_LAST_JOB', label: 'At the last job' },
+]
+
 export function VehicleDialog({
   vehicle,
   defaultDepotId,
@@ -38,50 +46,50 @@ export function VehicleDialog({
 }) {
   const save = useSaveVehicle()
   const depots = useDepots()
-  const [name, setName] = useState(vehicle?.name ?? '')
-  const [locationId, setLocationId] = useState(vehicle?.locationId ?? defaultDepotId ?? '')
-  const [fixedCost, setFixedCost] = useState(text(vehicle?.fixedCost ?? 0))
-  const [costPerKm, setCostPerKm] = useState(text(vehicle?.costPerKm ?? 0))
-  const [costPerHour, setCostPerHour] = useState(text(vehicle?.costPerHour ?? 0))
-  const [speedFactor, setSpeedFactor] = useState(text(vehicle?.speedFactor ?? 1))
-  const [startsAtDepot, setStartsAtDepot] = useState(vehicle ? vehicle.startLatitude === null : true)
-  const [startLatitude, setStartLatitude] = useState(text(vehicle?.startLatitude))
-  const [startLongitude, setStartLongitude] = useState(text(vehicle?.startLongitude))
-  const [endPolicy, setEndPolicy] = useState<VehicleBody['endPolicy']>(
-    vehicle?.endPolicy ?? 'RETURN_TO_ORIGIN',
+  const form = useFormState(
+    () => ({
+      name: vehicle?.name ?? '',
+      locationId: vehicle?.locationId ?? defaultDepotId ?? '',
+      fixedCost: text(vehicle?.fixedCost ?? 0),
+      costPerKm: text(vehicle?.costPerKm ?? 0),
+      costPerHour: text(vehicle?.costPerHour ?? 0),
+      speedFactor: text(vehicle?.speedFactor ?? 1),
+      startsAtDepot: vehicle ? vehicle.startLatitude === null : true,
+      startLatitude: text(vehicle?.startLatitude),
+      startLongitude: text(vehicle?.startLongitude),
+      endPolicy: vehicle?.endPolicy ?? ('RETURN_TO_ORIGIN' as Vehicle['endPolicy']),
+      tagIds: vehicle?.tags.map((t) => t.tag.id) ?? [],
+      capacities: Object.fromEntries(
+        vehicle?.capacities.map((c) => [c.capacityDimension.id, String(c.maxValue)]) ?? [],
+      ) as Amounts,
+      isActive: vehicle?.isActive ?? true,
+    }),
+    { fields: FIELDS, submission: save },
   )
-  const [tagIds, setTagIds] = useState<string[]>(vehicle?.tags.map((t) => t.tag.id) ?? [])
-  const [capacities, setCapacities] = useState<Amounts>(
-    Object.fromEntries(vehicle?.capacities.map((c) => [c.capacityDimension.id, String(c.maxValue)]) ?? []),
-  )
-  const [isActive, setActive] = useState(vehicle?.isActive ?? true)
-  const [local, setLocal] = useState<Record<string, string>>({})
-  const errors = serverErrors(save.error, FIELDS)
-  const error = (field: string) => local[field] ?? errors.fields[field]
+  const { values, setField } = form
   const firstDepot = depots.data?.locations[0]?.id ?? ''
 
   const submit = () => {
     const numbers = {
-      fixedCost: parseNumber(fixedCost),
-      costPerKm: parseNumber(costPerKm),
-      costPerHour: parseNumber(costPerHour),
-      speedFactor: parseNumber(speedFactor),
-      startLatitude: startsAtDepot ? null : parseNumber(startLatitude),
-      startLongitude: startsAtDepot ? null : parseNumber(startLongitude),
+      fixedCost: parseNumber(values.fixedCost),
+      costPerKm: parseNumber(values.costPerKm),
+      costPerHour: parseNumber(values.costPerHour),
+      speedFactor: parseNumber(values.speedFactor),
+      startLatitude: values.startsAtDepot ? null : parseNumber(values.startLatitude),
+      startLongitude: values.startsAtDepot ? null : parseNumber(values.startLongitude),
     }
-    const amounts = readAmounts(capacities, 'maxValue')
+    const amounts = readAmounts(values.capacities, 'maxValue')
     const problems = {
       ...numberProblems(numbers),
       ...(amounts.invalid ? { capacities: 'must be numbers' } : {}),
     }
-    setLocal(problems)
-    if (Object.keys(problems).length > 0) return
+    if (!form.check(problems)) return
     const { startLatitude: startLat, startLongitude: startLng, ...costs } = numbers
     save.mutate(
       {
         ...(vehicle ? { id: vehicle.id } : {}),
-        name: name.trim(),
-        locationId: locationId || firstDepot,
+        name: values.name.trim(),
+        locationId: values.locationId || firstDepot,
         // Empty costs are 0 and an empty speed factor 1, the API's defaults.
         fixedCost: costs.fixedCost ?? 0,
         costPerKm: costs.costPerKm ?? 0,
@@ -89,9 +97,9 @@ export function VehicleDialog({
         speedFactor: costs.speedFactor ?? 1,
         startLatitude: startLat,
         startLongitude: startLng,
-        endPolicy,
-        isActive,
-        tagIds,
+        endPolicy: values.endPolicy,
+        isActive: values.isActive,
+        tagIds: values.tagIds,
         capacities: amounts.list,
       },
       { onSuccess: ({ vehicle: saved }) => onSaved(saved) },
@@ -99,185 +107,81 @@ export function VehicleDialog({
   }
 
   return (
-    <Dialog
+    <FormDialog
       title={vehicle ? `Edit ${vehicle.name}` : 'Add vehicle'}
       description="Costs and capacities are what the route optimiser plans with."
       wide
       onClose={onClose}
       onSubmit={submit}
-      footer={
-        <>
-          <Button onClick={onClose}>Cancel</Button>
-          <Button type="submit" variant="primary" pending={save.isPending}>
-            {vehicle ? 'Save vehicle' : 'Add vehicle'}
-          </Button>
-        </>
-      }
+      submitLabel={vehicle ? 'Save vehicle' : 'Add vehicle'}
+      submitting={form.submitting}
+      formError={form.formError}
     >
-      <FormError message={errors.form} />
       <div className="form-grid">
-        <Field label="Name" error={error('name')}>
-          {(control) => (
-            <input
-              {...control}
-              className="input"
-              autoComplete="off"
-              value={name}
-              onChange={(e) => setName(e.target.value)}
-            />
-          )}
-        </Field>
-        <Field label="Depot" error={error('locationId')}>
-          {(control) => (
-            <select
-              {...control}
-              className="select"
-              value={locationId || firstDepot}
-              onChange={(e) => setLocationId(e.target.value)}
-            >
-              {(depots.data?.locations ?? []).map((depot) => (
-                <option key={depot.id} value={depot.id}>
-                  {depot.name}
-                </option>
-              ))}
-            </select>
-          )}
-        </Field>
-        <Field label="Fixed cost per route" error={error('fixedCost')}>
-          {(control) => (
-            <input
-              {...control}
-              className="input"
-              inputMode="decimal"
-              value={fixedCost}
-              onChange={(e) => setFixedCost(e.target.value)}
-            />
-          )}
-        </Field>
-        <Field label="Cost per km" error={error('costPerKm')}>
-          {(control) => (
-            <input
-              {...control}
-              className="input"
-              inputMode="decimal"
-              value={costPerKm}
-              onChange={(e) => setCostPerKm(e.target.value)}
-            />
-          )}
-        </Field>
-        <Field label="Cost per hour" error={error('costPerHour')}>
-          {(control) => (
-            <input
-              {...control}
-              className="input"
-              inputMode="decimal"
-              value={costPerHour}
-              onChange={(e) => setCostPerHour(e.target.value)}
-            />
-          )}
-        </Field>
-        <Field
+        <TextField form={form} name="name" label="Name" autoComplete="off" />
+        {/* Until the depots load, the first one is what an empty choice will be sent as. */}
+        <SelectField form={form} name="locationId" label="Depot" value={values.locationId || firstDepot}>
+          {(depots.data?.locations ?? []).map((depot) => (
+            <option key={depot.id} value={depot.id}>
+              {depot.name}
+            </option>
+          ))}
+        </SelectField>
+        <TextField form={form} name="fixedCost" label="Fixed cost per route" inputMode="decimal" />
+        <TextField form={form} name="costPerKm" label="Cost per km" inputMode="decimal" />
+        <TextField form={form} name="costPerHour" label="Cost per hour" inputMode="decimal" />
+        <TextField
+          form={form}
+          name="speedFactor"
           label="Speed factor"
           hint="1 is normal traffic; 0.8 is 20% slower"
-          error={error('speedFactor')}
-        >
-          {(control) => (
-            <input
-              {...control}
-              className="input"
-              inputMode="decimal"
-              value={speedFactor}
-              onChange={(e) => setSpeedFactor(e.target.value)}
-            />
-          )}
-        </Field>
-        <fieldset className="choice-group span-2">
-          <legend className="field-label">Routes start</legend>
-          <label className="choice">
-            <input
-              type="radio"
-              name="start"
-              checked={startsAtDepot}
-              onChange={() => setStartsAtDepot(true)}
-            />
-            <span>At the depot</span>
-          </label>
-          <label className="choice">
-            <input
-              type="radio"
-              name="start"
-              checked={!startsAtDepot}
-              onChange={() => setStartsAtDepot(false)}
-            />
-            <span>Somewhere else (a technician’s home, say)</span>
-          </label>
-        </fieldset>
-        {!startsAtDepot && (
+          inputMode="decimal"
+        />
+        <RadioChoices
+          legend="Routes start"
+          name="start"
+          className="choice-group span-2"
+          value={values.startsAtDepot ? 'depot' : 'elsewhere'}
+          options={STARTS}
+          onChange={(start) => setField('startsAtDepot', start === 'depot')}
+        />
+        {!values.startsAtDepot && (
           <>
-            <Field label="Start latitude" error={error('startLatitude')}>
-              {(control) => (
-                <input
-                  {...control}
-                  className="input"
-                  inputMode="decimal"
-                  value={startLatitude}
-                  onChange={(e) => setStartLatitude(e.target.value)}
-                />
-              )}
-            </Field>
-            <Field label="Start longitude" error={error('startLongitude')}>
-              {(control) => (
-                <input
-                  {...control}
-                  className="input"
-                  inputMode="decimal"
-                  value={startLongitude}
-                  onChange={(e) => setStartLongitude(e.target.value)}
-                />
-              )}
-            </Field>
+            <TextField form={form} name="startLatitude" label="Start latitude" inputMode="decimal" />
+            <TextField form={form} name="startLongitude" label="Start longitude" inputMode="decimal" />
           </>
         )}
-        <fieldset className="choice-group span-2">
-          <legend className="field-label">Routes end</legend>
-          <label className="choice">
-            <input
-              type="radio"
-              name="end"
-              checked={endPolicy === 'RETURN_TO_ORIGIN'}
-              onChange={() => setEndPolicy('RETURN_TO_ORIGIN')}
-            />
-            <span>Back where they started</span>
-          </label>
-          <label className="choice">
-            <input
-              type="radio"
-              name="end"
-              checked={endPolicy === 'END_AT_LAST_JOB'}
-              onChange={() => setEndPolicy('END_AT_LAST_JOB')}
-            />
-            <span>At the last job</span>
-          </label>
-        </fieldset>
+        <RadioChoices
+          legend="Routes end"
+          name="end"
+          className="choice-group span-2"
+          value={values.endPolicy}
+          options={ENDS}
+          onChange={(end) => setField('endPolicy', end)}
+        />
         <div className="span-2">
           <CapacityInputs
             legend="Capacity"
-            value={capacities}
-            onChange={setCapacities}
-            error={error('capacities')}
+            value={values.capacities}
+            onChange={(amounts) => setField('capacities', amounts)}
+            error={form.error('capacities')}
           />
         </div>
         <div className="span-2">
-          <TagChoices value={tagIds} onChange={setTagIds} error={error('tagIds')} />
+          <TagChoices
+            value={values.tagIds}
+            onChange={(ids) => setField('tagIds', ids)}
+            error={form.error('tagIds')}
+          />
         </div>
-        <label className="choice span-2">
-          <input type="checkbox" checked={isActive} onChange={(e) => setActive(e.target.checked)} />
-          <span>
-            In service
-            <span className="choice-hint">Vehicles out of service are not planned.</span>
-          </span>
-        </label>
+        <CheckboxChoice
+          form={form}
+          name="isActive"
+          label="In service"
+          hint="Vehicles out of service are not planned."
+          className="choice span-2"
+        />
       </div>
-    </Dialog>
+    </FormDialog>
   )
 }

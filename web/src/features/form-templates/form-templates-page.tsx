@@ -6,10 +6,9 @@ import { useListParams } from '../../lib/search-params'
 import { Badge } from '../../ui/badge'
 import { Button } from '../../ui/button'
 import { ConfirmDialog } from '../../ui/confirm-dialog'
-import { type Column, DataTable } from '../../ui/data-table'
+import type { Column } from '../../ui/data-table'
 import { DateTime } from '../../ui/date-time'
-import { PageHeader } from '../../ui/page-header'
-import { Pager } from '../../ui/pager'
+import { ListPage } from '../../ui/list-page'
 import { EmptyState } from '../../ui/states'
 import { useToast } from '../../ui/toast'
 import { TYPE_LABELS } from './fields-editor'
@@ -95,44 +94,37 @@ export function FormTemplatesPage() {
   ]
 
   return (
-    <div className="page">
-      <PageHeader
-        title="Form templates"
-        description="Checklists and reports your workers fill in on a job in My day. A job that needs an active form cannot be completed until it is filled in."
-        actions={
-          <Button variant="primary" onClick={() => setEditing('new')}>
-            Create form template
-          </Button>
-        }
-      />
-      <div>
-        <DataTable
-          label="Form templates"
-          columns={columns}
-          rows={templates.data?.formTemplates}
-          rowKey={(t) => t.id}
-          isLoading={templates.isPending}
-          error={templates.error}
-          onRetry={() => templates.refetch()}
-          empty={
-            <EmptyState
-              icon="☑"
-              title="No form templates yet"
-              description="Create one for a safety check, a customer sign-off or a parts report."
-              action={
-                <Button variant="primary" onClick={() => setEditing('new')}>
-                  Create form template
-                </Button>
-              }
-            />
-          }
-        />
-        <Pager
-          pagination={templates.data?.pagination}
-          onPage={(page) => params.set({ page })}
-          noun="templates"
-        />
-      </div>
+    <ListPage
+      title="Form templates"
+      description="Checklists and reports your workers fill in on a job in My day. A job that needs an active form cannot be completed until it is filled in."
+      actions={
+        <Button variant="primary" onClick={() => setEditing('new')}>
+          Create form template
+        </Button>
+      }
+      table={{
+        label: 'Form templates',
+        columns,
+        rows: templates.data?.formTemplates,
+        rowKey: (t) => t.id,
+        query: templates,
+        pagination: templates.data?.pagination,
+        onPage: (page) => params.set({ page }),
+        noun: 'templates',
+        empty: (
+          <EmptyState
+            icon="☑"
+            title="No form templates yet"
+            description="Create one for a safety check, a customer sign-off or a parts report."
+            action={
+              <Button variant="primary" onClick={() => setEditing('new')}>
+                Create form template
+              </Button>
+            }
+          />
+        ),
+      }}
+    >
       {editing && (
         <TemplateDialog template={editing === 'new' ? undefined : editing} onClose={() => setEditing(null)} />
       )}
@@ -161,6 +153,6 @@ export function FormTemplatesPage() {
           </p>
         </ConfirmDialog>
       )}
-    </div>
+    </ListPage>
   )
 }

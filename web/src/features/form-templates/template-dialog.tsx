@@ -1,12 +1,12 @@
 // Create or edit a form template: name, description, which jobs need it (all, or those with a tag),
 // its fields, and (new ones) whether it is active at once. The API's errors show next to their field,
 // field-row errors on their row.
-import { useState } from 'react'
 import { ApiError } from '../../api/errors'
-import { Button } from '../../ui/button'
-import { Dialog } from '../../ui/dialog'
-import { Field, FormError, serverErrors } from '../../ui/form'
-import { type FieldRow, FieldsEditor, fieldsOf, newRow, rowOf } from './fields-editor'
+import { FormError } from '../../ui/form'
+import { FormDialog } from '../../ui/form-dialog'
+import { SelectField, TextAreaField, TextField } from '../../ui/form-fields'
+import { useFormState } from '../../ui/use-form-state'
+import { FieldsEditor, fieldsOf, newRow, rowOf } from './fields-editor'
 import {
   type FormTemplate,
   type TemplateBody,
@@ -40,24 +40,28 @@ export function TemplateDialog({ template, onClose }: { template?: FormTemplate;
   const update = useUpdateFormTemplate()
   const tags = useTags()
   const mutation = template ? update : create
-  const [name, setName] = useState(template?.name ?? '')
-  const [description, setDescription] = useState(template?.description ?? '')
-  const [appliesTo, setAppliesTo] = useState<FormTemplate['appliesTo']>(template?.appliesTo ?? 'ALL_JOBS')
-  const [tagId, setTagId] = useState(template?.tagId ?? '')
-  const [isActive, setIsActive] = useState(true)
-  const [rows, setRows] = useState<FieldRow[]>(() =>
-    template ? template.fields.map(rowOf) : [newRow({ required: true })],
+  const form = useFormState(
+    () => ({
+      name: template?.name ?? '',
+      description: template?.description ?? '',
+      appliesTo: template?.appliesTo ?? ('ALL_JOBS' as FormTemplate['appliesTo']),
+      tagId: template?.tagId ?? '',
+      isActive: true,
+      rows: template ? template.fields.map(rowOf) : [newRow({ required: true })],
+    }),
+    { fields: KNOWN, submission: mutation },
   )
+  const { name, description, appliesTo, tagId, isActive, rows } = form.values
 
-  const errors = serverErrors(mutation.error, KNOWN)
   const fieldRows = rowErrors(mutation.error)
+  const shownByField = KNOWN.filter((field) => form.error(field)).length
   // A message for the whole form unless every detail is shown beside its control.
   const formMessage =
     mutation.error instanceof ApiError &&
-    Object.keys(errors.fields).length + fieldRows.shown === mutation.error.details.length &&
+    shownByField + fieldRows.shown === mutation.error.details.length &&
     mutation.error.details.length > 0
       ? null
-      : errors.form
+      : form.formError
 
   const submit = () => {
     const body: TemplateBody = {
@@ -72,85 +76,51 @@ export function TemplateDialog({ template, onClose }: { template?: FormTemplate;
   }
 
   return (
-    <Dialog
+    <FormDialog
       wide
       title={template ? `Edit “${template.name}”` : 'Create form template'}
       description="A form workers fill in on a job in My day. A job that needs an active form cannot be completed without it."
       onClose={onClose}
       onSubmit={submit}
-      footer={
-        <>
-          <Button onClick={onClose}>Cancel</Button>
-          <Button type="submit" variant="primary" pending={mutation.isPending}>
-            {template ? 'Save changes' : 'Create form template'}
-          </Button>
-        </>
-      }
+      submitLabel={template ? 'Save changes' : 'Create form template'}
+      submitting={form.submitting}
+      // Shown inside the stack, with the fields' spacing.
+      formError={null}
     >
       <div className="stack">
         <FormError message={formMessage} />
-        <Field label="Name" error={errors.fields.name}>
-          {(control) => (
-            <input {...control} className="input" value={name} onChange={(e) => setName(e.target.value)} />
-          )}
-        </Field>
-        <Field
+        <TextField form={form} name="name" label="Name" />
+        <TextAreaField
+          form={form}
+          name="description"
           label="Description"
           optional
-          error={errors.fields.description}
           hint="Shown to the worker above the form"
-        >
-          {(control) => (
-            <textarea
-              {...control}
-              className="textarea"
-              rows={2}
-              value={description}
-              onChange={(e) => setDescription(e.target.value)}
-            />
-          )}
-        </Field>
-        <Field label="Which jobs need it" error={errors.fields.appliesTo}>
-          {(control) => (
-            <select
-              {...control}
-              className="select"
-              value={appliesTo}
-              onChange={(e) => setAppliesTo(e.target.value as FormTemplate['appliesTo'])}
-            >
-              <option value="ALL_JOBS">Every job</option>
-              <option value="TAGGED_JOBS">Jobs with a tag</option>
-            </select>
-          )}
-        </Field>
+          rows={2}
+        />
+        <SelectField form={form} name="appliesTo" label="Which jobs need it">
+          <option value="ALL_JOBS">Every job</option>
+          <option value="TAGGED_JOBS">Jobs with a tag</option>
+        </SelectField>
         {appliesTo === 'TAGGED_JOBS' && (
-          <Field label="Tag" error={errors.fields.tagId}>
-            {(control) => (
-              <select
-                {...control}
-                className="select"
-                value={tagId}
-                onChange={(e) => setTagId(e.target.value)}
-              >
-                <option value="">Choose a tag…</option>
-                {(tags.data?.tags ?? []).map((tag) => (
-                  <option key={tag.id} value={tag.id}>
-                    {tag.name}
-                  </option>
-                ))}
-              </select>
-            )}
-          </Field>
+          <SelectField form={form} name="tagId" label="Tag">
+            <option value="">Choose a tag…</option>
+            {(tags.data?.tags ?? []).map((tag) => (
+              <option key={tag.id} value={tag.id}>
+                {tag.name}
+              </option>
+            ))}
+          </SelectField>
         )}
         <h3>Fields</h3>
-        <FieldsEditor rows={rows} onChange={setRows} errors={fieldRows.rows} />
+        <FieldsEditor rows={rows} onChange={(next) => form.setField('rows', next)} errors={fieldRows.rows} />
         {!template && (
           <label className="choice">
-            <input type="checkbox" checked={isActive} onChange={(e) => setIsActive(e.target.checked)} />
+            <input type="checkbox" {...form.checkbox('isActive')} />
             <span>Active now (jobs need it from now on)</span>
           </label>
         )}
       </div>
-    </Dialog>
+    </FormDialog>
   )
 }

@@ -2,12 +2,12 @@
 // visit's day and times on the depot's wall clock. The end defaults to the start plus the job's
 // service time.
 import { useQuery } from '@tanstack/react-query'
-import { useState } from 'react'
 import { api, unwrap } from '../../api/client'
 import { todayIn, zonedToUtc } from '../../lib/time'
-import { Button } from '../../ui/button'
-import { Dialog } from '../../ui/dialog'
-import { Field, FormError, serverErrors } from '../../ui/form'
+import { Field } from '../../ui/form'
+import { FormDialog } from '../../ui/form-dialog'
+import { SelectField, TextField } from '../../ui/form-fields'
+import { useFormState } from '../../ui/use-form-state'
 import { dayLabel, useWorkers } from '../shifts/queries'
 import { toZonedInput } from './job-time'
 import { type JobDetail, useAssignJob } from './queries'
@@ -43,19 +43,22 @@ export function AssignDialog({
   const assign = useAssignJob()
   const workers = useWorkers()
   const start = toZonedInput(job.scheduledStart ?? job.earliestStart, timeZone)
-  const [userId, setUserId] = useState(job.assignedUserId ?? '')
-  const [shiftId, setShiftId] = useState(job.shiftId ?? '')
-  const [date, setDate] = useState(start ? start.slice(0, 10) : todayIn(timeZone))
-  const [startTime, setStartTime] = useState(start ? start.slice(11, 16) : '09:00')
-  const [endTime, setEndTime] = useState(
-    job.scheduledEnd
-      ? toZonedInput(job.scheduledEnd, timeZone).slice(11, 16)
-      : addMinutes(start ? start.slice(11, 16) : '09:00', Math.round(job.serviceDuration / 60)),
+  const form = useFormState(
+    () => ({
+      userId: job.assignedUserId ?? '',
+      shiftId: job.shiftId ?? '',
+      date: start ? start.slice(0, 10) : todayIn(timeZone),
+      startTime: start ? start.slice(11, 16) : '09:00',
+      // The end's time of day, named for the instant the server checks.
+      scheduledEnd: job.scheduledEnd
+        ? toZonedInput(job.scheduledEnd, timeZone).slice(11, 16)
+        : addMinutes(start ? start.slice(11, 16) : '09:00', Math.round(job.serviceDuration / 60)),
+    }),
+    { fields: FIELDS, submission: assign },
   )
-  const [local, setLocal] = useState<Record<string, string>>({})
+  const { values, setField } = form
+  const { userId, shiftId, date, startTime, scheduledEnd: endTime } = values
   const shifts = useWorkerShifts(userId)
-  const errors = serverErrors(assign.error, FIELDS)
-  const error = (field: string) => local[field] ?? errors.fields[field]
   const workerList = workers.data?.users ?? []
   const options =
     job.assignedUser && !workerList.some((w) => w.id === job.assignedUser?.id)
@@ -65,9 +68,9 @@ export function AssignDialog({
   const submit = () => {
     const problems: Record<string, string> = {}
     if (!userId) problems.userId = 'Choose the worker'
-    if (!date) problems.scheduledStart = 'Choose the day'
-    setLocal(problems)
-    if (Object.keys(problems).length > 0) return
+    // The day is the form's own: the server names the instant it makes (`scheduledStart`).
+    if (!date) problems.date = 'Choose the day'
+    if (!form.check(problems)) return
     assign.mutate(
       {
         id: job.id,
@@ -81,30 +84,24 @@ export function AssignDialog({
   }
 
   return (
-    <Dialog
+    <FormDialog
       title={job.status === 'ASSIGNED' ? `Re-assign ${job.title}` : `Assign ${job.title}`}
       description={`The visit, on the wall clock of ${timeZone}.`}
       onClose={onClose}
       onSubmit={submit}
-      footer={
-        <>
-          <Button onClick={onClose}>Cancel</Button>
-          <Button type="submit" variant="primary" pending={assign.isPending}>
-            Assign job
-          </Button>
-        </>
-      }
+      submitLabel="Assign job"
+      submitting={form.submitting}
+      formError={form.formError}
     >
-      <FormError message={errors.form} />
-      <Field label="Worker" error={error('userId')}>
+      <Field label="Worker" error={form.error('userId')}>
         {(control) => (
           <select
             {...control}
             className="select"
             value={userId}
             onChange={(e) => {
-              setUserId(e.target.value)
-              setShiftId('')
+              setField('userId', e.target.value)
+              setField('shiftId', '')
             }}
           >
             <option value="">Choose a worker</option>
@@ -116,45 +113,24 @@ export function AssignDialog({
           </select>
         )}
       </Field>
-      <Field
+      <SelectField
+        form={form}
+        name="shiftId"
         label="Shift"
         optional
         hint="The shift (and so the vehicle) the visit is on"
-        error={error('shiftId')}
+        disabled={!userId}
       >
-        {(control) => (
-          <select
-            {...control}
-            className="select"
-            value={shiftId}
-            onChange={(e) => setShiftId(e.target.value)}
-            disabled={!userId}
-          >
-            <option value="">No shift</option>
-            {(shifts.data?.shifts ?? []).map((s) => (
-              <option key={s.id} value={s.id}>
-                {dayLabel(s.day)} {s.startTime}–{s.endTime} · {s.vehicle.name} · {s.location.name}
-              </option>
-            ))}
-          </select>
-        )}
-      </Field>
-      <Field
-        label="Day"
-        error={error('scheduledStart') && !errors.fields.scheduledStart ? error('scheduledStart') : undefined}
-      >
-        {(control) => (
-          <input
-            {...control}
-            className="input"
-            type="date"
-            value={date}
-            onChange={(e) => setDate(e.target.value)}
-          />
-        )}
-      </Field>
+        <option value="">No shift</option>
+        {(shifts.data?.shifts ?? []).map((s) => (
+          <option key={s.id} value={s.id}>
+            {dayLabel(s.day)} {s.startTime}–{s.endTime} · {s.vehicle.name} · {s.location.name}
+          </option>
+        ))}
+      </SelectField>
+      <TextField form={form} name="date" label="Day" type="date" />
       <div className="form-grid">
-        <Field label="Starts" error={errors.fields.scheduledStart}>
+        <Field label="Starts" error={form.error('scheduledStart')}>
           {(control) => (
             <input
               {...control}
@@ -162,24 +138,14 @@ export function AssignDialog({
               type="time"
               value={startTime}
               onChange={(e) => {
-                setEndTime(addMinutes(e.target.value, Math.round(job.serviceDuration / 60)))
-                setStartTime(e.target.value)
+                setField('scheduledEnd', addMinutes(e.target.value, Math.round(job.serviceDuration / 60)))
+                setField('startTime', e.target.value)
               }}
             />
           )}
         </Field>
-        <Field label="Ends" error={errors.fields.scheduledEnd}>
-          {(control) => (
-            <input
-              {...control}
-              className="input"
-              type="time"
-              value={endTime}
-              onChange={(e) => setEndTime(e.target.value)}
-            />
-          )}
-        </Field>
+        <TextField form={form} name="scheduledEnd" label="Ends" type="time" />
       </div>
-    </Dialog>
+    </FormDialog>
   )
 }

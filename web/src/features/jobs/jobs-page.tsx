@@ -1,17 +1,17 @@
 // Jobs: every job of the organisation, newest first, paged and filtered on the server (status,
 // priority, customer, depot, target day); filters live in the URL. A row opens the job; "Create job"
 // opens the form. Windows show in each job's depot's time zone. The search (titles) runs on the server.
-import { useEffect, useState } from 'react'
+import { useState } from 'react'
 import { Link, useNavigate } from 'react-router'
 import { useDepots, useTimeZone } from '../../app/time-zone'
-import { useListParams } from '../../lib/search-params'
+import { useListParams, useSearchText } from '../../lib/search-params'
 import { formatDateTime } from '../../lib/time'
 import { Badge } from '../../ui/badge'
 import { Button } from '../../ui/button'
-import { type Column, DataTable } from '../../ui/data-table'
+import type { Column } from '../../ui/data-table'
+import { FilterSelect, SearchFilter } from '../../ui/filters'
 import { Field } from '../../ui/form'
-import { PageHeader } from '../../ui/page-header'
-import { Pager } from '../../ui/pager'
+import { ListPage, NoMatches } from '../../ui/list-page'
 import { EmptyState } from '../../ui/states'
 import { useToast } from '../../ui/toast'
 import { useCustomer } from '../customers/queries'
@@ -35,16 +35,8 @@ export function JobsPage() {
   const locationId = params.get('depot')
   const targetDate = params.get('date')
   const search = params.get('q')
-  const [searchText, setSearchText] = useState(search ?? '')
-  // The search runs on the server: wait for a pause in typing.
-  useEffect(() => {
-    const timer = setTimeout(() => {
-      if ((search ?? '') !== searchText.trim()) params.set({ q: searchText.trim() })
-    }, 300)
-    return () => clearTimeout(timer)
-  }, [searchText, search, params])
   // Clearing the filters (or Back) changes the URL: the box follows it.
-  useEffect(() => setSearchText((text) => (text.trim() === (search ?? '') ? text : (search ?? ''))), [search])
+  const [searchText, setSearchText] = useSearchText(params, { followUrl: true })
   const customer = useCustomer(customerId)
   const jobs = useJobs(params.page, {
     ...(status ? { status } : {}),
@@ -109,153 +101,94 @@ export function JobsPage() {
     },
   ]
 
+  const clearFilters = () => params.set(Object.fromEntries(FILTERS.map((name) => [name, undefined])))
+  const depotOptions = (depots.data?.locations ?? []).map((d) => ({ value: d.id, label: d.name }))
+
   return (
-    <div className="page">
-      <PageHeader
-        title="Jobs"
-        description="Every visit: what, for whom, when, and where it stands."
-        actions={
-          <Button variant="primary" onClick={() => setCreating(true)}>
-            Create job
-          </Button>
-        }
-      />
-      <div className="filters">
-        <Field label="Search">
-          {(control) => (
-            <input
-              {...control}
-              className="input"
-              type="search"
-              placeholder="Title"
-              value={searchText}
-              onChange={(e) => setSearchText(e.target.value)}
-            />
-          )}
-        </Field>
-        <Field label="Status">
-          {(control) => (
-            <select
-              {...control}
-              className="select"
-              value={status ?? ''}
-              onChange={(e) => params.set({ status: e.target.value })}
-            >
-              <option value="">Any status</option>
-              {STATUSES.map((s) => (
-                <option key={s.value} value={s.value}>
-                  {s.label}
-                </option>
-              ))}
-            </select>
-          )}
-        </Field>
-        <Field label="Priority">
-          {(control) => (
-            <select
-              {...control}
-              className="select"
-              value={priority ?? ''}
-              onChange={(e) => params.set({ priority: e.target.value })}
-            >
-              <option value="">Any priority</option>
-              {PRIORITIES.map((p) => (
-                <option key={p.value} value={p.value}>
-                  {p.label}
-                </option>
-              ))}
-            </select>
-          )}
-        </Field>
-        <Field label="Depot">
-          {(control) => (
-            <select
-              {...control}
-              className="select"
-              value={locationId ?? ''}
-              onChange={(e) => params.set({ depot: e.target.value })}
-            >
-              <option value="">Any depot</option>
-              {(depots.data?.locations ?? []).map((d) => (
-                <option key={d.id} value={d.id}>
-                  {d.name}
-                </option>
-              ))}
-            </select>
-          )}
-        </Field>
-        <Field label="Day" hint="Window overlaps this day (UTC)">
-          {(control) => (
-            <input
-              {...control}
-              className="input"
-              type="date"
-              value={targetDate ?? ''}
-              onChange={(e) => params.set({ date: e.target.value })}
-            />
-          )}
-        </Field>
-        <CustomerSelect
-          value={customerId ?? ''}
-          current={customer.data?.customer}
-          emptyLabel="Any customer"
-          onChange={(id) => params.set({ customer: id })}
-        />
-        {filtered && (
-          <Button
-            variant="ghost"
-            onClick={() => params.set(Object.fromEntries(FILTERS.map((name) => [name, undefined])))}
-          >
-            Clear filters
-          </Button>
-        )}
-      </div>
-      <div>
-        <DataTable
-          label="Jobs"
-          columns={columns}
-          rows={jobs.data?.jobs}
-          rowKey={(j) => j.id}
-          isLoading={jobs.isPending}
-          error={jobs.error}
-          onRetry={() => jobs.refetch()}
-          onRowClick={(j) => navigate(`/jobs/${j.id}`)}
-          empty={
-            filtered ? (
-              <EmptyState
-                title="No job matches these filters"
-                action={
-                  <Button
-                    onClick={() => params.set(Object.fromEntries(FILTERS.map((name) => [name, undefined])))}
-                  >
-                    Clear filters
-                  </Button>
-                }
+    <ListPage
+      title="Jobs"
+      description="Every visit: what, for whom, when, and where it stands."
+      actions={
+        <Button variant="primary" onClick={() => setCreating(true)}>
+          Create job
+        </Button>
+      }
+      filters={
+        <>
+          <SearchFilter value={searchText} onChange={setSearchText} placeholder="Title" />
+          <FilterSelect
+            label="Status"
+            value={status}
+            anyLabel="Any status"
+            options={STATUSES}
+            onChange={(value) => params.set({ status: value })}
+          />
+          <FilterSelect
+            label="Priority"
+            value={priority}
+            anyLabel="Any priority"
+            options={PRIORITIES}
+            onChange={(value) => params.set({ priority: value })}
+          />
+          <FilterSelect
+            label="Depot"
+            value={locationId}
+            anyLabel="Any depot"
+            options={depotOptions}
+            onChange={(value) => params.set({ depot: value })}
+          />
+          <Field label="Day" hint="Window overlaps this day (UTC)">
+            {(control) => (
+              <input
+                {...control}
+                className="input"
+                type="date"
+                value={targetDate ?? ''}
+                onChange={(e) => params.set({ date: e.target.value })}
               />
-            ) : (
-              <EmptyState
-                icon="☰"
-                title="No jobs yet"
-                description="Create a job here, or send them from your own systems through the API."
-                action={
-                  <Button variant="primary" onClick={() => setCreating(true)}>
-                    Create job
-                  </Button>
-                }
-              />
-            )
-          }
-        />
-        <Pager
-          pagination={
-            jobs.data
-              ? { ...jobs.data.pagination, page: jobs.data.pagination.page ?? params.page }
-              : undefined
-          }
-          onPage={(page) => params.set({ page })}
-          noun="jobs"
-        />
-      </div>
+            )}
+          </Field>
+          <CustomerSelect
+            value={customerId ?? ''}
+            current={customer.data?.customer}
+            emptyLabel="Any customer"
+            onChange={(id) => params.set({ customer: id })}
+          />
+          {filtered && (
+            <Button variant="ghost" onClick={clearFilters}>
+              Clear filters
+            </Button>
+          )}
+        </>
+      }
+      table={{
+        label: 'Jobs',
+        columns,
+        rows: jobs.data?.jobs,
+        rowKey: (j) => j.id,
+        query: jobs,
+        onRowClick: (j) => navigate(`/jobs/${j.id}`),
+        pagination: jobs.data
+          ? { ...jobs.data.pagination, page: jobs.data.pagination.page ?? params.page }
+          : undefined,
+        onPage: (page) => params.set({ page }),
+        noun: 'jobs',
+        empty: filtered ? (
+          <NoMatches title="No job matches these filters" onClear={clearFilters} />
+        ) : (
+          <EmptyState
+            icon="☰"
+            title="No jobs yet"
+            description="Create a job here, or send them from your own systems through the API."
+            action={
+              <Button variant="primary" onClick={() => setCreating(true)}>
+                Create job
+              </Button>
+            }
+          />
+        ),
+      }}
+    >
       {creating && (
         <JobDialog
           onClose={() => setCreating(false)}
@@ -266,6 +199,6 @@ export function JobsPage() {
           }}
         />
       )}
-    </div>
+    </ListPage>
   )
 }

@@ -6,8 +6,9 @@ import { ApiError } from '../../api/errors'
 import { Banner } from '../../ui/banner'
 import { Button } from '../../ui/button'
 import { ConfirmDialog } from '../../ui/confirm-dialog'
-import { Dialog } from '../../ui/dialog'
-import { Field, FormError, serverErrors } from '../../ui/form'
+import { FormDialog } from '../../ui/form-dialog'
+import { SelectField, TextField } from '../../ui/form-fields'
+import { useFormState } from '../../ui/use-form-state'
 import { useVehicles } from '../fleet/queries'
 import {
   dayLabel,
@@ -51,26 +52,36 @@ export function ShiftDialog({
   const remove = useDeleteShift()
   const workers = useWorkers()
   const vehicles = useVehicles(1, depot.id, 100)
-  const [userId, setUserId] = useState(shift?.userId ?? preset?.userId ?? '')
-  const [vehicleId, setVehicleId] = useState(shift?.vehicleId ?? '')
-  const [days, setDays] = useState<Weekday[]>(shift ? [shift.day] : preset?.day ? [preset.day] : [])
-  const [startTime, setStartTime] = useState(shift?.startTime ?? '08:00')
-  const [endTime, setEndTime] = useState(shift?.endTime ?? '16:30')
-  const [breaks, setBreaks] = useState<BreakDraft[]>(
-    shift?.breaks.map((b) => ({
-      key: nextBreakKey++,
-      startTime: b.startTime,
-      endTime: b.endTime,
-      isPaid: b.isPaid,
-    })) ?? [],
-  )
-  const [local, setLocal] = useState<Record<string, string>>({})
   const [confirmingDelete, setConfirmingDelete] = useState(false)
   const mutationError = shift ? update.error : create.error
   const partly = mutationError instanceof PartlyCreated ? mutationError : null
-  const errors = serverErrors(partly ? partly.cause : mutationError, FIELDS)
-  const error = (field: string) => local[field] ?? errors.fields[field]
-  const breakError = breakProblem(partly ? partly.cause : mutationError) ?? errors.fields.breaks
+  const form = useFormState(
+    () => ({
+      userId: shift?.userId ?? preset?.userId ?? '',
+      vehicleId: shift?.vehicleId ?? '',
+      day: (shift ? [shift.day] : preset?.day ? [preset.day] : []) as Weekday[],
+      startTime: shift?.startTime ?? '08:00',
+      endTime: shift?.endTime ?? '16:30',
+      breaks: (shift?.breaks ?? []).map(
+        (b): BreakDraft => ({
+          key: nextBreakKey++,
+          startTime: b.startTime,
+          endTime: b.endTime,
+          isPaid: b.isPaid,
+        }),
+      ),
+    }),
+    {
+      fields: FIELDS,
+      submission: {
+        error: partly ? partly.cause : mutationError,
+        isPending: shift ? update.isPending : create.isPending,
+      },
+    },
+  )
+  const { values, setField, error } = form
+  const { userId, vehicleId, day: days, startTime, endTime, breaks } = values
+  const breakError = breakProblem(partly ? partly.cause : mutationError) ?? error('breaks')
   const workerList = workers.data?.users ?? []
   const vehicleList = vehicles.data?.vehicles ?? []
   // A shift's worker or vehicle may since have been deactivated or moved: keep it choosable.
@@ -86,8 +97,7 @@ export function ShiftDialog({
     if (!userId) problems.userId = 'Choose the worker'
     if (!vehicleId) problems.vehicleId = 'Choose the vehicle'
     if (days.length === 0) problems.day = 'Choose at least one weekday'
-    setLocal(problems)
-    if (Object.keys(problems).length > 0) return
+    if (!form.check(problems)) return
     const body = {
       userId,
       vehicleId,
@@ -113,9 +123,9 @@ export function ShiftDialog({
     }
   }
 
+  const setBreaks = (next: BreakDraft[]) => setField('breaks', next)
   const setBreak = (key: number, change: Partial<BreakDraft>) =>
     setBreaks(breaks.map((b) => (b.key === key ? { ...b, ...change } : b)))
-  const pending = shift ? update.isPending : create.isPending
   const inUse = (e: unknown) => e instanceof ApiError && (e.code === 'IN_USE' || e.code === 'SHIFT_IN_USE')
 
   if (confirmingDelete && shift) {
@@ -145,37 +155,31 @@ export function ShiftDialog({
   }
 
   return (
-    <Dialog
+    <FormDialog
       title={shift ? `Edit ${shift.user.name}’s ${dayLabel(shift.day)} shift` : 'Add shift'}
       description={`At ${depot.name}. Times are the depot’s wall clock (${depot.timezone}).`}
       wide
       onClose={onClose}
       onSubmit={submit}
-      footer={
-        <>
-          {shift && (
-            <Button
-              variant="danger"
-              onClick={() => setConfirmingDelete(true)}
-              style={{ marginRight: 'auto' }}
-            >
-              Delete shift
-            </Button>
-          )}
-          <Button onClick={onClose}>Cancel</Button>
-          <Button type="submit" variant="primary" pending={pending}>
-            {shift ? 'Save shift' : 'Add shift'}
+      submitLabel={shift ? 'Save shift' : 'Add shift'}
+      submitting={form.submitting}
+      formError={form.formError}
+      otherAction={
+        shift && (
+          <Button variant="danger" onClick={() => setConfirmingDelete(true)} style={{ marginRight: 'auto' }}>
+            Delete shift
           </Button>
-        </>
+        )
+      }
+      notice={
+        partly && (
+          <Banner tone="warning">
+            Added for {partly.created.map(dayLabel).join(', ')}; the other days were not added. Fix what is
+            shown below and save the remaining days.
+          </Banner>
+        )
       }
     >
-      {partly && (
-        <Banner tone="warning">
-          Added for {partly.created.map(dayLabel).join(', ')}; the other days were not added. Fix what is
-          shown below and save the remaining days.
-        </Banner>
-      )}
-      <FormError message={errors.form} />
       {inUse(partly ? partly.cause : mutationError) && (
         <Banner tone="info">
           The worker of a shift cannot change while jobs on it are assigned or in progress: unassign them
@@ -183,40 +187,22 @@ export function ShiftDialog({
         </Banner>
       )}
       <div className="form-grid">
-        <Field label="Worker" error={error('userId')}>
-          {(control) => (
-            <select
-              {...control}
-              className="select"
-              value={userId}
-              onChange={(e) => setUserId(e.target.value)}
-            >
-              <option value="">Choose a worker</option>
-              {workerOptions.map((w) => (
-                <option key={w.id} value={w.id}>
-                  {w.name}
-                </option>
-              ))}
-            </select>
-          )}
-        </Field>
-        <Field label="Vehicle" error={error('vehicleId')}>
-          {(control) => (
-            <select
-              {...control}
-              className="select"
-              value={vehicleId}
-              onChange={(e) => setVehicleId(e.target.value)}
-            >
-              <option value="">Choose a vehicle</option>
-              {vehicleOptions.map((v) => (
-                <option key={v.id} value={v.id}>
-                  {v.name}
-                </option>
-              ))}
-            </select>
-          )}
-        </Field>
+        <SelectField form={form} name="userId" label="Worker">
+          <option value="">Choose a worker</option>
+          {workerOptions.map((w) => (
+            <option key={w.id} value={w.id}>
+              {w.name}
+            </option>
+          ))}
+        </SelectField>
+        <SelectField form={form} name="vehicleId" label="Vehicle">
+          <option value="">Choose a vehicle</option>
+          {vehicleOptions.map((v) => (
+            <option key={v.id} value={v.id}>
+              {v.name}
+            </option>
+          ))}
+        </SelectField>
         <fieldset className="choice-group span-2" aria-invalid={error('day') ? true : undefined}>
           <legend className="field-label">{shift ? 'Weekday' : 'Weekdays'}</legend>
           <div className="segmented">
@@ -227,7 +213,8 @@ export function ShiftDialog({
                   name="weekday"
                   checked={days.includes(d.value)}
                   onChange={(e) =>
-                    setDays(
+                    setField(
+                      'day',
                       shift
                         ? [d.value]
                         : e.target.checked
@@ -242,28 +229,8 @@ export function ShiftDialog({
           </div>
           {error('day') && <span className="field-error">{error('day')}</span>}
         </fieldset>
-        <Field label="Starts" error={error('startTime')}>
-          {(control) => (
-            <input
-              {...control}
-              className="input"
-              type="time"
-              value={startTime}
-              onChange={(e) => setStartTime(e.target.value)}
-            />
-          )}
-        </Field>
-        <Field label="Ends" error={error('endTime')}>
-          {(control) => (
-            <input
-              {...control}
-              className="input"
-              type="time"
-              value={endTime}
-              onChange={(e) => setEndTime(e.target.value)}
-            />
-          )}
-        </Field>
+        <TextField form={form} name="startTime" label="Starts" type="time" />
+        <TextField form={form} name="endTime" label="Ends" type="time" />
         <fieldset className="choice-group span-2" aria-invalid={breakError ? true : undefined}>
           <legend className="field-label">Breaks</legend>
           {breaks.length === 0 && <span className="muted">No breaks.</span>}
@@ -322,7 +289,7 @@ export function ShiftDialog({
           {breakError && <span className="field-error">{breakError}</span>}
         </fieldset>
       </div>
-    </Dialog>
+    </FormDialog>
   )
 }
 

@@ -1,11 +1,10 @@
 // Set or replace a team member's dashboard password. Admins and dispatchers with a password can sign
 // in; setting it signs the member out everywhere (the admin too, when it is their own).
-import { useState } from 'react'
 import { useSession } from '../../app/session'
 import { Banner } from '../../ui/banner'
-import { Button } from '../../ui/button'
-import { Dialog } from '../../ui/dialog'
-import { Field, FormError, serverErrors } from '../../ui/form'
+import { FormDialog } from '../../ui/form-dialog'
+import { TextField } from '../../ui/form-fields'
+import { useFormState } from '../../ui/use-form-state'
 import { MIN_PASSWORD_LENGTH, type User, useSetUserPassword } from './queries'
 
 export function SetPasswordDialog({
@@ -19,10 +18,11 @@ export function SetPasswordDialog({
 }) {
   const session = useSession()
   const setPassword = useSetUserPassword()
-  const [password, setPasswordValue] = useState('')
-  const [confirmation, setConfirmation] = useState('')
-  const [local, setLocal] = useState<{ password?: string; confirmation?: string }>({})
-  const errors = serverErrors(setPassword.error, ['password'])
+  const form = useFormState(
+    { password: '', confirmation: '' },
+    { fields: ['password'], submission: setPassword },
+  )
+  const { password, confirmation } = form.values
   const own = user.id === session.user.id
 
   const submit = () => {
@@ -32,27 +32,20 @@ export function SetPasswordDialog({
         : {}),
       ...(confirmation !== password ? { confirmation: 'does not match the password' } : {}),
     }
-    setLocal(problems)
-    if (Object.keys(problems).length > 0) return
+    if (!form.check(problems)) return
     setPassword.mutate({ id: user.id, password }, { onSuccess: onDone })
   }
 
   return (
-    <Dialog
+    <FormDialog
       title={`${user.hasPassword ? 'Change' : 'Set'} ${user.name}’s password`}
       description="Admins and dispatchers sign in to this dashboard with their email and this password."
       onClose={onClose}
       onSubmit={submit}
-      footer={
-        <>
-          <Button onClick={onClose}>Cancel</Button>
-          <Button type="submit" variant="primary" pending={setPassword.isPending}>
-            Save password
-          </Button>
-        </>
-      }
+      submitLabel="Save password"
+      submitting={form.submitting}
+      formError={form.formError}
     >
-      <FormError message={errors.form} />
       {user.hasPassword && (
         <Banner tone="warning">
           {own
@@ -60,34 +53,21 @@ export function SetPasswordDialog({
             : `${user.name} will be signed out everywhere.`}
         </Banner>
       )}
-      <Field
+      <TextField
+        form={form}
+        name="password"
         label="New password"
         hint={`At least ${MIN_PASSWORD_LENGTH} characters. A few unrelated words make a strong one.`}
-        error={local.password ?? errors.fields.password}
-      >
-        {(control) => (
-          <input
-            {...control}
-            className="input"
-            type="password"
-            autoComplete="new-password"
-            value={password}
-            onChange={(e) => setPasswordValue(e.target.value)}
-          />
-        )}
-      </Field>
-      <Field label="Repeat the password" error={local.confirmation}>
-        {(control) => (
-          <input
-            {...control}
-            className="input"
-            type="password"
-            autoComplete="new-password"
-            value={confirmation}
-            onChange={(e) => setConfirmation(e.target.value)}
-          />
-        )}
-      </Field>
-    </Dialog>
+        type="password"
+        autoComplete="new-password"
+      />
+      <TextField
+        form={form}
+        name="confirmation"
+        label="Repeat the password"
+        type="password"
+        autoComplete="new-password"
+      />
+    </FormDialog>
   )
 }

@@ -1,22 +1,26 @@
 // Team: everyone in the organisation (server-side search, role and status filters, paging). Admins
 // add members, change roles, deactivate and reactivate; dispatchers see the list only.
-import { useEffect, useState } from 'react'
+import { useState } from 'react'
 import { errorMessage } from '../../api/errors'
 import { useSession } from '../../app/session'
-import { useListParams } from '../../lib/search-params'
+import { useListParams, useSearchText } from '../../lib/search-params'
 import { Badge } from '../../ui/badge'
 import { Button } from '../../ui/button'
 import { ConfirmDialog } from '../../ui/confirm-dialog'
-import { type Column, DataTable } from '../../ui/data-table'
+import type { Column } from '../../ui/data-table'
 import { DateTime } from '../../ui/date-time'
-import { Field } from '../../ui/form'
-import { PageHeader } from '../../ui/page-header'
-import { Pager } from '../../ui/pager'
+import { FilterSelect, SearchFilter } from '../../ui/filters'
+import { ListPage, NoMatches } from '../../ui/list-page'
 import { EmptyState } from '../../ui/states'
 import { useToast } from '../../ui/toast'
 import { SetPasswordDialog } from './password-dialog'
 import { ROLES, roleLabel, type User, type UserRole, useSetUserActive, useUsers } from './queries'
 import { AddUserDialog, ChangeRoleDialog } from './user-dialogs'
+
+const STATES = [
+  { value: 'active', label: 'Active' },
+  { value: 'inactive', label: 'Deactivated' },
+]
 
 export function TeamPage() {
   const session = useSession()
@@ -25,14 +29,7 @@ export function TeamPage() {
   const role = params.get('role') as UserRole | undefined
   const state = params.get('state')
   const search = params.get('q')
-  const [searchText, setSearchText] = useState(search ?? '')
-  // The search runs on the server: wait for a pause in typing.
-  useEffect(() => {
-    const timer = setTimeout(() => {
-      if ((search ?? '') !== searchText.trim()) params.set({ q: searchText.trim() })
-    }, 300)
-    return () => clearTimeout(timer)
-  }, [searchText, search, params])
+  const [searchText, setSearchText] = useSearchText(params)
   const users = useUsers(params.page, {
     ...(role ? { role } : {}),
     ...(state ? { isActive: state === 'active' } : {}),
@@ -137,98 +134,61 @@ export function TeamPage() {
   ]
 
   return (
-    <div className="page">
-      <PageHeader
-        title="Team"
-        description="Workers, dispatchers and admins of your organisation."
-        actions={
-          canManage && (
-            <Button variant="primary" onClick={() => setAdding(true)}>
-              Add member
-            </Button>
-          )
-        }
-      />
-      <div className="filters">
-        <Field label="Search">
-          {(control) => (
-            <input
-              {...control}
-              className="input"
-              type="search"
-              placeholder="Name or email"
-              value={searchText}
-              onChange={(e) => setSearchText(e.target.value)}
-            />
-          )}
-        </Field>
-        <Field label="Role">
-          {(control) => (
-            <select
-              {...control}
-              className="select"
-              value={role ?? ''}
-              onChange={(e) => params.set({ role: e.target.value })}
-            >
-              <option value="">Any role</option>
-              {ROLES.map((r) => (
-                <option key={r.value} value={r.value}>
-                  {r.label}
-                </option>
-              ))}
-            </select>
-          )}
-        </Field>
-        <Field label="Status">
-          {(control) => (
-            <select
-              {...control}
-              className="select"
-              value={state ?? ''}
-              onChange={(e) => params.set({ state: e.target.value })}
-            >
-              <option value="">Any status</option>
-              <option value="active">Active</option>
-              <option value="inactive">Deactivated</option>
-            </select>
-          )}
-        </Field>
-      </div>
-      <div>
-        <DataTable
-          label="Team members"
-          columns={columns}
-          rows={users.data?.users}
-          rowKey={(u) => u.id}
-          isLoading={users.isPending}
-          error={users.error}
-          onRetry={() => users.refetch()}
-          empty={
-            filtered ? (
-              <EmptyState
-                title="Nobody matches these filters"
-                action={
-                  <Button
-                    onClick={() => {
-                      setSearchText('')
-                      params.set({ role: undefined, state: undefined, q: undefined })
-                    }}
-                  >
-                    Clear filters
-                  </Button>
-                }
-              />
-            ) : (
-              <EmptyState
-                icon="👥"
-                title="No team members yet"
-                description="Add the people who do and plan the jobs."
-              />
-            )
-          }
-        />
-        <Pager pagination={users.data?.pagination} onPage={(page) => params.set({ page })} noun="members" />
-      </div>
+    <ListPage
+      title="Team"
+      description="Workers, dispatchers and admins of your organisation."
+      actions={
+        canManage && (
+          <Button variant="primary" onClick={() => setAdding(true)}>
+            Add member
+          </Button>
+        )
+      }
+      filters={
+        <>
+          <SearchFilter value={searchText} onChange={setSearchText} placeholder="Name or email" />
+          <FilterSelect
+            label="Role"
+            value={role}
+            anyLabel="Any role"
+            options={ROLES}
+            onChange={(value) => params.set({ role: value })}
+          />
+          <FilterSelect
+            label="Status"
+            value={state}
+            anyLabel="Any status"
+            options={STATES}
+            onChange={(value) => params.set({ state: value })}
+          />
+        </>
+      }
+      table={{
+        label: 'Team members',
+        columns,
+        rows: users.data?.users,
+        rowKey: (u) => u.id,
+        query: users,
+        pagination: users.data?.pagination,
+        onPage: (page) => params.set({ page }),
+        noun: 'members',
+        empty: filtered ? (
+          <NoMatches
+            title="Nobody matches these filters"
+            onClear={() => {
+              setSearchText('')
+              params.set({ role: undefined, state: undefined, q: undefined })
+            }}
+          />
+        ) : (
+          <EmptyState
+            icon="👥"
+            title="No team members yet"
+            description="Add the people who do and plan the jobs."
+          />
+        ),
+      }}
+    >
       {adding && (
         <AddUserDialog
           onClose={() => setAdding(false)}
@@ -279,6 +239,6 @@ export function TeamPage() {
           </p>
         </ConfirmDialog>
       )}
-    </div>
+    </ListPage>
   )
 }

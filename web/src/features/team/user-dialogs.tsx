@@ -1,107 +1,59 @@
 // Add a team member (name, email, role) and change a member's role.
-import { useState } from 'react'
-import { Button } from '../../ui/button'
-import { Dialog } from '../../ui/dialog'
-import { Field, FormError, serverErrors } from '../../ui/form'
+import { FormDialog } from '../../ui/form-dialog'
+import { RadioChoices, TextField } from '../../ui/form-fields'
+import { useFormState } from '../../ui/use-form-state'
 import { ROLES, type User, type UserRole, useCreateUser, useUpdateUser } from './queries'
 
 function RoleChoices({ value, onChange }: { value: UserRole; onChange: (role: UserRole) => void }) {
-  return (
-    <fieldset className="choice-group">
-      <legend className="field-label">Role</legend>
-      {ROLES.map((role) => (
-        <label className="choice" key={role.value}>
-          <input
-            type="radio"
-            name="role"
-            checked={value === role.value}
-            onChange={() => onChange(role.value)}
-          />
-          <span>
-            {role.label}
-            <span className="choice-hint">{role.hint}</span>
-          </span>
-        </label>
-      ))}
-    </fieldset>
-  )
+  return <RadioChoices legend="Role" name="role" value={value} options={ROLES} onChange={onChange} />
 }
 
 export function AddUserDialog({ onClose, onAdded }: { onClose: () => void; onAdded: (user: User) => void }) {
   const create = useCreateUser()
-  const [name, setName] = useState('')
-  const [email, setEmail] = useState('')
-  const [role, setRole] = useState<UserRole>('WORKER')
-  const errors = serverErrors(create.error, ['name', 'email', 'role'])
+  const form = useFormState(
+    { name: '', email: '', role: 'WORKER' as UserRole },
+    {
+      fields: ['name', 'email', 'role'],
+      submission: create,
+    },
+  )
+  const { values } = form
   return (
-    <Dialog
+    <FormDialog
       title="Add team member"
       description="Workers do the jobs; dispatchers and admins use this dashboard."
       onClose={onClose}
       onSubmit={() =>
         create.mutate(
-          { name: name.trim(), email: email.trim(), role },
+          { name: values.name.trim(), email: values.email.trim(), role: values.role },
           { onSuccess: ({ user }) => onAdded(user) },
         )
       }
-      footer={
-        <>
-          <Button onClick={onClose}>Cancel</Button>
-          <Button type="submit" variant="primary" pending={create.isPending}>
-            Add member
-          </Button>
-        </>
-      }
+      submitLabel="Add member"
+      submitting={form.submitting}
+      formError={form.formError}
     >
-      <FormError message={errors.form} />
-      <Field label="Name" error={errors.fields.name}>
-        {(control) => (
-          <input
-            {...control}
-            className="input"
-            value={name}
-            autoComplete="off"
-            onChange={(e) => setName(e.target.value)}
-          />
-        )}
-      </Field>
-      <Field label="Email" error={errors.fields.email}>
-        {(control) => (
-          <input
-            {...control}
-            className="input"
-            type="email"
-            autoComplete="off"
-            value={email}
-            onChange={(e) => setEmail(e.target.value)}
-          />
-        )}
-      </Field>
-      <RoleChoices value={role} onChange={setRole} />
-    </Dialog>
+      <TextField form={form} name="name" label="Name" autoComplete="off" />
+      <TextField form={form} name="email" label="Email" type="email" autoComplete="off" />
+      <RoleChoices value={values.role} onChange={(role) => form.setField('role', role)} />
+    </FormDialog>
   )
 }
 
 export function ChangeRoleDialog({ user, onClose }: { user: User; onClose: () => void }) {
   const update = useUpdateUser()
-  const [role, setRole] = useState<UserRole>(user.role)
-  const errors = serverErrors(update.error, ['role'])
+  const form = useFormState({ role: user.role }, { fields: ['role'], submission: update })
   return (
-    <Dialog
+    <FormDialog
       title={`Change ${user.name}’s role`}
       onClose={onClose}
-      onSubmit={() => update.mutate({ id: user.id, role }, { onSuccess: onClose })}
-      footer={
-        <>
-          <Button onClick={onClose}>Cancel</Button>
-          <Button type="submit" variant="primary" pending={update.isPending} disabled={role === user.role}>
-            Save role
-          </Button>
-        </>
-      }
+      onSubmit={() => update.mutate({ id: user.id, role: form.values.role }, { onSuccess: onClose })}
+      submitLabel="Save role"
+      submitting={form.submitting}
+      submitDisabled={!form.dirty}
+      formError={form.formError}
     >
-      <FormError message={errors.form} />
-      <RoleChoices value={role} onChange={setRole} />
-    </Dialog>
+      <RoleChoices value={form.values.role} onChange={(role) => form.setField('role', role)} />
+    </FormDialog>
   )
 }
