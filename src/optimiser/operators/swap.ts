@@ -1,8 +1,6 @@
 // Swap: customers u and v of two routes trade places.
-import { TOL as IMPORTED_TOL } from '../state.js'
+import { fitsLoad } from '../segment.js'
 import type { MoveContext, Operator } from './context.js'
-
-const TOL = IMPORTED_TOL
 
 export class Swap implements Operator {
   readonly name = 'swap'
@@ -26,8 +24,8 @@ export class Swap implements Operator {
     const dims = p.dims
     for (let d = 0; d < dims; d++) {
       const change = p.demand[v * dims + d]! - p.demand[u * dims + d]!
-      if (s.load[ru * dims + d]! + change > p.capacity[ru * dims + d]! + TOL) return 0
-      if (s.load[rv * dims + d]! - change > p.capacity[rv * dims + d]! + TOL) return 0
+      if (!fitsLoad(p, ru, d, s.load[ru * dims + d]! + change)) return 0
+      if (!fitsLoad(p, rv, d, s.load[rv * dims + d]! - change)) return 0
     }
     this.evaluations++
     const pu = s.custPos[u]!

@@ -3,10 +3,8 @@
 // Breaks and end nodes never change route: only cuts after a route's last break are tried, and a
 // tail is appended before the receiving route's own end. A tail keeps its cached segment when the
 // two routes have the same speed and an equivalent end; otherwise it is walked (short tails only).
-import { TOL as IMPORTED_TOL } from '../state.js'
+import { fitsLoad } from '../segment.js'
 import { IMPROVEMENT, type MoveContext, type Operator } from './context.js'
-
-const TOL = IMPORTED_TOL
 
 /** Longest tail walked between routes whose cached segments differ (speed or end). */
 export const WALKED_TAIL = 40
@@ -60,8 +58,8 @@ export class TwoOptStar implements Operator {
       const headV = s.pLoad[slotV * dims + d]!
       const restU = s.load[ru * dims + d]! - headU
       const restV = s.load[rv * dims + d]! - headV
-      if (headU + restV > p.capacity[ru * dims + d]! + TOL) return 0
-      if (headV + restU > p.capacity[rv * dims + d]! + TOL) return 0
+      if (!fitsLoad(p, ru, d, headU + restV)) return 0
+      if (!fitsLoad(p, rv, d, headV + restU)) return 0
     }
     this.evaluations++
     const a = ctx.a
