@@ -225,15 +225,6 @@ export class SearchState {
     this.routeCost[r] = cost
   }
 
-  /**
-   * Seconds of SOFT lateness of route r departing at `departure`, with customer `extra` inserted
-   * after position `after` (or none: extra = -1). Walks the route: used only where SOFT jobs are.
-   */
-  lateness(r: number, extra: number, after: number, departure: number): number {
-    const base = r * this.stride
-    return softLateness(this.p, this.nodes, base, this.len[r]!, this.p.invSpeed[r]!, departure, extra, after)
-  }
-
   isUnassigned(c: number): boolean {
     return this.custRoute[c] === -1
   }

@@ -14,8 +14,12 @@ const REMOVAL_CACHE = 8
 
 export interface Operator {
   readonly name: string
-  /** Moves evaluated and applied (statistics). */
+  /**
+   * Statistics (see OperatorStats): the operator counts the variants it prices, the local search
+   * the improving ones and those applied.
+   */
   evaluations: number
+  improving: number
   applied: number
   /** Cost delta of an improving variant of the move around u and v, else a value ≥ −IMPROVEMENT. */
   evaluate(u: number, v: number): number

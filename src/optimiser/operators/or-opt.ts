@@ -7,6 +7,7 @@ import { IMPROVEMENT, type MoveContext, type Operator } from './context.js'
 export class OrOpt implements Operator {
   readonly name = 'or-opt'
   evaluations = 0
+  improving = 0
   applied = 0
   private readonly ctx: MoveContext
   private two = false
@@ -44,8 +45,6 @@ export class OrOpt implements Operator {
   }
 
   apply(): boolean {
-    if (!this.ctx.commit(this.two)) return false
-    this.applied++
-    return true
+    return this.ctx.commit(this.two)
   }
 }

@@ -6,6 +6,7 @@ import { IMPROVEMENT, type MoveContext, type Operator } from './context.js'
 export class Relocate implements Operator {
   readonly name = 'relocate'
   evaluations = 0
+  improving = 0
   applied = 0
   private readonly ctx: MoveContext
   private two = false
@@ -33,8 +34,6 @@ export class Relocate implements Operator {
   }
 
   apply(): boolean {
-    if (!this.ctx.commit(this.two)) return false
-    this.applied++
-    return true
+    return this.ctx.commit(this.two)
   }
 }

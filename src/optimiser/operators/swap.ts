@@ -5,6 +5,7 @@ import type { MoveContext, Operator } from './context.js'
 export class Swap implements Operator {
   readonly name = 'swap'
   evaluations = 0
+  improving = 0
   applied = 0
   private readonly ctx: MoveContext
 
@@ -43,8 +44,6 @@ export class Swap implements Operator {
   }
 
   apply(): boolean {
-    if (!this.ctx.commit(true)) return false
-    this.applied++
-    return true
+    return this.ctx.commit(true)
   }
 }

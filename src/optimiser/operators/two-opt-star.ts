@@ -12,6 +12,7 @@ export const WALKED_TAIL = 40
 export class TwoOptStar implements Operator {
   readonly name = '2-opt*'
   evaluations = 0
+  improving = 0
   applied = 0
   private readonly ctx: MoveContext
 
@@ -85,8 +86,6 @@ export class TwoOptStar implements Operator {
   }
 
   apply(): boolean {
-    if (!this.ctx.commit(true)) return false
-    this.applied++
-    return true
+    return this.ctx.commit(true)
   }
 }
