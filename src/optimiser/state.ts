@@ -178,9 +178,10 @@ export class SearchState {
       for (let d = 0; d < dims; d++) pLoad[(base + i) * dims + d] = this.load[r * dims + d]!
     }
     // Suffixes: v ⊕ lead (no travel); at a real node, that ⊕ rest after the travel to rest's first.
-    const lead = this.lead
-    const rest = this.rest
-    const built = this.built
+    // The merged segment is built in a spare holder that then swaps places with the one it replaces.
+    let lead = this.lead
+    let rest = this.rest
+    let built = this.built
     lead.clear()
     rest.clear()
     let first = -1
@@ -190,14 +191,19 @@ export class SearchState {
       const loc = p.nodeLoc[v]!
       built.set(p.nodeS[v]!, p.nodeE[v]!, p.nodeL[v]!)
       built.merge(0, lead.duration, lead.earliest, lead.latest)
-      if (loc < 0) lead.set(built.duration, built.earliest, built.latest)
-      else {
+      if (loc < 0) {
+        const spare = lead
+        lead = built
+        built = spare
+      } else {
         if (first >= 0) {
           const t = dur[loc * size + first]! * inv
           dd += dist[loc * size + first]!
           built.merge(t, rest.duration, rest.earliest, rest.latest)
         }
-        rest.set(built.duration, built.earliest, built.latest)
+        const spare = rest
+        rest = built
+        built = spare
         lead.clear()
         first = loc
       }
