@@ -27,6 +27,29 @@ export interface Operator {
   apply(): boolean
 }
 
+/**
+ * What every operator shares: its move context, its statistics, and the commit of the routes its
+ * last evaluate() built (`two`: whether that move changed two routes).
+ */
+export abstract class MoveOperator implements Operator {
+  abstract readonly name: string
+  evaluations = 0
+  improving = 0
+  applied = 0
+  protected readonly ctx: MoveContext
+  protected two = true
+
+  constructor(ctx: MoveContext) {
+    this.ctx = ctx
+  }
+
+  abstract evaluate(u: number, v: number): number
+
+  apply(): boolean {
+    return this.ctx.commit(this.two)
+  }
+}
+
 export class MoveContext {
   readonly s: SearchState
   readonly p: Problem

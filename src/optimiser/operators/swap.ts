@@ -1,17 +1,9 @@
 // Swap: customers u and v of two routes trade places.
 import { fitsLoad } from '../segment.js'
-import type { MoveContext, Operator } from './context.js'
+import { MoveOperator } from './context.js'
 
-export class Swap implements Operator {
+export class Swap extends MoveOperator {
   readonly name = 'swap'
-  evaluations = 0
-  improving = 0
-  applied = 0
-  private readonly ctx: MoveContext
-
-  constructor(ctx: MoveContext) {
-    this.ctx = ctx
-  }
 
   evaluate(u: number, v: number): number {
     const ctx = this.ctx
@@ -41,9 +33,5 @@ export class Swap implements Operator {
     b.node(u)
     b.suffix(rv, pv + 1)
     return ctx.delta(s.count[ru]!, s.count[rv]!)
-  }
-
-  apply(): boolean {
-    return this.ctx.commit(true)
   }
 }

@@ -4,21 +4,13 @@
 // tail is appended before the receiving route's own end. A tail keeps its cached segment when the
 // two routes have the same speed and an equivalent end; otherwise it is walked (short tails only).
 import { fitsLoad } from '../segment.js'
-import { IMPROVEMENT, type MoveContext, type Operator } from './context.js'
+import { IMPROVEMENT, MoveOperator } from './context.js'
 
 /** Longest tail walked between routes whose cached segments differ (speed or end). */
 export const WALKED_TAIL = 40
 
-export class TwoOptStar implements Operator {
+export class TwoOptStar extends MoveOperator {
   readonly name = '2-opt*'
-  evaluations = 0
-  improving = 0
-  applied = 0
-  private readonly ctx: MoveContext
-
-  constructor(ctx: MoveContext) {
-    this.ctx = ctx
-  }
 
   evaluate(u: number, v: number): number {
     const ctx = this.ctx
@@ -83,9 +75,5 @@ export class TwoOptStar implements Operator {
     const end = s.len[from]! - 2
     for (let i = cut + 1; i <= end; i++) if (p.allowed[s.nodes[base + i]! * p.routes + to] === 0) return false
     return true
-  }
-
-  apply(): boolean {
-    return this.ctx.commit(true)
   }
 }
