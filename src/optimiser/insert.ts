@@ -2,11 +2,10 @@
 // evaluated in O(1) from the route's cached prefix and suffix segments (plus a walk of the route
 // only where SOFT windows make lateness depend on the whole schedule). SISR's "blinks" skip a
 // position with a small probability, which diversifies the recreate step.
+import { routeBaseCost, softLateness } from './cost.js'
 import type { Random } from './random.js'
-import { TOL as IMPORTED_TOL, type SearchState } from './state.js'
-
-/** Module-local copy: an imported binding can compile to a getter call under some loaders (tsx). */
-const TOL = IMPORTED_TOL
+import { fitsLoad, Segment } from './segment.js'
+import type { SearchState } from './state.js'
 
 export class Inserter {
   bestRoute = -1
@@ -16,6 +15,8 @@ export class Inserter {
   evaluations = 0
   private readonly classStamp: Int32Array
   private stamp = 0
+  /** The route being priced: prefix ⊕ customer ⊕ suffix. */
+  private readonly segment = new Segment()
 
   constructor(routeClasses: number) {
     this.classStamp = new Int32Array(routeClasses)
@@ -50,6 +51,7 @@ export class Inserter {
     const sRE = s.sRE
     const sRL = s.sRL
     const sFirst = s.sFirst
+    const segment = this.segment
     let bestDelta = Number.POSITIVE_INFINITY
     let bestRoute = -1
     let bestAfter = -1
@@ -60,13 +62,12 @@ export class Inserter {
     routes: for (let r = firstRoute; r < endRoute; r++) {
       if (p.allowed[c * R + r] === 0) continue
       for (let d = 0; d < dims; d++) {
-        if (s.load[r * dims + d]! + p.demand[c * dims + d]! > p.capacity[r * dims + d]! + TOL) continue routes
+        if (!fitsLoad(p, r, d, s.load[r * dims + d]! + p.demand[c * dims + d]!)) continue routes
       }
       const base = r * S
       const len = s.len[r]!
       const inv = p.invSpeed[r]!
       const distCoef = p.distCoef[r]!
-      const timeCoef = p.timeCoef[r]!
       const slow = uSoft === 1 || s.softCount[r]! > 0
       const oldCost = s.routeCost[r]!
       const empty = s.count[r] === 0
@@ -81,7 +82,6 @@ export class Inserter {
       // Lower bound of the delta from distance alone (duration never shrinks by an insertion when
       // travel times obey the triangle inequality; lateness can shrink by at most what it is now).
       const lowerSlack = slow ? s.routeLate[r]! * p.penaltyPerSecond : 0
-      const unpaid = p.unpaidBreak[r]!
       for (let after = 0; after < len - 1; after++) {
         const pb = base + after
         const a = pLast[pb]!
@@ -93,42 +93,22 @@ export class Inserter {
         if (blink > 0 && rng.next() < blink) continue
         evaluations++
         // prefix ⊕ u
-        let D = pD[pb]!
-        let E = pE[pb]!
-        let L = pL[pb]!
-        let t = dur[a * size + uLoc]! * inv
-        let delta = D + t
-        if (E + delta > uL + TOL) continue
-        let wt = Math.max(uE - delta - L, 0)
-        let nE = Math.max(uE - delta, E) - wt
-        let nL = Math.min(uL - delta, L)
-        D = D + uS + t + wt
-        E = nE
-        L = nL
+        segment.set(pD[pb]!, pE[pb]!, pL[pb]!)
+        const t = dur[a * size + uLoc]! * inv
+        if (!segment.reaches(t, uL)) continue
+        segment.merge(t, uS, uE, uL)
         // ⊕ leading transparent part of the suffix (no travel)
-        const e2 = sLE[sb]!
-        const l2 = sLL[sb]!
-        if (E + D > l2 + TOL) continue
-        wt = Math.max(e2 - D - L, 0)
-        nE = Math.max(e2 - D, E) - wt
-        nL = Math.min(l2 - D, L)
-        D = D + sLD[sb]! + wt
-        E = nE
-        L = nL
+        if (!segment.reaches(0, sLL[sb]!)) continue
+        segment.merge(0, sLD[sb]!, sLE[sb]!, sLL[sb]!)
         // ⊕ the rest, after the travel to its first real node
         if (b >= 0) {
-          t = dur[uLoc * size + b]! * inv
-          delta = D + t
-          const e3 = sRE[sb]!
-          const l3 = sRL[sb]!
-          if (E + delta > l3 + TOL) continue
-          wt = Math.max(e3 - delta - L, 0)
-          nE = Math.max(e3 - delta, E) - wt
-          D = D + sRD[sb]! + t + wt
-          E = nE
+          const t2 = dur[uLoc * size + b]! * inv
+          if (!segment.reaches(t2, sRL[sb]!)) continue
+          segment.merge(t2, sRD[sb]!, sRE[sb]!, sRL[sb]!)
         }
-        let cost = p.fixed[r]! + distCoef * (oldDist + dDist) + timeCoef * (D - unpaid)
-        if (slow) cost += s.lateness(r, c, after, E) * p.penaltyPerSecond
+        let cost = routeBaseCost(p, r, oldDist + dDist, segment.duration)
+        if (slow)
+          cost += softLateness(p, s.nodes, base, len, inv, segment.earliest, c, after) * p.penaltyPerSecond
         const deltaCost = cost - oldCost
         if (deltaCost < bestDelta) {
           bestDelta = deltaCost

@@ -43,6 +43,7 @@ function planOf(p: Problem, s: SearchState): Plan {
     bestElapsedMs: 0,
     cancelled: false,
     converged: false,
+    operators: [],
   })
 }
 
@@ -219,5 +220,40 @@ describe('local search inside the search', () => {
     const first = run(true)
     expect(run(true)).toEqual(first)
     expect(run(false)).not.toEqual(first)
+  })
+})
+
+describe('operator statistics', () => {
+  it('are returned by solve(): every operator priced moves, applied at most the improving ones it found', () => {
+    const model = generateModel({ jobs: 120, routes: 10, seed: 4 })
+    const plan = solve(model, { seed: 2, maxIterations: 500, timeLimitMs: 60_000 })
+    const stats = plan.stats.operators
+    expect(stats.map((op) => op.name)).toEqual(['relocate', 'swap', 'or-opt', '2-opt*', 'ruin-and-recreate'])
+    for (const op of stats) {
+      expect(op.evaluations, op.name).toBeGreaterThan(0)
+      expect(op.improving, op.name).toBeLessThanOrEqual(op.evaluations)
+      expect(op.applied, op.name).toBeLessThanOrEqual(
+        op.name === 'ruin-and-recreate' ? op.evaluations : op.improving,
+      )
+    }
+    // A rough construction leaves the local search something to do.
+    expect(stats.slice(0, 4).reduce((sum, op) => sum + op.applied, 0)).toBeGreaterThan(0)
+    const ruin = stats[4]!
+    expect(ruin.evaluations).toBe(plan.stats.iterations)
+    expect(ruin.improving).toBeGreaterThan(0)
+    expect(ruin.applied).toBeGreaterThanOrEqual(ruin.improving)
+  })
+
+  it('hold ruin and recreate alone when the local search is off', () => {
+    const model = generateModel({ jobs: 40, routes: 4, seed: 6 })
+    const plan = solve(model, { seed: 1, maxIterations: 200, timeLimitMs: 60_000, localSearch: false })
+    expect(plan.stats.operators).toEqual([
+      {
+        name: 'ruin-and-recreate',
+        evaluations: 200,
+        improving: expect.any(Number),
+        applied: expect.any(Number),
+      },
+    ])
   })
 })

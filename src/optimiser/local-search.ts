@@ -5,6 +5,8 @@
 // move improves. A pair is skipped while neither route changed since u was last scanned, so later
 // passes only look where something moved. Customers are never unassigned, and every change goes
 // through the search state (refresh and its undo log), so a rejected iteration is undone whole.
+
+import type { OperatorStats } from './model.js'
 import { IMPROVEMENT, MoveContext, type Operator } from './operators/context.js'
 import { OrOpt } from './operators/or-opt.js'
 import { Relocate } from './operators/relocate.js'
@@ -34,12 +36,6 @@ export interface LocalSearchOptions {
 
 /** Customers scanned between two calls of `interrupt` (each scan: up to k neighbours × 4 operators). */
 const INTERRUPT_SCANS = 64
-
-export interface OperatorStats {
-  name: string
-  evaluations: number
-  applied: number
-}
 
 /**
  * Each customer's nearest customers (by distance from it) that can share at least one route:
@@ -164,7 +160,10 @@ export class LocalSearch {
           if (fresh && last > modified[ru]! && last > modified[rv]!) continue
           for (let o = 0; o < ops; o++) {
             const op = operators[o]!
-            if (op.evaluate(u, v) < -IMPROVEMENT && op.apply()) {
+            if (!(op.evaluate(u, v) < -IMPROVEMENT)) continue
+            op.improving++
+            if (op.apply()) {
+              op.applied++
               const now = ++this.clock
               modified[ctx.changedA] = now
               if (ctx.changedB >= 0) modified[ctx.changedB] = now
@@ -181,6 +180,11 @@ export class LocalSearch {
   }
 
   stats(): OperatorStats[] {
-    return this.operators.map((op) => ({ name: op.name, evaluations: op.evaluations, applied: op.applied }))
+    return this.operators.map((op) => ({
+      name: op.name,
+      evaluations: op.evaluations,
+      improving: op.improving,
+      applied: op.applied,
+    }))
   }
 }

@@ -275,6 +275,22 @@ export interface SolveStats {
    * nothing to search for (one job, or none that fits anywhere) or, with `stopWhenStalled`, stalled.
    */
   converged: boolean
+  /**
+   * Per operator, in the order the search tries them: the local search's moves (relocate, swap,
+   * or-opt, 2-opt*; none when it is off), then ruin-and-recreate (one evaluation per iteration).
+   */
+  operators: OperatorStats[]
+}
+
+/** What an operator did in one solve: for tuning, never for the plan. */
+export interface OperatorStats {
+  name: string
+  /** Moves priced (a local-search operator prices up to a few variants around each pair of customers). */
+  evaluations: number
+  /** Evaluations that found a better plan than the current one. */
+  improving: number
+  /** Moves made: improving ones the state accepted; for ruin and recreate, also the worse ones annealing accepted. */
+  applied: number
 }
 
 export interface Plan {

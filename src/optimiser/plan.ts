@@ -11,7 +11,8 @@ import type {
   UnassignedReason,
 } from './model.js'
 import type { Problem } from './problem.js'
-import { type SearchState, TOL } from './state.js'
+import { fitsLoad } from './segment.js'
+import type { SearchState } from './state.js'
 
 function scheduleRoute(s: SearchState, r: number): PlannedRoute {
   const p = s.p
@@ -121,8 +122,7 @@ function reasonFor(s: SearchState, c: number): UnassignedReason {
     skillOk = true
     let fits = true
     for (let d = 0; d < p.dims; d++) {
-      if (s.load[r * p.dims + d]! + p.demand[c * p.dims + d]! > p.capacity[r * p.dims + d]! + TOL)
-        fits = false
+      if (!fitsLoad(p, r, d, s.load[r * p.dims + d]! + p.demand[c * p.dims + d]!)) fits = false
     }
     if (fits) capacityOk = true
   }

@@ -3,10 +3,8 @@
 // "transparent", a break or an END_AT_LAST_JOB end, which the worker reaches without travel) and a
 // window on its service start [E, L] with a service duration S.
 import type { RoutingModel, UnassignedReason } from './model.js'
+import { BIG } from './segment.js'
 import { greatCircleMatrix } from './travel.js'
-
-/** Stands in for ±infinity in windows without overflowing to NaN in segment arithmetic. */
-export const BIG = 1e15
 
 export const TIER_PINNED = 0
 export const TIER_HIGH = 1

@@ -7,11 +7,10 @@
 // A cached segment holds its own route's travel speed and end node, so a suffix of another route is
 // used as is only when the two routes are compatible (same speed, same end location and window);
 // otherwise its customers are walked at this route's speed and this route's end is appended.
+import { routeBaseCost, softLateness } from './cost.js'
 import type { Problem } from './problem.js'
-import { TOL as IMPORTED_TOL, type SearchState } from './state.js'
-
-/** Module-local copies: an imported binding can compile to a getter call under some loaders (tsx). */
-const TOL = IMPORTED_TOL
+import { Segment } from './segment.js'
+import type { SearchState } from './state.js'
 
 const PREFIX = 0
 const RANGE = 1
@@ -43,10 +42,8 @@ export function compatibleRoutes(p: Problem): Uint8Array {
 export class RouteEval {
   /** The route being built. */
   r = -1
-  /** Running segment: duration, earliest and latest start, last real location, distance. */
-  D = 0
-  E = 0
-  L = 0
+  /** Running segment, its last real location and its distance. */
+  readonly segment = new Segment()
   last = 0
   dist = 0
   /** False once a window (or the shift end) cannot be met. */
@@ -77,9 +74,7 @@ export class RouteEval {
     const slot = r * s.stride + to
     this.r = r
     this.inv = this.p.invSpeed[r]!
-    this.D = s.pD[slot]!
-    this.E = s.pE[slot]!
-    this.L = s.pL[slot]!
+    this.segment.set(s.pD[slot]!, s.pE[slot]!, s.pL[slot]!)
     this.last = s.pLast[slot]!
     this.dist = s.pDist[slot]!
     this.ok = true
@@ -125,45 +120,25 @@ export class RouteEval {
     const s = this.s
     const p = this.p
     const sb = src * s.stride + from
-    let D = this.D
-    let E = this.E
-    let L = this.L
+    const segment = this.segment
     // ⊕ the leading transparent part (no travel)
-    const e2 = s.sLE[sb]!
-    const l2 = s.sLL[sb]!
-    if (E + D > l2 + TOL) {
+    if (!segment.reaches(0, s.sLL[sb]!)) {
       this.ok = false
       return
     }
-    let wt = Math.max(e2 - D - L, 0)
-    let nE = Math.max(e2 - D, E) - wt
-    let nL = Math.min(l2 - D, L)
-    D = D + s.sLD[sb]! + wt
-    E = nE
-    L = nL
+    segment.merge(0, s.sLD[sb]!, s.sLE[sb]!, s.sLL[sb]!)
     // ⊕ the rest, after the travel to its first real node
     const b = s.sFirst[sb]!
     if (b >= 0) {
       const leg = this.last * p.size + b
       const t = p.dur[leg]! * this.inv
-      const delta = D + t
-      const e3 = s.sRE[sb]!
-      const l3 = s.sRL[sb]!
-      if (E + delta > l3 + TOL) {
+      if (!segment.reaches(t, s.sRL[sb]!)) {
         this.ok = false
         return
       }
-      wt = Math.max(e3 - delta - L, 0)
-      nE = Math.max(e3 - delta, E) - wt
-      nL = Math.min(l3 - delta, L)
-      D = D + s.sRD[sb]! + t + wt
-      E = nE
-      L = nL
+      segment.merge(t, s.sRD[sb]!, s.sRE[sb]!, s.sRL[sb]!)
       this.dist += p.dist[leg]! + s.sDist[sb]!
     }
-    this.D = D
-    this.E = E
-    this.L = L
     this.record(SUFFIX, src, from, 0)
   }
 
@@ -171,36 +146,13 @@ export class RouteEval {
   baseCost(customers: number): number {
     if (!this.ok) return Number.POSITIVE_INFINITY
     if (customers === 0) return 0
-    const p = this.p
-    const r = this.r
-    return p.fixed[r]! + p.distCoef[r]! * this.dist + p.timeCoef[r]! * (this.D - p.unpaidBreak[r]!)
+    return routeBaseCost(this.p, this.r, this.dist, this.segment.duration)
   }
 
   /** Seconds of SOFT lateness of the built route, departing at its earliest optimal time (walks it). */
   lateness(): number {
     this.compose()
-    const p = this.p
-    const seq = this.seq
-    const inv = this.inv
-    let time = this.E
-    let last = p.nodeLoc[seq[0]!]!
-    let late = 0
-    for (let i = 1; i < this.seqLen; i++) {
-      const v = seq[i]!
-      const loc = p.nodeLoc[v]!
-      if (loc >= 0) {
-        time += p.dur[last * p.size + loc]! * inv
-        last = loc
-      }
-      const e = p.nodeE[v]!
-      if (time < e) time = e
-      if (v < p.n && p.soft[v] === 1) {
-        const due = p.startByDue ? time : time + p.nodeS[v]!
-        if (due > p.softDue[v]!) late += due - p.softDue[v]!
-      }
-      time += p.nodeS[v]!
-    }
-    return late
+    return softLateness(this.p, this.seq, 0, this.seqLen, this.inv, this.segment.earliest, -1, -1)
   }
 
   /** Writes the built route's node sequence into `seq` (from the current routes, not yet changed). */
@@ -253,19 +205,10 @@ export class RouteEval {
       this.dist += p.dist[leg]!
       this.last = loc
     }
-    const D = this.D
-    const E = this.E
-    const L = this.L
-    const delta = D + t
-    const e2 = p.nodeE[v]!
-    const l2 = p.nodeL[v]!
-    if (E + delta > l2 + TOL) {
+    if (!this.segment.reaches(t, p.nodeL[v]!)) {
       this.ok = false
       return
     }
-    const wt = Math.max(e2 - delta - L, 0)
-    this.D = D + p.nodeS[v]! + t + wt
-    this.E = Math.max(e2 - delta, E) - wt
-    this.L = Math.min(l2 - delta, L)
+    this.segment.merge(t, p.nodeS[v]!, p.nodeE[v]!, p.nodeL[v]!)
   }
 }

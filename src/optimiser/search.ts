@@ -10,7 +10,7 @@
 import { displaceLowerTiers } from './displace.js'
 import { Inserter } from './insert.js'
 import { LocalSearch } from './local-search.js'
-import type { SolveOptions, SolvePhase } from './model.js'
+import type { OperatorStats, SolveOptions, SolvePhase } from './model.js'
 import { type Problem, TIERS } from './problem.js'
 import { Random } from './random.js'
 import { DEFAULT_RUIN, StringRemoval } from './ruin.js'
@@ -25,6 +25,8 @@ export interface SearchResult {
   cancelled: boolean
   /** The local search's operators (null when it was off). */
   localSearch: LocalSearch | null
+  /** Each operator's statistics: the local search's, then ruin and recreate's. */
+  operators: OperatorStats[]
   /** Ended early because the plan could not improve (see SolveStats.converged). */
   converged: boolean
 }
@@ -52,31 +54,284 @@ export function stallIterations(n: number, cycle: number): number {
 /** Customers per clock check while the first plan is built (each is one cheapest insertion). */
 const CONSTRUCTION_CHECK = 16
 
+/** SISR's blink rate: the probability that the recreate step skips a position. */
+const BLINK = 0.01
+
 function compareTiers(a: Int32Array, b: Int32Array): number {
   for (let t = 0; t < TIERS; t++) if (a[t] !== b[t]) return a[t]! < b[t]! ? -1 : 1
   return 0
 }
 
 export function search(p: Problem, options: SolveOptions): SearchResult {
-  const started = performance.now()
-  const timeLimitMs = options.timeLimitMs ?? 5000
-  const maxIterations = options.maxIterations ?? Number.POSITIVE_INFINITY
-  const progressInterval = options.progressIntervalMs ?? 250
-  const rng = new Random(options.seed ?? 1)
-  const state = new SearchState(p)
-  const inserter = new Inserter(p.routes)
-  const removal = new StringRemoval(p.n, p.routes)
-  const n = p.n
-  const unassigned = new Int32Array(n)
-  let unassignedCount = 0
-  const candidates = new Int32Array(n)
-  const keys = new Float64Array(n)
-  const reference = p.routes > 0 ? p.nodeLoc[p.routeStart[0]!]! * p.size : 0
-  const demandSum = new Float64Array(n)
-  for (let c = 0; c < n; c++) for (let d = 0; d < p.dims; d++) demandSum[c]! += p.demand[c * p.dims + d]!
+  return new Search(p, options).run()
+}
+
+/** One search: its state, the plan to beat, and the clock; `run()` reads top to bottom. */
+class Search {
+  private readonly p: Problem
+  private readonly n: number
+  private readonly options: SolveOptions
+  private readonly started = performance.now()
+  private readonly timeLimitMs: number
+  private readonly maxIterations: number
+  private readonly rng: Random
+  private readonly state: SearchState
+  private readonly inserter: Inserter
+  private readonly removal: StringRemoval
+  private readonly localSearch: LocalSearch | null
+  /** Customers not on any route: unassigned[0..unassignedCount). */
+  private readonly unassigned: Int32Array
+  private unassignedCount = 0
+  /** Customers to insert, and their sort keys (see recreate). */
+  private readonly candidates: Int32Array
+  private readonly keys: Float64Array
+  /** Row of the first route's start in the distance matrix (SISR's far and close orders). */
+  private readonly reference: number
+  private readonly demandSum: Float64Array
+  /** Per tier, customers that fit on no route even alone: the stall rule does not wait for them. */
+  private readonly unplaceable = new Int32Array(TIERS)
+  // The best plan so far.
+  private readonly best: Int32Array
+  private readonly bestLen: Int32Array
+  private readonly bestTiers = new Int32Array(TIERS)
+  private bestCost = 0
+  private bestIteration = 0
+  private bestElapsedMs = 0
+  private readonly currentTiers = new Int32Array(TIERS)
+  private iterations = 0
+  /** Ruin-and-recreate iterations that improved on the current plan, and that it accepted. */
+  private improving = 0
+  private accepted = 0
+  private converged = false
+  private cancelled = false
+  private lastProgress: number
+
+  constructor(p: Problem, options: SolveOptions) {
+    this.p = p
+    this.n = p.n
+    this.options = options
+    this.timeLimitMs = options.timeLimitMs ?? 5000
+    this.maxIterations = options.maxIterations ?? Number.POSITIVE_INFINITY
+    this.lastProgress = this.started
+    this.rng = new Random(options.seed ?? 1)
+    this.state = new SearchState(p)
+    this.inserter = new Inserter(p.routes)
+    this.removal = new StringRemoval(p.n, p.routes)
+    this.unassigned = new Int32Array(p.n)
+    this.candidates = new Int32Array(p.n)
+    this.keys = new Float64Array(p.n)
+    this.reference = p.routes > 0 ? p.nodeLoc[p.routeStart[0]!]! * p.size : 0
+    this.demandSum = new Float64Array(p.n)
+    for (let c = 0; c < p.n; c++)
+      for (let d = 0; d < p.dims; d++) this.demandSum[c]! += p.demand[c * p.dims + d]!
+    this.localSearch =
+      options.localSearch !== false && p.n > 1
+        ? new LocalSearch(this.state, {
+            interrupt: () => this.poll('BUILDING', 0, this.state.totalCost, this.unassignedCount),
+          })
+        : null
+    this.best = new Int32Array(this.state.nodes.length)
+    this.bestLen = new Int32Array(p.routes)
+  }
+
+  run(): SearchResult {
+    if (this.options.stopWhenStalled) this.countUnplaceable()
+    const settled = this.construct()
+    this.keepBest(0)
+    this.converged = settled
+    if (!settled) this.anneal()
+    this.state.loadRoutes(this.best, this.bestLen)
+    // Final pass: any customer that still fits somewhere goes in, higher tiers first (the proof that
+    // none is left out), then a higher-tier customer may displace one of a lower tier.
+    this.fill()
+    const deadline = this.started + this.timeLimitMs + FINAL_PHASE_GRACE_MS
+    if (displaceLowerTiers(this.state, this.inserter, this.rng, deadline)) this.fill()
+    const operators = this.localSearch?.stats() ?? []
+    operators.push({
+      name: 'ruin-and-recreate',
+      evaluations: this.iterations,
+      improving: this.improving,
+      applied: this.accepted,
+    })
+    return {
+      state: this.state,
+      iterations: this.iterations,
+      bestIteration: this.bestIteration,
+      bestElapsedMs: this.bestElapsedMs,
+      elapsedMs: performance.now() - this.started,
+      cancelled: this.cancelled,
+      localSearch: this.localSearch,
+      operators,
+      converged: this.converged,
+    }
+  }
+
+  /** Counted before anything is inserted, while every route is empty (the loosest they get); blink 0 draws no number. */
+  private countUnplaceable(): void {
+    for (let c = 0; c < this.n; c++)
+      if (!this.inserter.find(this.state, c, this.rng, 0)) this.unplaceable[this.p.tier[c]!]!++
+  }
+
+  /**
+   * The first plan: every customer, cheapest insertion in a random SISR order, no blinks, polished
+   * by the local search. Cancelling does not stop the insertions (the plan returned must hold every
+   * job that fits); it only silences progress. Returns whether there is nothing to search for: one
+   * job (its cheapest insertion is the best plan) or none placed (each was tried on every route while
+   * all were empty, so none fits anywhere).
+   */
+  private construct(): boolean {
+    const n = this.n
+    for (let c = 0; c < n; c++) this.candidates[c] = c
+    this.recreate(n, 0, true)
+    this.collectUnassigned()
+    const settled = n <= 1 || this.unassignedCount === n
+    // Inside the ruin-and-recreate loop the local search did not pay for itself at the time limits
+    // measured (docs/routing-benchmarks.md, "Method").
+    if (!settled && !this.poll('BUILDING', 0, this.state.totalCost, this.unassignedCount))
+      this.localSearch?.run(this.rng)
+    return settled
+  }
+
+  /** Ruin and recreate under simulated annealing until time, budget, cancellation or a stall. */
+  private anneal(): void {
+    const p = this.p
+    const state = this.state
+    let assigned = 0
+    let used = 0
+    for (let r = 0; r < p.routes; r++) {
+      assigned += state.count[r]!
+      if (state.count[r]! > 0) used++
+    }
+    const averageEdge = assigned > 0 ? state.totalCost / (assigned + used) : 1
+    const t0 = 1 * averageEdge
+    const tf = 0.01 * averageEdge
+    const maxIterations = this.maxIterations
+    const cycle = Number.isFinite(maxIterations) ? maxIterations : plannedIterations(p, this.timeLimitMs)
+    const stall = this.options.stopWhenStalled ? stallIterations(this.n, cycle) : Number.POSITIVE_INFINITY
+    while (!this.cancelled && this.iterations < maxIterations) {
+      const iterations = this.iterations
+      if ((iterations & 15) === 0 && this.shouldStop(stall)) break
+      const phase = (iterations % cycle) / cycle
+      if (iterations > 0 && iterations % cycle === 0) {
+        // A new cooling cycle restarts from the best solution.
+        state.loadRoutes(this.best, this.bestLen)
+        this.collectUnassigned()
+      }
+      this.iterations = iterations + 1
+      this.iterate(t0 * (tf / t0) ** phase)
+    }
+  }
+
+  /** The loop's clock check: out of time, cancelled, or (stall rule) stalled with every job that can be planned. */
+  private shouldStop(stall: number): boolean {
+    let unassignedTotal = 0
+    let waiting = false
+    for (let t = 0; t < TIERS; t++) {
+      unassignedTotal += this.bestTiers[t]!
+      if (this.bestTiers[t] !== this.unplaceable[t]) waiting = true
+    }
+    if (this.poll('SEARCHING', this.iterations, this.bestCost, unassignedTotal)) return true
+    if (this.iterations - this.bestIteration >= stall && !waiting) {
+      this.converged = true
+      return true
+    }
+    return false
+  }
+
+  /** One ruin-and-recreate step at `temperature`: kept or undone, and kept as the best when it is. */
+  private iterate(temperature: number): void {
+    const state = this.state
+    const rng = this.rng
+    const removal = this.removal
+    const unassigned = this.unassigned
+    const candidates = this.candidates
+    const currentCost = state.totalCost
+    this.currentTiers.set(state.unassignedByTier)
+    state.beginMove(unassigned, this.unassignedCount)
+    removal.ruin(state, rng, DEFAULT_RUIN)
+    let count = 0
+    for (let i = 0; i < removal.removedCount; i++) candidates[count++] = removal.removed[i]!
+    // Give customers left out so far another chance (all of them when few, else a sample).
+    const left = this.unassignedCount
+    if (left <= 8) for (let i = 0; i < left; i++) candidates[count++] = unassigned[i]!
+    else for (let i = 0; i < 4; i++) candidates[count++] = unassigned[rng.int(left)]!
+    this.recreate(count, BLINK)
+    removal.clearFlags()
+    const tiers = compareTiers(state.unassignedByTier, this.currentTiers)
+    const better = tiers < 0 || (tiers === 0 && state.totalCost < currentCost)
+    const accept =
+      tiers < 0 ||
+      (tiers === 0 && state.totalCost < currentCost - temperature * Math.log(rng.next() + 1e-300))
+    if (!accept) {
+      this.unassignedCount = state.undoMove(unassigned)
+      return
+    }
+    if (better) this.improving++
+    this.accepted++
+    // Rebuild the unassigned list from the previous list and the candidates.
+    let w = 0
+    for (let i = 0; i < left; i++) {
+      const c = unassigned[i]!
+      if (state.custRoute[c] === -1) unassigned[w++] = c
+    }
+    for (let i = 0; i < removal.removedCount; i++) {
+      const c = removal.removed[i]!
+      if (state.custRoute[c] === -1) unassigned[w++] = c
+    }
+    this.unassignedCount = w
+    const vsBest = compareTiers(state.unassignedByTier, this.bestTiers)
+    if (vsBest < 0 || (vsBest === 0 && state.totalCost < this.bestCost - 1e-9)) this.keepBest(this.iterations)
+  }
+
+  private keepBest(iteration: number): void {
+    this.state.saveRoutes(this.best, this.bestLen)
+    this.bestTiers.set(this.state.unassignedByTier)
+    this.bestCost = this.state.totalCost
+    this.bestIteration = iteration
+    this.bestElapsedMs = performance.now() - this.started
+  }
+
+  /**
+   * Inserts candidates[0..count) in an order SISR draws at random, tiers first. The construction
+   * (`building`) checks the clock as it goes: on a large day it takes seconds.
+   */
+  private recreate(count: number, blink: number, building = false): void {
+    const p = this.p
+    const rng = this.rng
+    const state = this.state
+    const inserter = this.inserter
+    const candidates = this.candidates
+    const keys = this.keys
+    const reference = this.reference
+    const draw = rng.next() * 11
+    for (let i = 0; i < count; i++) {
+      const c = candidates[i]!
+      let key: number
+      if (draw < 4) key = rng.next()
+      else if (draw < 8) key = -this.demandSum[c]!
+      else if (draw < 10) key = -p.dist[reference + p.nodeLoc[c]!]!
+      else key = p.dist[reference + p.nodeLoc[c]!]!
+      keys[i] = p.tier[c]! * 1e13 + key
+    }
+    this.sortCandidates(count)
+    let placed = 0
+    for (let i = 0; i < count; i++) {
+      const c = candidates[i]!
+      if (building && i % CONSTRUCTION_CHECK === CONSTRUCTION_CHECK - 1)
+        this.poll('BUILDING', 0, null, this.n - placed)
+      // (a sample of the unassigned may hold a customer twice)
+      if (state.custRoute[c] !== -1) continue
+      if (inserter.find(state, c, rng, blink)) {
+        state.insert(c, inserter.bestRoute, inserter.bestAfter)
+        placed++
+      }
+    }
+  }
 
   /** Insertion sort of candidates[0..count) by keys (short lists). */
-  const sortCandidates = (count: number): void => {
+  private sortCandidates(count: number): void {
+    const candidates = this.candidates
+    const keys = this.keys
     for (let i = 1; i < count; i++) {
       const c = candidates[i]!
       const key = keys[i]!
@@ -91,199 +346,53 @@ export function search(p: Problem, options: SolveOptions): SearchResult {
     }
   }
 
-  /**
-   * Inserts candidates[0..count) in an order SISR draws at random, tiers first. The construction
-   * (`building`) checks the clock as it goes: on a large day it takes seconds.
-   */
-  const recreate = (count: number, blink: number, building = false): void => {
-    const draw = rng.next() * 11
-    for (let i = 0; i < count; i++) {
-      const c = candidates[i]!
-      let key: number
-      if (draw < 4) key = rng.next()
-      else if (draw < 8) key = -demandSum[c]!
-      else if (draw < 10) key = -p.dist[reference + p.nodeLoc[c]!]!
-      else key = p.dist[reference + p.nodeLoc[c]!]!
-      keys[i] = p.tier[c]! * 1e13 + key
-    }
-    sortCandidates(count)
-    let placed = 0
-    for (let i = 0; i < count; i++) {
-      const c = candidates[i]!
-      if (building && i % CONSTRUCTION_CHECK === CONSTRUCTION_CHECK - 1) poll('BUILDING', 0, null, n - placed)
-      // (a sample of the unassigned may hold a customer twice)
-      if (state.custRoute[c] !== -1) continue
-      if (inserter.find(state, c, rng, blink)) {
-        state.insert(c, inserter.bestRoute, inserter.bestAfter)
-        placed++
-      }
-    }
-  }
-  const collectUnassigned = (): void => {
-    unassignedCount = 0
-    for (let c = 0; c < n; c++) if (state.custRoute[c] === -1) unassigned[unassignedCount++] = c
+  private collectUnassigned(): void {
+    let count = 0
+    for (let c = 0; c < this.n; c++) if (this.state.custRoute[c] === -1) this.unassigned[count++] = c
+    this.unassignedCount = count
   }
 
-  const cancelFlag = options.cancelFlag
-  const signal = options.signal
-  let cancelled = false
-  let lastProgress = started
+  /** Every customer that fits somewhere goes in, higher tiers first. */
+  private fill(): void {
+    this.collectUnassigned()
+    const count = this.unassignedCount
+    for (let i = 0; i < count; i++) {
+      this.candidates[i] = this.unassigned[i]!
+      this.keys[i] = this.p.tier[this.unassigned[i]!]!
+    }
+    this.sortCandidates(count)
+    for (let i = 0; i < count; i++) {
+      const c = this.candidates[i]!
+      if (this.inserter.find(this.state, c, this.rng, 0))
+        this.state.insert(c, this.inserter.bestRoute, this.inserter.bestAfter)
+    }
+  }
+
   /**
    * The clock check of every phase, every few milliseconds: notes a cancellation (after which
    * nothing more is reported), reports progress when due, and says whether to stop (cancelled or
    * out of time).
    */
-  const poll = (phase: SolvePhase, iterations: number, cost: number | null, unassignedTotal: number) => {
+  private poll(phase: SolvePhase, iterations: number, cost: number | null, unassignedTotal: number): boolean {
     const now = performance.now()
-    if (!cancelled && (signal?.aborted || (cancelFlag && Atomics.load(cancelFlag, 0) !== 0))) cancelled = true
-    if (!cancelled && options.onProgress && now - lastProgress >= progressInterval) {
-      lastProgress = now
-      options.onProgress({
+    const { signal, cancelFlag, onProgress } = this.options
+    if (!this.cancelled && (signal?.aborted || (cancelFlag && Atomics.load(cancelFlag, 0) !== 0)))
+      this.cancelled = true
+    if (
+      !this.cancelled &&
+      onProgress &&
+      now - this.lastProgress >= (this.options.progressIntervalMs ?? 250)
+    ) {
+      this.lastProgress = now
+      onProgress({
         phase,
-        elapsedMs: now - started,
+        elapsedMs: now - this.started,
         iterations,
         bestCost: cost,
-        assigned: n - unassignedTotal,
-        unassigned: unassignedTotal + p.fixedReasons.size,
+        assigned: this.n - unassignedTotal,
+        unassigned: unassignedTotal + this.p.fixedReasons.size,
       })
     }
-    return cancelled || now - started >= timeLimitMs
-  }
-
-  const localSearch =
-    options.localSearch !== false && n > 1
-      ? new LocalSearch(state, { interrupt: () => poll('BUILDING', 0, state.totalCost, unassignedCount) })
-      : null
-  // Customers that fit on no route even alone (an empty route is the loosest there is): the stall
-  // rule waits only for the others. Counted before anything is inserted, blink 0 draws no number.
-  const unplaceable = new Int32Array(TIERS)
-  if (options.stopWhenStalled) {
-    for (let c = 0; c < n; c++) if (!inserter.find(state, c, rng, 0)) unplaceable[p.tier[c]!]!++
-  }
-
-  // Construction: every customer, cheapest insertion in a random SISR order, no blinks. Cancelling
-  // does not stop it (the plan returned must hold every job that fits); it only silences progress.
-  for (let c = 0; c < n; c++) candidates[c] = c
-  recreate(n, 0, true)
-  collectUnassigned()
-  // Nothing to search for: one job (its cheapest insertion is the best plan) or none placed (each
-  // was tried on every route while all were empty, so none fits anywhere).
-  const settled = n <= 1 || unassignedCount === n
-  // Polish the construction with the granular local search. Inside the ruin-and-recreate loop it
-  // did not pay for itself at the time limits measured (docs/routing-benchmarks.md, "Method").
-  if (!settled && !poll('BUILDING', 0, state.totalCost, unassignedCount)) localSearch?.run(rng)
-
-  const best = new Int32Array(state.nodes.length)
-  const bestLen = new Int32Array(p.routes)
-  const bestTiers = new Int32Array(TIERS)
-  state.saveRoutes(best, bestLen)
-  bestTiers.set(state.unassignedByTier)
-  let bestCost = state.totalCost
-  let bestIteration = 0
-  let bestElapsedMs = performance.now() - started
-
-  let assigned = 0
-  let used = 0
-  for (let r = 0; r < p.routes; r++) {
-    assigned += state.count[r]!
-    if (state.count[r]! > 0) used++
-  }
-  const averageEdge = assigned > 0 ? state.totalCost / (assigned + used) : 1
-  const t0 = 1 * averageEdge
-  const tf = 0.01 * averageEdge
-  const cycle = Number.isFinite(maxIterations) ? maxIterations : plannedIterations(p, timeLimitMs)
-  const stall = options.stopWhenStalled ? stallIterations(n, cycle) : Number.POSITIVE_INFINITY
-  const blink = 0.01
-  const currentTiers = new Int32Array(TIERS)
-  let iterations = 0
-  let converged = settled
-
-  while (!settled && !cancelled && iterations < maxIterations && n > 0) {
-    if ((iterations & 15) === 0) {
-      let unassignedTotal = 0
-      let waiting = false
-      for (let t = 0; t < TIERS; t++) {
-        unassignedTotal += bestTiers[t]!
-        if (bestTiers[t] !== unplaceable[t]) waiting = true
-      }
-      if (poll('SEARCHING', iterations, bestCost, unassignedTotal)) break
-      if (iterations - bestIteration >= stall && !waiting) {
-        converged = true
-        break
-      }
-    }
-    const phase = (iterations % cycle) / cycle
-    if (iterations > 0 && iterations % cycle === 0) {
-      // A new cooling cycle restarts from the best solution.
-      state.loadRoutes(best, bestLen)
-      collectUnassigned()
-    }
-    iterations++
-    const temperature = t0 * (tf / t0) ** phase
-    const currentCost = state.totalCost
-    currentTiers.set(state.unassignedByTier)
-    state.beginMove(unassigned, unassignedCount)
-    removal.ruin(state, rng, DEFAULT_RUIN)
-    let count = 0
-    for (let i = 0; i < removal.removedCount; i++) candidates[count++] = removal.removed[i]!
-    // Give customers left out so far another chance (all of them when few, else a sample).
-    if (unassignedCount <= 8) for (let i = 0; i < unassignedCount; i++) candidates[count++] = unassigned[i]!
-    else for (let i = 0; i < 4; i++) candidates[count++] = unassigned[rng.int(unassignedCount)]!
-    recreate(count, blink)
-    removal.clearFlags()
-    const tiers = compareTiers(state.unassignedByTier, currentTiers)
-    const accept =
-      tiers < 0 ||
-      (tiers === 0 && state.totalCost < currentCost - temperature * Math.log(rng.next() + 1e-300))
-    if (!accept) {
-      unassignedCount = state.undoMove(unassigned)
-      continue
-    }
-    // Rebuild the unassigned list from the candidates and the previous list.
-    let w = 0
-    for (let i = 0; i < unassignedCount; i++) {
-      const c = unassigned[i]!
-      if (state.custRoute[c] === -1) unassigned[w++] = c
-    }
-    unassignedCount = w
-    for (let i = 0; i < removal.removedCount; i++) {
-      const c = removal.removed[i]!
-      if (state.custRoute[c] === -1) unassigned[unassignedCount++] = c
-    }
-    const vsBest = compareTiers(state.unassignedByTier, bestTiers)
-    if (vsBest < 0 || (vsBest === 0 && state.totalCost < bestCost - 1e-9)) {
-      state.saveRoutes(best, bestLen)
-      bestTiers.set(state.unassignedByTier)
-      bestCost = state.totalCost
-      bestIteration = iterations
-      bestElapsedMs = performance.now() - started
-    }
-  }
-  state.loadRoutes(best, bestLen)
-  // Final pass: any customer that still fits somewhere goes in, higher tiers first (the proof that
-  // none is left out), then a higher-tier customer may displace one of a lower tier.
-  const fill = (): void => {
-    collectUnassigned()
-    for (let i = 0; i < unassignedCount; i++) {
-      candidates[i] = unassigned[i]!
-      keys[i] = p.tier[unassigned[i]!]!
-    }
-    sortCandidates(unassignedCount)
-    for (let i = 0; i < unassignedCount; i++) {
-      const c = candidates[i]!
-      if (inserter.find(state, c, rng, 0)) state.insert(c, inserter.bestRoute, inserter.bestAfter)
-    }
-  }
-  fill()
-  if (displaceLowerTiers(state, inserter, rng, started + timeLimitMs + FINAL_PHASE_GRACE_MS)) fill()
-  return {
-    state,
-    iterations,
-    bestIteration,
-    bestElapsedMs,
-    elapsedMs: performance.now() - started,
-    cancelled,
-    localSearch,
-    converged,
+    return this.cancelled || now - this.started >= this.timeLimitMs
   }
 }

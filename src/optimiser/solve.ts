@@ -21,5 +21,6 @@ export function solve(model: RoutingModel, options: SolveOptions = {}): Plan {
     bestElapsedMs: result.bestElapsedMs,
     cancelled: result.cancelled,
     converged: result.converged,
+    operators: result.operators,
   })
 }

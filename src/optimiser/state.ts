@@ -8,15 +8,9 @@
 // location; a suffix is a leading transparent part (L*) followed by a part starting at its first
 // real location (R*), so the travel at a junction lands after the leading breaks and the
 // concatenation stays associative.
-import { BIG as IMPORTED_BIG, type Problem, TIERS } from './problem.js'
-
-// Module-local copies: an imported binding can compile to a getter call under some loaders (tsx),
-// which shows up in the hot loops.
-const BIG = IMPORTED_BIG
-const TOLERANCE = 1e-7
-
-/** Slack tolerated on a time window: float noise, never a real violation (the checker allows 1e-6). */
-export const TOL = TOLERANCE
+import { routeBaseCost, softLateness } from './cost.js'
+import { type Problem, TIERS } from './problem.js'
+import { Segment } from './segment.js'
 
 export class SearchState {
   readonly p: Problem
@@ -69,6 +63,12 @@ export class SearchState {
   private readonly savedTiers: Int32Array
   private readonly savedUnassigned: Int32Array
   private savedUnassignedCount = 0
+  // Running segments of refresh(): the prefix; and, walking back, the suffix's leading transparent
+  // part, its rest, and the segment being built.
+  private readonly prefix = new Segment()
+  private readonly lead = new Segment()
+  private readonly rest = new Segment()
+  private readonly built = new Segment()
 
   constructor(problem: Problem) {
     this.p = problem
@@ -138,14 +138,13 @@ export class SearchState {
     for (let d = 0; d < dims; d++) this.load[r * dims + d] = 0
     // Prefixes.
     let v = nodes[base]!
-    let D = p.nodeS[v]!
-    let E = p.nodeE[v]!
-    let L = p.nodeL[v]!
+    const prefix = this.prefix
+    prefix.set(p.nodeS[v]!, p.nodeE[v]!, p.nodeL[v]!)
     let dd = 0
     let last = p.nodeLoc[v]!
-    this.pD[base] = D
-    this.pE[base] = E
-    this.pL[base] = L
+    this.pD[base] = prefix.duration
+    this.pE[base] = prefix.earliest
+    this.pL[base] = prefix.latest
     this.pDist[base] = 0
     this.pLast[base] = last
     let feasible = 1
@@ -161,17 +160,12 @@ export class SearchState {
         dd += dist[last * size + loc]!
         last = loc
       }
-      const delta = D + t
-      const e2 = p.nodeE[v]!
       const l2 = p.nodeL[v]!
-      const wt = Math.max(e2 - delta - L, 0)
-      if (E + delta > l2 + TOLERANCE) feasible = 0
-      D = D + p.nodeS[v]! + t + wt
-      E = Math.max(e2 - delta, E) - wt
-      L = Math.min(l2 - delta, L)
-      this.pD[base + i] = D
-      this.pE[base + i] = E
-      this.pL[base + i] = L
+      if (!prefix.reaches(t, l2)) feasible = 0
+      prefix.merge(t, p.nodeS[v]!, p.nodeE[v]!, l2)
+      this.pD[base + i] = prefix.duration
+      this.pE[base + i] = prefix.earliest
+      this.pL[base + i] = prefix.latest
       this.pDist[base + i] = dd
       this.pLast[base + i] = last
       if (v < p.n) {
@@ -183,60 +177,42 @@ export class SearchState {
       } else if (i < len - 1) lastBreak = i
       for (let d = 0; d < dims; d++) pLoad[(base + i) * dims + d] = this.load[r * dims + d]!
     }
-    // Suffixes.
-    let lD = 0
-    let lE = -BIG
-    let lL = BIG
-    let rD = 0
-    let rE = -BIG
-    let rL = BIG
+    // Suffixes: v ⊕ lead (no travel); at a real node, that ⊕ rest after the travel to rest's first.
+    // The merged segment is built in a spare holder that then swaps places with the one it replaces.
+    let lead = this.lead
+    let rest = this.rest
+    let built = this.built
+    lead.clear()
+    rest.clear()
     let first = -1
     dd = 0
     for (let i = len - 1; i >= 0; i--) {
       v = nodes[base + i]!
       const loc = p.nodeLoc[v]!
-      const s = p.nodeS[v]!
-      const e1 = p.nodeE[v]!
-      const l1 = p.nodeL[v]!
+      built.set(p.nodeS[v]!, p.nodeE[v]!, p.nodeL[v]!)
+      built.merge(0, lead.duration, lead.earliest, lead.latest)
       if (loc < 0) {
-        // v ⊕ L (no travel)
-        const wt = Math.max(lE - s - l1, 0)
-        const nE = Math.max(lE - s, e1) - wt
-        const nL = Math.min(lL - s, l1)
-        lD = s + lD + wt
-        lE = nE
-        lL = nL
+        const spare = lead
+        lead = built
+        built = spare
       } else {
-        // v ⊕ L, then ⊕ R with the travel to R's first real node.
-        let wt = Math.max(lE - s - l1, 0)
-        let cD = s + lD + wt
-        let cE = Math.max(lE - s, e1) - wt
-        let cL = Math.min(lL - s, l1)
         if (first >= 0) {
           const t = dur[loc * size + first]! * inv
           dd += dist[loc * size + first]!
-          const delta = cD + t
-          wt = Math.max(rE - delta - cL, 0)
-          const nE = Math.max(rE - delta, cE) - wt
-          const nL = Math.min(rL - delta, cL)
-          cD = cD + rD + t + wt
-          cE = nE
-          cL = nL
+          built.merge(t, rest.duration, rest.earliest, rest.latest)
         }
-        rD = cD
-        rE = cE
-        rL = cL
-        lD = 0
-        lE = -BIG
-        lL = BIG
+        const spare = rest
+        rest = built
+        built = spare
+        lead.clear()
         first = loc
       }
-      this.sLD[base + i] = lD
-      this.sLE[base + i] = lE
-      this.sLL[base + i] = lL
-      this.sRD[base + i] = rD
-      this.sRE[base + i] = rE
-      this.sRL[base + i] = rL
+      this.sLD[base + i] = lead.duration
+      this.sLE[base + i] = lead.earliest
+      this.sLL[base + i] = lead.latest
+      this.sRD[base + i] = rest.duration
+      this.sRE[base + i] = rest.earliest
+      this.sRL[base + i] = rest.latest
       this.sDist[base + i] = dd
       this.sFirst[base + i] = first
     }
@@ -244,56 +220,15 @@ export class SearchState {
     this.softCount[r] = soft
     this.lastBreak[r] = lastBreak
     this.feasible[r] = feasible
-    const late = soft > 0 ? this.lateness(r, -1, -1, this.pE[base + len - 1]!) : 0
+    const late = soft > 0 ? softLateness(p, nodes, base, len, inv, this.pE[base + len - 1]!, -1, -1) : 0
     this.routeLate[r] = late
     const cost =
       count === 0
         ? 0
-        : p.fixed[r]! +
-          p.distCoef[r]! * this.pDist[base + len - 1]! +
-          p.timeCoef[r]! * (this.pD[base + len - 1]! - p.unpaidBreak[r]!) +
+        : routeBaseCost(p, r, this.pDist[base + len - 1]!, this.pD[base + len - 1]!) +
           late * p.penaltyPerSecond
     this.totalCost += cost - this.routeCost[r]!
     this.routeCost[r] = cost
-  }
-
-  /**
-   * Seconds of SOFT lateness of route r departing at `departure`, with customer `extra` inserted
-   * after position `after` (or none: extra = -1). Walks the route: used only where SOFT jobs are.
-   */
-  lateness(r: number, extra: number, after: number, departure: number): number {
-    const p = this.p
-    const base = r * this.stride
-    const len = this.len[r]!
-    const inv = p.invSpeed[r]!
-    let time = departure
-    let last = p.nodeLoc[this.nodes[base]!]!
-    let late = 0
-    for (let i = 1; i < len; i++) {
-      for (let k = 0; k < 2; k++) {
-        let v: number
-        if (k === 0) {
-          v = this.nodes[base + i]!
-          if (i === after + 1 && extra >= 0) v = extra
-        } else {
-          if (i !== after + 1 || extra < 0) break
-          v = this.nodes[base + i]!
-        }
-        const loc = p.nodeLoc[v]!
-        if (loc >= 0) {
-          time += p.dur[last * p.size + loc]! * inv
-          last = loc
-        }
-        const e = p.nodeE[v]!
-        if (time < e) time = e
-        if (v < p.n && p.soft[v] === 1) {
-          const due = p.startByDue ? time : time + p.nodeS[v]!
-          if (due > p.softDue[v]!) late += due - p.softDue[v]!
-        }
-        time += p.nodeS[v]!
-      }
-    }
-    return late
   }
 
   isUnassigned(c: number): boolean {

@@ -3,10 +3,8 @@
 // Or-opt (two or three). Between routes: ru loses the chain (its prefix before it ⊕ its suffix
 // after it) and rv gains it (prefix ⊕ chain ⊕ suffix), O(chain length). Within one route, the part
 // between the chain and its new place is walked as well, so only short spans are tried.
-import { TOL as IMPORTED_TOL } from '../state.js'
+import { fitsLoad } from '../segment.js'
 import { IMPROVEMENT, type MoveContext } from './context.js'
-
-const TOL = IMPORTED_TOL
 
 /** Longest part of a route walked between a chain and its new place within the same route. */
 export const INTRA_SPAN = 12
@@ -61,7 +59,7 @@ export function evaluateChainMove(
     if (p.allowed[nodes[base + i]! * R + rv] === 0) return Number.POSITIVE_INFINITY
   for (let d = 0; d < dims; d++) {
     const chain = s.pLoad[(base + ce) * dims + d]! - s.pLoad[(base + cs - 1) * dims + d]!
-    if (s.load[rv * dims + d]! + chain > p.capacity[rv * dims + d]! + TOL) return Number.POSITIVE_INFINITY
+    if (!fitsLoad(p, rv, d, s.load[rv * dims + d]! + chain)) return Number.POSITIVE_INFINITY
   }
   const baseA = ctx.removalCost(ru, cs, ce)
   if (baseA === Number.POSITIVE_INFINITY) return baseA

@@ -14,13 +14,40 @@ const REMOVAL_CACHE = 8
 
 export interface Operator {
   readonly name: string
-  /** Moves evaluated and applied (statistics). */
+  /**
+   * Statistics (see OperatorStats): the operator counts the variants it prices, the local search
+   * the improving ones and those applied.
+   */
   evaluations: number
+  improving: number
   applied: number
   /** Cost delta of an improving variant of the move around u and v, else a value ≥ −IMPROVEMENT. */
   evaluate(u: number, v: number): number
   /** Applies the variant the last evaluate() returned; false when the state refused it. */
   apply(): boolean
+}
+
+/**
+ * What every operator shares: its move context, its statistics, and the commit of the routes its
+ * last evaluate() built (`two`: whether that move changed two routes).
+ */
+export abstract class MoveOperator implements Operator {
+  abstract readonly name: string
+  evaluations = 0
+  improving = 0
+  applied = 0
+  protected readonly ctx: MoveContext
+  protected two = true
+
+  constructor(ctx: MoveContext) {
+    this.ctx = ctx
+  }
+
+  abstract evaluate(u: number, v: number): number
+
+  apply(): boolean {
+    return this.ctx.commit(this.two)
+  }
 }
 
 export class MoveContext {

@@ -2,18 +2,10 @@
 // neighbour v (another route, or the same one over a short span), in order or reversed, so that u
 // and v become adjacent.
 import { evaluateChainMove, isChain } from './chain-move.js'
-import { IMPROVEMENT, type MoveContext, type Operator } from './context.js'
+import { IMPROVEMENT, MoveOperator } from './context.js'
 
-export class OrOpt implements Operator {
+export class OrOpt extends MoveOperator {
   readonly name = 'or-opt'
-  evaluations = 0
-  applied = 0
-  private readonly ctx: MoveContext
-  private two = false
-
-  constructor(ctx: MoveContext) {
-    this.ctx = ctx
-  }
 
   evaluate(u: number, v: number): number {
     const ctx = this.ctx
@@ -41,11 +33,5 @@ export class OrOpt implements Operator {
       }
     }
     return 0
-  }
-
-  apply(): boolean {
-    if (!this.ctx.commit(this.two)) return false
-    this.applied++
-    return true
   }
 }

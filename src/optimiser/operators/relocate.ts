@@ -1,18 +1,10 @@
 // Relocate: customer u moves right after or right before its neighbour v (another route, or the
 // same one when the span between them is short).
 import { evaluateChainMove } from './chain-move.js'
-import { IMPROVEMENT, type MoveContext, type Operator } from './context.js'
+import { IMPROVEMENT, MoveOperator } from './context.js'
 
-export class Relocate implements Operator {
+export class Relocate extends MoveOperator {
   readonly name = 'relocate'
-  evaluations = 0
-  applied = 0
-  private readonly ctx: MoveContext
-  private two = false
-
-  constructor(ctx: MoveContext) {
-    this.ctx = ctx
-  }
 
   evaluate(u: number, v: number): number {
     const s = this.ctx.s
@@ -30,11 +22,5 @@ export class Relocate implements Operator {
       if (delta < -IMPROVEMENT) return delta
     }
     return 0
-  }
-
-  apply(): boolean {
-    if (!this.ctx.commit(this.two)) return false
-    this.applied++
-    return true
   }
 }

@@ -1,18 +1,9 @@
 // Swap: customers u and v of two routes trade places.
-import { TOL as IMPORTED_TOL } from '../state.js'
-import type { MoveContext, Operator } from './context.js'
+import { fitsLoad } from '../segment.js'
+import { MoveOperator } from './context.js'
 
-const TOL = IMPORTED_TOL
-
-export class Swap implements Operator {
+export class Swap extends MoveOperator {
   readonly name = 'swap'
-  evaluations = 0
-  applied = 0
-  private readonly ctx: MoveContext
-
-  constructor(ctx: MoveContext) {
-    this.ctx = ctx
-  }
 
   evaluate(u: number, v: number): number {
     const ctx = this.ctx
@@ -26,8 +17,8 @@ export class Swap implements Operator {
     const dims = p.dims
     for (let d = 0; d < dims; d++) {
       const change = p.demand[v * dims + d]! - p.demand[u * dims + d]!
-      if (s.load[ru * dims + d]! + change > p.capacity[ru * dims + d]! + TOL) return 0
-      if (s.load[rv * dims + d]! - change > p.capacity[rv * dims + d]! + TOL) return 0
+      if (!fitsLoad(p, ru, d, s.load[ru * dims + d]! + change)) return 0
+      if (!fitsLoad(p, rv, d, s.load[rv * dims + d]! - change)) return 0
     }
     this.evaluations++
     const pu = s.custPos[u]!
@@ -42,11 +33,5 @@ export class Swap implements Operator {
     b.node(u)
     b.suffix(rv, pv + 1)
     return ctx.delta(s.count[ru]!, s.count[rv]!)
-  }
-
-  apply(): boolean {
-    if (!this.ctx.commit(true)) return false
-    this.applied++
-    return true
   }
 }

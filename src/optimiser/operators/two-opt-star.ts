@@ -3,23 +3,14 @@
 // Breaks and end nodes never change route: only cuts after a route's last break are tried, and a
 // tail is appended before the receiving route's own end. A tail keeps its cached segment when the
 // two routes have the same speed and an equivalent end; otherwise it is walked (short tails only).
-import { TOL as IMPORTED_TOL } from '../state.js'
-import { IMPROVEMENT, type MoveContext, type Operator } from './context.js'
-
-const TOL = IMPORTED_TOL
+import { fitsLoad } from '../segment.js'
+import { IMPROVEMENT, MoveOperator } from './context.js'
 
 /** Longest tail walked between routes whose cached segments differ (speed or end). */
 export const WALKED_TAIL = 40
 
-export class TwoOptStar implements Operator {
+export class TwoOptStar extends MoveOperator {
   readonly name = '2-opt*'
-  evaluations = 0
-  applied = 0
-  private readonly ctx: MoveContext
-
-  constructor(ctx: MoveContext) {
-    this.ctx = ctx
-  }
 
   evaluate(u: number, v: number): number {
     const ctx = this.ctx
@@ -60,8 +51,8 @@ export class TwoOptStar implements Operator {
       const headV = s.pLoad[slotV * dims + d]!
       const restU = s.load[ru * dims + d]! - headU
       const restV = s.load[rv * dims + d]! - headV
-      if (headU + restV > p.capacity[ru * dims + d]! + TOL) return 0
-      if (headV + restU > p.capacity[rv * dims + d]! + TOL) return 0
+      if (!fitsLoad(p, ru, d, headU + restV)) return 0
+      if (!fitsLoad(p, rv, d, headV + restU)) return 0
     }
     this.evaluations++
     const a = ctx.a
@@ -83,12 +74,6 @@ export class TwoOptStar implements Operator {
     const base = from * s.stride
     const end = s.len[from]! - 2
     for (let i = cut + 1; i <= end; i++) if (p.allowed[s.nodes[base + i]! * p.routes + to] === 0) return false
-    return true
-  }
-
-  apply(): boolean {
-    if (!this.ctx.commit(true)) return false
-    this.applied++
     return true
   }
 }

@@ -1,0 +1,53 @@
+// The cost of a route, priced in one place: fixed cost, distance and paid time (from the segments'
+// duration), and SOFT lateness, which depends on the whole schedule and so is walked stop by stop
+// (only on routes that serve SOFT jobs).
+import type { Problem } from './problem.js'
+
+/** Cost of used route r travelling `distance` over `duration` seconds, SOFT lateness aside. */
+export function routeBaseCost(p: Problem, r: number, distance: number, duration: number): number {
+  return p.fixed[r]! + p.distCoef[r]! * distance + p.timeCoef[r]! * (duration - p.unpaidBreak[r]!)
+}
+
+/**
+ * Seconds of SOFT lateness of the node sequence nodes[base .. base + len), travelled at `invSpeed`
+ * from `departure`, with node `extra` visited right after position `after` (extra −1: none).
+ */
+export function softLateness(
+  p: Problem,
+  nodes: Int32Array,
+  base: number,
+  len: number,
+  invSpeed: number,
+  departure: number,
+  extra: number,
+  after: number,
+): number {
+  let time = departure
+  let last = p.nodeLoc[nodes[base]!]!
+  let late = 0
+  for (let i = 1; i < len; i++) {
+    for (let k = 0; k < 2; k++) {
+      let v: number
+      if (k === 0) {
+        v = nodes[base + i]!
+        if (i === after + 1 && extra >= 0) v = extra
+      } else {
+        if (i !== after + 1 || extra < 0) break
+        v = nodes[base + i]!
+      }
+      const loc = p.nodeLoc[v]!
+      if (loc >= 0) {
+        time += p.dur[last * p.size + loc]! * invSpeed
+        last = loc
+      }
+      const e = p.nodeE[v]!
+      if (time < e) time = e
+      if (v < p.n && p.soft[v] === 1) {
+        const due = p.startByDue ? time : time + p.nodeS[v]!
+        if (due > p.softDue[v]!) late += due - p.softDue[v]!
+      }
+      time += p.nodeS[v]!
+    }
+  }
+  return late
+}
