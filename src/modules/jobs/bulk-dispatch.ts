@@ -18,7 +18,7 @@ import {
   assertUserAssignable,
   assertWithinHardWindow,
   UNASSIGNED,
-} from './admin-service.js'
+} from './dispatch-service.js'
 import { assertTransition, changeOf, type JobEvent, type LifecycleAction } from './lifecycle.js'
 import * as repository from './repository.js'
 

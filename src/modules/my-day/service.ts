@@ -14,7 +14,7 @@ import {
 } from '../form-templates/service.js'
 import type { FormSubmission } from '../forms/schemas.js'
 import { serializeFormSubmission } from '../forms/serialize.js'
-import * as dispatch from '../jobs/admin-service.js'
+import { completeJob, startJob } from '../jobs/dispatch-service.js'
 import { lockJob } from '../jobs/service.js'
 import { DAY, localTime } from '../shifts/zoned-time.js'
 import type { MyJob } from './schemas.js'
@@ -172,7 +172,7 @@ export async function myJob(
 }
 
 export async function startMyJob(db: Kysely<Database>, organisationId: string, userId: string, id: string) {
-  await dispatch.startJob(db, organisationId, id, userId)
+  await startJob(db, organisationId, id, userId)
   return myJob(db, organisationId, userId, id)
 }
 
@@ -182,7 +182,7 @@ export async function completeMyJob(
   userId: string,
   id: string,
 ) {
-  await dispatch.completeJob(db, organisationId, id, userId)
+  await completeJob(db, organisationId, id, userId)
   return myJob(db, organisationId, userId, id)
 }
 

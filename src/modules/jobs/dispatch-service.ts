@@ -1,5 +1,7 @@
-// Dispatch: the job lifecycle and a job's tags and demands. Each call is one transaction that locks
-// the job row, checks the state machine (lifecycle.ts), writes the job and records its events.
+// Dispatch of jobs: the lifecycle transitions (assign, unassign, start, complete, cancel) and the tags
+// and demands the optimiser dispatches by. Each call is one transaction that locks the job row, checks
+// the state machine (lifecycle.ts), writes the job and records its events; bulk-dispatch.ts does the
+// same for a whole route plan at once.
 
 import type { Kysely, Transaction } from 'kysely'
 import { idsOf, nowIso } from '../../db/ids.js'
