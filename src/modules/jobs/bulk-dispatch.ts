@@ -12,6 +12,7 @@ import { nowIso } from '../../db/ids.js'
 import type { Database, JobRow, JobUpdate } from '../../db/types.js'
 import { notFound } from '../../http/errors.js'
 import { recordEventsInBulk } from '../events/service.js'
+import { findShiftsForAssignment } from '../shifts/service.js'
 import * as admin from './admin-repository.js'
 import {
   assertShiftAssignable,
@@ -62,7 +63,7 @@ export async function assignJobsIn(
     (await admin.findUsersForAssignment(trx, organisationId, userIds)).map((user) => [user.id, user]),
   )
   const shifts = new Map(
-    (await admin.findShiftsForAssignment(trx, organisationId, shiftIds)).map((shift) => [shift.id, shift]),
+    (await findShiftsForAssignment(trx, organisationId, shiftIds)).map((shift) => [shift.id, shift]),
   )
   const at = nowIso()
   // Each job as the changes so far have left it: a job changed twice sees its first change.
