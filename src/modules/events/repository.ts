@@ -1,3 +1,4 @@
+import { sql } from 'kysely'
 import { isPostgres } from '../../db/database.js'
 import { type HotQuery, param, prepareOnce, runHotQuery } from '../../db/hot-query.js'
 import type { Executor, OutboxEventsTable } from '../../db/types.js'
@@ -44,4 +45,34 @@ export async function insertOutboxEvents(
     ? [organisationId, occurredAt, rows.map((r) => r.id), rows.map((r) => r.event), rows.map((r) => r.data)]
     : [organisationId, occurredAt, JSON.stringify(rows.map((r) => [r.id, r.event, r.data]))]
   await runHotQuery(db, INSERT_OUTBOX_EVENTS, params)
+}
+
+/**
+ * One page of the organisation's outbox in (occurred_at, id) order: of these types (all when
+ * undefined), from `since`, up to `end`, after the `after` position; `limit` rows at most.
+ */
+export async function findOutboxPage(
+  db: Executor,
+  organisationId: string,
+  filter: {
+    types: readonly string[] | undefined
+    since: string | undefined
+    end: { at: string; inclusive: boolean }
+    after: { at: string; id: string } | undefined
+    limit: number
+  },
+): Promise<{ id: string; event: string; data: string; occurred_at: string }[]> {
+  const { types, since, end, after } = filter
+  return (await db
+    .selectFrom('outbox_events')
+    .select(['id', 'event', 'data', 'occurred_at'])
+    .where('organisation_id', '=', organisationId)
+    .$if(types !== undefined, (q) => q.where('event', 'in', types as string[]))
+    .$if(since !== undefined, (q) => q.where('occurred_at', '>=', since as string))
+    .where('occurred_at', end.inclusive ? '<=' : '<', end.at)
+    .$if(after !== undefined, (q) => q.where(sql<boolean>`(occurred_at, id) > (${after?.at}, ${after?.id})`))
+    .orderBy('occurred_at', 'asc')
+    .orderBy('id', 'asc')
+    .limit(filter.limit)
+    .execute()) as { id: string; event: string; data: string; occurred_at: string }[]
 }

@@ -1,17 +1,9 @@
 // The contract of every domain event (spec §6): the `data` each one carries and the webhook body
 // `{ event, timestamp, data }` receivers get. The same schemas type recordEvent, document the webhooks
 // in both OpenAPI documents and, in tests, prove that a payload carries nothing undocumented.
-import { type Static, type TSchema, Type } from '@sinclair/typebox'
-import {
-  DateTime,
-  JobPriority,
-  JobStatus,
-  LatitudeString,
-  LongitudeString,
-  Nullable,
-  StringEnum,
-  TimeWindowType,
-} from '../../http/schemas.js'
+import { type Static, type TOptional, type TSchema, Type } from '@sinclair/typebox'
+import { DateTime, JobStatus, Nullable, StringEnum } from '../../http/schemas.js'
+import { CHANGE_PROPERTIES, CREATED_EVENT_PROPERTIES } from '../jobs/fields.js'
 
 const Closed = { additionalProperties: false } as const
 const JobId = Type.String({ description: 'The job' })
@@ -25,41 +17,26 @@ const NullableId = (description: string) => Nullable(Type.String({ description }
 const subject = { jobId: JobId, title: JobTitle, status: StatusAfter }
 
 export const JobCreatedData = Type.Object(
-  {
-    ...subject,
-    description: Nullable(Type.String()),
-    priority: JobPriority,
-    customerId: NullableId('The customer, if any'),
-    locationId: NullableId('The location, if any'),
-    jobLatitude: Nullable(LatitudeString),
-    jobLongitude: Nullable(LongitudeString),
-    serviceDuration: Type.Integer({ description: 'Seconds on site' }),
-    timeWindowType: TimeWindowType,
-    earliestStart: Nullable(DateTime),
-    latestEnd: Nullable(DateTime),
-    createdAt: DateTime,
-  },
+  { ...subject, ...CREATED_EVENT_PROPERTIES },
   { ...Closed, title: 'JobCreatedData' },
 )
 
 /** One changed field: its value before and after, in the API's formats. */
 const Change = <T extends TSchema>(value: T) => Type.Object({ previous: value, current: value }, Closed)
 
+type FieldChanges = {
+  [K in keyof typeof CHANGE_PROPERTIES]: TOptional<ReturnType<typeof Change<(typeof CHANGE_PROPERTIES)[K]>>>
+}
+/** A change of each field a write may set (jobs/fields.ts), in the published order. */
+const fieldChanges = Object.fromEntries(
+  Object.entries(CHANGE_PROPERTIES).map(([name, schema]) => [name, Type.Optional(Change(schema))]),
+) as FieldChanges
+
 const DemandValue = Type.Object({ capacityDimensionId: Type.String(), requiredValue: Type.Number() }, Closed)
 
 export const JobChanges = Type.Object(
   {
-    title: Type.Optional(Change(Type.String())),
-    description: Type.Optional(Change(Nullable(Type.String()))),
-    customerId: Type.Optional(Change(NullableId('Customer id'))),
-    locationId: Type.Optional(Change(NullableId('Location id'))),
-    jobLatitude: Type.Optional(Change(Nullable(LatitudeString))),
-    jobLongitude: Type.Optional(Change(Nullable(LongitudeString))),
-    priority: Type.Optional(Change(JobPriority)),
-    serviceDuration: Type.Optional(Change(Type.Integer({ description: 'Seconds' }))),
-    timeWindowType: Type.Optional(Change(TimeWindowType)),
-    earliestStart: Type.Optional(Change(Nullable(DateTime))),
-    latestEnd: Type.Optional(Change(Nullable(DateTime))),
+    ...fieldChanges,
     tags: Type.Optional(Change(Type.Array(Type.String(), { description: 'Tag ids, sorted ascending' }))),
     demands: Type.Optional(
       Change(Type.Array(DemandValue, { description: 'Demands, sorted by capacityDimensionId' })),

@@ -8,6 +8,7 @@ import type { Database, Executor, FormTemplateRow } from '../../db/types.js'
 import { AppError, describeDetail, type ErrorDetail, notFound, validationError } from '../../http/errors.js'
 import { offsetOf, paginationOf } from '../../http/pagination.js'
 import type { Pagination } from '../../http/schemas.js'
+import * as repository from './repository.js'
 import {
   type CreateFormTemplateBody,
   type FieldInput,
@@ -18,20 +19,7 @@ import {
   TEXT_MAX,
   type UpdateFormTemplateBody,
 } from './schemas.js'
-
-export function serializeFormTemplate(row: FormTemplateRow): FormTemplate {
-  return {
-    id: row.id,
-    name: row.name,
-    description: row.description,
-    appliesTo: row.applies_to,
-    tagId: row.tag_id,
-    fields: JSON.parse(row.fields) as FormField[],
-    isActive: Boolean(row.is_active),
-    createdAt: row.created_at,
-    updatedAt: row.updated_at,
-  }
-}
+import { serializeFormTemplate } from './serialize.js'
 
 // Keys that name an object's prototype machinery: answers are plain JSON objects, and whatever reads
 // them by key (here, the dashboard, a client's code) should never meet one. (`__proto__` already fails
@@ -90,42 +78,18 @@ async function assertAppliesTo(
   }
 }
 
-async function findRow(
-  db: Executor,
-  organisationId: string,
-  id: string,
-): Promise<FormTemplateRow | undefined> {
-  return db
-    .selectFrom('form_templates')
-    .selectAll()
-    .where('organisation_id', '=', organisationId)
-    .where('id', '=', id)
-    .executeTakeFirst()
-}
-
 export async function listFormTemplates(
   db: Executor,
   organisationId: string,
   query: FormTemplateListQuery,
 ): Promise<{ formTemplates: FormTemplate[]; pagination: Pagination }> {
-  const filtered = db
-    .selectFrom('form_templates')
-    .where('organisation_id', '=', organisationId)
-    .$if(query.isActive !== undefined, (q) => q.where('is_active', '=', sqlBool(query.isActive as boolean)))
-  const [rows, total] = await Promise.all([
-    filtered
-      .selectAll()
-      .orderBy('created_at', 'desc')
-      .orderBy('id', 'desc')
-      .limit(query.limit)
-      .offset(offsetOf(query))
-      .execute(),
-    filtered.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
-  ])
-  return {
-    formTemplates: rows.map(serializeFormTemplate),
-    pagination: paginationOf(query, Number(total.total)),
-  }
+  const { rows, total } = await repository.listFormTemplateRows(
+    db,
+    organisationId,
+    { isActive: query.isActive },
+    { limit: query.limit, offset: offsetOf(query) },
+  )
+  return { formTemplates: rows.map(serializeFormTemplate), pagination: paginationOf(query, total) }
 }
 
 /** The template, or undefined when the organisation has none with this id. */
@@ -134,7 +98,7 @@ export async function findFormTemplate(
   organisationId: string,
   id: string,
 ): Promise<FormTemplate | undefined> {
-  const row = await findRow(db, organisationId, id)
+  const row = await repository.findFormTemplateRow(db, organisationId, id)
   return row ? serializeFormTemplate(row) : undefined
 }
 
@@ -143,7 +107,7 @@ export async function getFormTemplate(
   organisationId: string,
   id: string,
 ): Promise<FormTemplate> {
-  const row = await findRow(db, organisationId, id)
+  const row = await repository.findFormTemplateRow(db, organisationId, id)
   if (!row) throw notFound('Form template')
   return serializeFormTemplate(row)
 }
@@ -170,7 +134,7 @@ export async function createFormTemplate(
       created_at: now,
       updated_at: now,
     }
-    await trx.insertInto('form_templates').values(row).execute()
+    await repository.insertFormTemplate(trx, row)
     return serializeFormTemplate(row as FormTemplateRow)
   })
 }
@@ -183,7 +147,7 @@ export async function updateFormTemplate(
 ): Promise<FormTemplate> {
   const fields = body.fields === undefined ? undefined : normaliseFields(body.fields)
   return db.transaction().execute(async (trx) => {
-    const current = await findRow(trx, organisationId, id)
+    const current = await repository.findFormTemplateRow(trx, organisationId, id)
     if (!current) throw notFound('Form template')
     const appliesTo = body.appliesTo ?? current.applies_to
     // Switching to ALL_JOBS drops the tag unless one is sent (which is then refused).
@@ -199,12 +163,7 @@ export async function updateFormTemplate(
       ...(body.isActive !== undefined && { is_active: sqlBool(body.isActive) }),
       updated_at: nowIso(),
     }
-    await trx
-      .updateTable('form_templates')
-      .set(changes)
-      .where('organisation_id', '=', organisationId)
-      .where('id', '=', id)
-      .execute()
+    await repository.updateFormTemplate(trx, organisationId, id, changes)
     return getFormTemplate(trx, organisationId, id)
   })
 }
@@ -214,12 +173,7 @@ export async function deleteFormTemplate(
   organisationId: string,
   id: string,
 ): Promise<{ id: string; deletedAt: string }> {
-  const result = await db
-    .deleteFrom('form_templates')
-    .where('organisation_id', '=', organisationId)
-    .where('id', '=', id)
-    .executeTakeFirst()
-  if (Number(result.numDeletedRows) === 0) throw notFound('Form template')
+  if (!(await repository.deleteFormTemplate(db, organisationId, id))) throw notFound('Form template')
   return { id, deletedAt: nowIso() }
 }
 
@@ -229,28 +183,7 @@ export async function templatesNeededBy(
   organisationId: string,
   jobId: string,
 ): Promise<FormTemplate[]> {
-  const rows = await db
-    .selectFrom('form_templates')
-    .selectAll()
-    .where('organisation_id', '=', organisationId)
-    .where('is_active', '=', sqlBool(true))
-    .where((eb) =>
-      eb.or([
-        eb('applies_to', '=', 'ALL_JOBS'),
-        eb(
-          'tag_id',
-          'in',
-          eb
-            .selectFrom('job_tags')
-            .select('tag_id')
-            .where('job_tags.organisation_id', '=', organisationId)
-            .where('job_tags.job_id', '=', jobId),
-        ),
-      ]),
-    )
-    .orderBy('created_at')
-    .orderBy('id')
-    .execute()
+  const rows = await repository.findTemplatesNeededBy(db, organisationId, jobId)
   return rows.map(serializeFormTemplate)
 }
 
@@ -260,14 +193,7 @@ export async function submissionsByTemplate(
   organisationId: string,
   jobId: string,
 ): Promise<Map<string, { id: string; submittedAt: string }>> {
-  const rows = await db
-    .selectFrom('form_submissions')
-    .select(['id', 'template_id', 'created_at'])
-    .where('organisation_id', '=', organisationId)
-    .where('job_id', '=', jobId)
-    .where('template_id', 'is not', null)
-    .orderBy('created_at')
-    .execute()
+  const rows = await repository.findTemplateSubmissions(db, organisationId, jobId)
   return new Map(rows.map((row) => [row.template_id as string, { id: row.id, submittedAt: row.created_at }]))
 }
 

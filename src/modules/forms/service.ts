@@ -1,10 +1,10 @@
 // Form submissions: what a worker filled in on a job (a checklist, a signature, readings). Any job of
 // the organisation that is not deleted takes them, in any status: forms are often filled in after the
 // job is completed. Each submission records FORM_SUBMITTED in the same transaction.
-import type { Kysely } from 'kysely'
+import type { Kysely, Transaction } from 'kysely'
 import { newId, nowIso } from '../../db/ids.js'
 import { referenceExists } from '../../db/references.js'
-import type { Database, Executor, FormSubmissionRow } from '../../db/types.js'
+import type { Database, Executor, FormSubmissionRow, JobRow } from '../../db/types.js'
 import { AppError, describeDetail, validationError } from '../../http/errors.js'
 import { offsetOf, paginationOf } from '../../http/pagination.js'
 import type { Pagination } from '../../http/schemas.js'
@@ -108,35 +108,54 @@ export async function submitForm(
         `user ${submittedBy} does not exist in your organisation`,
       )
     }
-    const row: FormSubmissionRow = {
-      id: newId(),
-      organisation_id: organisationId,
-      job_id: jobId,
+    return recordFormSubmission(trx, organisationId, job, {
       form,
       answers,
-      submitted_by_user_id: submittedBy,
-      template_id: templateId,
-      created_at: nowIso(),
-    }
-    await repository.insertFormSubmission(trx, row)
-    const submission = serializeFormSubmission(row)
-    await recordEvent(
-      trx,
-      organisationId,
-      'FORM_SUBMITTED',
-      {
-        submissionId: submission.id,
-        jobId,
-        title: job.title,
-        form: submission.form,
-        answers: submission.answers,
-        submittedByUserId: submission.submittedByUserId,
-        submittedAt: submission.createdAt,
-      },
-      submission.createdAt,
-    )
-    return submission
+      submittedByUserId: submittedBy,
+      templateId,
+    })
   })
+}
+
+/**
+ * Stores a submission already checked against its job and template (`answers` as its stored JSON) and
+ * records FORM_SUBMITTED, inside the caller's transaction that holds the job's lock: the one writer of
+ * form_submissions, for the admin API and for a worker's own form (my-day).
+ */
+export async function recordFormSubmission(
+  trx: Transaction<Database>,
+  organisationId: string,
+  job: Pick<JobRow, 'id' | 'title'>,
+  input: { form: string; answers: string; submittedByUserId: string | null; templateId: string | null },
+): Promise<FormSubmission> {
+  const row: FormSubmissionRow = {
+    id: newId(),
+    organisation_id: organisationId,
+    job_id: job.id,
+    form: input.form,
+    answers: input.answers,
+    submitted_by_user_id: input.submittedByUserId,
+    template_id: input.templateId,
+    created_at: nowIso(),
+  }
+  await repository.insertFormSubmission(trx, row)
+  const submission = serializeFormSubmission(row)
+  await recordEvent(
+    trx,
+    organisationId,
+    'FORM_SUBMITTED',
+    {
+      submissionId: submission.id,
+      jobId: job.id,
+      title: job.title,
+      form: submission.form,
+      answers: submission.answers,
+      submittedByUserId: submission.submittedByUserId,
+      submittedAt: submission.createdAt,
+    },
+    submission.createdAt,
+  )
+  return submission
 }
 
 export async function listFormSubmissions(

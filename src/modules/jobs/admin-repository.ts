@@ -1,27 +1,19 @@
-// SQL the admin job routes need beyond the public repository: what an assignment refers to, a job's
-// tag and demand sets, and many jobs' assignments written at once (a route plan applied). Users,
-// shifts, vehicles, tags and dimensions are read from their tables directly, so dispatch rules depend
-// on nothing but the schema.
+// SQL the admin job routes need beyond the public repository: the user an assignment names, a job's
+// tag and demand sets, and many jobs' assignments written at once (a route plan applied). The shift an
+// assignment names is read by the shifts module (shifts/service.ts, findShiftsForAssignment).
 import type { Transaction } from 'kysely'
 import { isPostgres } from '../../db/database.js'
 import { type HotQuery, runHotQuery } from '../../db/hot-query.js'
 import type { Database, Executor, JobRow } from '../../db/types.js'
 
 // On PostgreSQL the rows a write relies on are locked until it commits: an assignment share-locks its
-// user, shift and vehicle, so a concurrent deactivation or deletion waits and then sees the job; tag
+// user (and, through the shifts module, its shift and vehicle), so a concurrent deactivation or deletion waits and then sees the job; tag
 // and dimension checks key-share lock the rows, so a concurrent delete cannot slip in before the
 // foreign key is written.
 
 export interface AssignableUser {
   id: string
   is_active: boolean | number
-}
-
-export interface AssignableShift {
-  id: string
-  user_id: string
-  vehicle_id: string
-  vehicle_is_active: boolean | number
 }
 
 export async function findUserForAssignment(
@@ -45,35 +37,6 @@ export async function findUsersForAssignment(
     .where('organisation_id', '=', organisationId)
     .where('id', 'in', ids)
     .orderBy('id')
-  return (isPostgres(trx) ? query.forShare() : query).execute()
-}
-
-export async function findShiftForAssignment(
-  trx: Transaction<Database>,
-  organisationId: string,
-  id: string,
-): Promise<AssignableShift | undefined> {
-  return (await findShiftsForAssignment(trx, organisationId, [id]))[0]
-}
-
-/** Shifts by id with their vehicle's state, in id order. */
-export async function findShiftsForAssignment(
-  trx: Transaction<Database>,
-  organisationId: string,
-  ids: readonly string[],
-): Promise<AssignableShift[]> {
-  if (ids.length === 0) return []
-  const query = trx
-    .selectFrom('shifts')
-    .innerJoin('vehicles', (join) =>
-      join
-        .onRef('vehicles.id', '=', 'shifts.vehicle_id')
-        .onRef('vehicles.organisation_id', '=', 'shifts.organisation_id'),
-    )
-    .select(['shifts.id', 'shifts.user_id', 'shifts.vehicle_id', 'vehicles.is_active as vehicle_is_active'])
-    .where('shifts.organisation_id', '=', organisationId)
-    .where('shifts.id', 'in', ids)
-    .orderBy('shifts.id')
   return (isPostgres(trx) ? query.forShare() : query).execute()
 }
 

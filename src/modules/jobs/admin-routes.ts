@@ -9,7 +9,7 @@ import {
   SUCCESS,
 } from '../../http/schemas.js'
 import { AssignJobBody, CancelJobBody, JobDemandsBody, JobTagsBody, NoInputBody } from './admin-schemas.js'
-import * as dispatch from './admin-service.js'
+import * as dispatch from './dispatch-service.js'
 import { jobRoutes } from './routes.js'
 import { JobResponse } from './schemas.js'
 

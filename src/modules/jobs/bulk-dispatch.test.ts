@@ -26,7 +26,7 @@ import {
 import { AppError } from '../../http/errors.js'
 import { findRoutePlan } from '../route-plans/repository.js'
 import type { RoutePlanResult } from '../route-plans/schemas.js'
-import { assignJobIn, unassignJobIn } from './admin-service.js'
+import { assignJobIn, unassignJobIn } from './dispatch-service.js'
 
 const DATE = '2026-12-07' // a Monday
 const at = (hhmm: string, date = DATE) => `${date}T${hhmm}:00.000Z`

@@ -12,13 +12,14 @@ import { nowIso } from '../../db/ids.js'
 import type { Database, JobRow, JobUpdate } from '../../db/types.js'
 import { notFound } from '../../http/errors.js'
 import { recordEventsInBulk } from '../events/service.js'
+import { findShiftsForAssignment } from '../shifts/service.js'
 import * as admin from './admin-repository.js'
 import {
   assertShiftAssignable,
   assertUserAssignable,
   assertWithinHardWindow,
   UNASSIGNED,
-} from './admin-service.js'
+} from './dispatch-service.js'
 import { assertTransition, changeOf, type JobEvent, type LifecycleAction } from './lifecycle.js'
 import * as repository from './repository.js'
 
@@ -62,7 +63,7 @@ export async function assignJobsIn(
     (await admin.findUsersForAssignment(trx, organisationId, userIds)).map((user) => [user.id, user]),
   )
   const shifts = new Map(
-    (await admin.findShiftsForAssignment(trx, organisationId, shiftIds)).map((shift) => [shift.id, shift]),
+    (await findShiftsForAssignment(trx, organisationId, shiftIds)).map((shift) => [shift.id, shift]),
   )
   const at = nowIso()
   // Each job as the changes so far have left it: a job changed twice sees its first change.

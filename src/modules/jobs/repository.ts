@@ -11,6 +11,7 @@ import {
   type ListOrder,
   listOrderValues,
 } from '../../http/list-order.js'
+import { JOB_COLUMNS } from './fields.js'
 import { JOB_DETAIL, JOB_DETAIL_FOR_UPDATE, JOB_REFERENCES } from './hot-queries.js'
 
 /** The filters the jobs table's own indexes serve (targetDate goes through day-repository.ts). */
@@ -398,33 +399,6 @@ export async function findJobsForUpdate(
     return isPostgres(trx) ? query.forUpdate() : query
   }).run<JobRow>({ organisationId, ids: idList(trx, ids) })
 }
-
-const JOB_COLUMNS = [
-  'id',
-  'organisation_id',
-  'title',
-  'description',
-  'status',
-  'priority',
-  'customer_id',
-  'location_id',
-  'job_latitude',
-  'job_longitude',
-  'service_duration',
-  'time_window_type',
-  'earliest_start',
-  'latest_end',
-  'scheduled_start',
-  'scheduled_end',
-  'assigned_user_id',
-  'shift_id',
-  'started_at',
-  'completed_at',
-  'actual_duration',
-  'created_at',
-  'updated_at',
-  'deleted_at',
-] as const satisfies readonly (keyof NewJob)[]
 
 export async function insertJob(db: Executor, job: NewJob): Promise<void> {
   await prepareOnce(

@@ -3,47 +3,23 @@ import {
   CursorPagination,
   CursorQuery,
   DateTime,
-  DateTimeInput,
-  Duration,
   Envelope,
   Id,
   JobPriority,
   JobStatus,
-  Latitude,
   LatitudeString,
-  Longitude,
   LongitudeString,
-  Nullable,
   NullableObject,
   PageQuery,
-  TimeWindowType,
   UpdatedSinceQuery,
 } from '../../http/schemas.js'
+import { bodyProperties, DETAIL_PROPERTIES, LISTED_PROPERTIES } from './fields.js'
 
 const NamedRef = Type.Object({ id: Id, name: Type.String() })
 const AssignedUser = Type.Object({ id: Id, name: Type.String(), email: Type.String() })
 
 const listedProperties = {
-  id: Id,
-  title: Type.String(),
-  description: Nullable(Type.String()),
-  status: JobStatus,
-  priority: JobPriority,
-  customerId: Nullable(Id),
-  locationId: Nullable(Id),
-  jobLatitude: Nullable(LatitudeString),
-  jobLongitude: Nullable(LongitudeString),
-  serviceDuration: Type.Integer({ description: 'Seconds on site' }),
-  timeWindowType: TimeWindowType,
-  earliestStart: Nullable(DateTime),
-  latestEnd: Nullable(DateTime),
-  scheduledStart: Nullable(DateTime),
-  scheduledEnd: Nullable(DateTime),
-  assignedUserId: Nullable(Id),
-  startedAt: Nullable(DateTime),
-  completedAt: Nullable(DateTime),
-  createdAt: DateTime,
-  updatedAt: DateTime,
+  ...LISTED_PROPERTIES,
   customer: NullableObject(NamedRef),
   assignedUser: NullableObject(AssignedUser),
   location: NullableObject(NamedRef),
@@ -55,8 +31,7 @@ export type JobListed = Static<typeof JobListed>
 export const JobDetail = Type.Object(
   {
     ...listedProperties,
-    shiftId: Nullable(Id),
-    actualDuration: Nullable(Type.Integer({ description: 'Seconds from start to completion' })),
+    ...DETAIL_PROPERTIES,
     customer: NullableObject(
       Type.Object({
         id: Id,
@@ -115,73 +90,26 @@ export const AdminJobListQuery = Type.Object(
 )
 export type AdminJobListQuery = Static<typeof AdminJobListQuery>
 
-const Title = Type.String({
-  minLength: 1,
-  maxLength: 255,
-  pattern: '\\S',
-  description: 'At least one visible character',
+export const CreateJobBody = Type.Object(bodyProperties(false), {
+  additionalProperties: false,
+  examples: [
+    {
+      title: 'Replace boiler pressure valve',
+      description: 'Customer reports pressure dropping overnight',
+      priority: 'HIGH',
+      serviceDuration: 3600,
+      timeWindowType: 'HARD',
+      earliestStart: '2026-11-23T09:00:00Z',
+      latestEnd: '2026-11-23T17:00:00Z',
+    },
+  ],
 })
-const ReferenceId = (what: string) =>
-  Nullable(
-    Type.String({ maxLength: 200, description: `Must exist in your organisation; null clears it (${what})` }),
-  )
-
-const writableFields = {
-  customerId: Type.Optional(ReferenceId('customer')),
-  locationId: Type.Optional(ReferenceId('location')),
-  description: Type.Optional(Nullable(Type.String({ maxLength: 10_000 }))),
-  jobLatitude: Type.Optional(
-    Nullable(
-      Type.Number({
-        ...Latitude,
-        description: `${Latitude.description}; with jobLongitude (both or neither)`,
-      }),
-    ),
-  ),
-  jobLongitude: Type.Optional(
-    Nullable(
-      Type.Number({
-        ...Longitude,
-        description: `${Longitude.description}; with jobLatitude (both or neither)`,
-      }),
-    ),
-  ),
-  priority: Type.Optional(JobPriority),
-  serviceDuration: Type.Optional(
-    Type.Integer({ ...Duration, description: "Seconds; default: the customer's serviceDuration, else 900" }),
-  ),
-  timeWindowType: Type.Optional(TimeWindowType),
-  earliestStart: Type.Optional(Nullable(DateTimeInput)),
-  latestEnd: Type.Optional(
-    Nullable(
-      Type.String({ ...DateTimeInput, description: `${DateTimeInput.description}; after earliestStart` }),
-    ),
-  ),
-}
-
-export const CreateJobBody = Type.Object(
-  { title: Title, ...writableFields },
-  {
-    additionalProperties: false,
-    examples: [
-      {
-        title: 'Replace boiler pressure valve',
-        description: 'Customer reports pressure dropping overnight',
-        priority: 'HIGH',
-        serviceDuration: 3600,
-        timeWindowType: 'HARD',
-        earliestStart: '2026-11-23T09:00:00Z',
-        latestEnd: '2026-11-23T17:00:00Z',
-      },
-    ],
-  },
-)
 export type CreateJobBody = Static<typeof CreateJobBody>
 
-export const UpdateJobBody = Type.Object(
-  { title: Type.Optional(Title), ...writableFields },
-  { additionalProperties: false, examples: [{ priority: 'LOW', latestEnd: '2026-11-24T17:00:00Z' }] },
-)
+export const UpdateJobBody = Type.Object(bodyProperties(true), {
+  additionalProperties: false,
+  examples: [{ priority: 'LOW', latestEnd: '2026-11-24T17:00:00Z' }],
+})
 export type UpdateJobBody = Static<typeof UpdateJobBody>
 
 export const JobListResponse = Envelope(

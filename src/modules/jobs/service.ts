@@ -3,13 +3,14 @@
 import type { Kysely, Transaction } from 'kysely'
 import { newId, nowIso } from '../../db/ids.js'
 import type { Database, Executor, JobRow, JobUpdate, NewJob } from '../../db/types.js'
-import { EARLIEST_INSTANT, LATEST_INSTANT, toNullableDecimalString } from '../../db/values.js'
+import { EARLIEST_INSTANT, LATEST_INSTANT } from '../../db/values.js'
 import { AppError, notFound, validationError } from '../../http/errors.js'
 import { listOrderOf, orderedPageOf } from '../../http/list-order.js'
 import { keysetPageOf, startOf } from '../../http/pagination.js'
 import type { CursorPagination } from '../../http/schemas.js'
 import { type EventData, recordEvent, recordFeedEvent } from '../events/service.js'
 import * as days from './day-repository.js'
+import { CHANGE_FIELDS, CREATED_EVENT_PROPERTIES, columnsOfBody } from './fields.js'
 import * as repository from './repository.js'
 import type { AdminJobListQuery, CreateJobBody, JobDetail, JobListed, UpdateJobBody } from './schemas.js'
 import { serializeJobDetail, serializeJobListed } from './serialize.js'
@@ -118,10 +119,6 @@ export function parseInstant(field: string, value: string): string {
   return new Date(time).toISOString()
 }
 
-function parseDateTime(field: string, value: string | null | undefined): string | null | undefined {
-  return value === null || value === undefined ? value : parseInstant(field, value)
-}
-
 function assertWindowOrdered(earliestStart: string | null, latestEnd: string | null): void {
   if (earliestStart && latestEnd && earliestStart >= latestEnd) {
     throw validationError('/body/latestEnd', 'must be after earliestStart')
@@ -172,28 +169,18 @@ export async function createJob(
   organisationId: string,
   input: CreateJobBody,
 ): Promise<JobDetail> {
-  const earliestStart = parseDateTime('earliestStart', input.earliestStart) ?? null
-  const latestEnd = parseDateTime('latestEnd', input.latestEnd) ?? null
-  assertWindowOrdered(earliestStart, latestEnd)
-  assertCoordinatePair(input.jobLatitude ?? null, input.jobLongitude ?? null)
+  const given = columnsOfBody(input, parseInstant, true) as Partial<NewJob>
+  assertWindowOrdered(given.earliest_start ?? null, given.latest_end ?? null)
+  assertCoordinatePair(given.job_latitude ?? null, given.job_longitude ?? null)
   return db.transaction().execute(async (trx) => {
     const refs = await jobReferences(trx, organisationId, input.customerId, input.locationId)
     const now = nowIso()
     const job: NewJob = {
+      ...(given as Pick<NewJob, 'title' | 'priority' | 'time_window_type'>),
       id: newId(),
       organisation_id: organisationId,
-      title: input.title,
-      description: input.description ?? null,
       status: 'CREATED',
-      priority: input.priority ?? 'NORMAL',
-      customer_id: input.customerId ?? null,
-      location_id: input.locationId ?? null,
-      job_latitude: toNullableDecimalString(input.jobLatitude),
-      job_longitude: toNullableDecimalString(input.jobLongitude),
-      service_duration: input.serviceDuration ?? refs.customer_service_duration ?? DEFAULT_SERVICE_DURATION,
-      time_window_type: input.timeWindowType ?? 'HARD',
-      earliest_start: earliestStart,
-      latest_end: latestEnd,
+      service_duration: given.service_duration ?? refs.customer_service_duration ?? DEFAULT_SERVICE_DURATION,
       scheduled_start: null,
       scheduled_end: null,
       assigned_user_id: null,
@@ -217,70 +204,33 @@ export async function createJob(
   })
 }
 
+// JOB_CREATED's fields after its subject, as the API names them (jobs/fields.ts).
+const CREATED_EVENT_FIELDS = Object.keys(CREATED_EVENT_PROPERTIES) as (keyof JobDetail)[]
+
 function jobCreatedData(job: JobDetail): EventData['JOB_CREATED'] {
-  return {
-    jobId: job.id,
-    title: job.title,
-    status: job.status,
-    description: job.description,
-    priority: job.priority,
-    customerId: job.customerId,
-    locationId: job.locationId,
-    jobLatitude: job.jobLatitude,
-    jobLongitude: job.jobLongitude,
-    serviceDuration: job.serviceDuration,
-    timeWindowType: job.timeWindowType,
-    earliestStart: job.earliestStart,
-    latestEnd: job.latestEnd,
-    createdAt: job.createdAt,
-  }
+  const data: Record<string, unknown> = { jobId: job.id, title: job.title, status: job.status }
+  for (const name of CREATED_EVENT_FIELDS) data[name] = job[name]
+  return data as EventData['JOB_CREATED']
 }
 
-/** The API name of each column a PATCH can change; stored values are already in API formats. */
-const FIELD_OF_COLUMN = {
-  title: 'title',
-  description: 'description',
-  customer_id: 'customerId',
-  location_id: 'locationId',
-  job_latitude: 'jobLatitude',
-  job_longitude: 'jobLongitude',
-  priority: 'priority',
-  service_duration: 'serviceDuration',
-  time_window_type: 'timeWindowType',
-  earliest_start: 'earliestStart',
-  latest_end: 'latestEnd',
-} as const satisfies Partial<Record<keyof JobRow, keyof EventData['JOB_UPDATED']['changes']>>
-
-/** JOB_UPDATED's `changes` for column changes that really change something. */
+/** JOB_UPDATED's `changes` for column changes that really change something; stored values are already in API formats. */
 function changedFields(current: JobRow, changes: JobUpdate): EventData['JOB_UPDATED']['changes'] {
   const fields: Record<string, { previous: unknown; current: unknown }> = {}
-  for (const [column, field] of Object.entries(FIELD_OF_COLUMN) as [keyof JobRow, string][]) {
-    const value = changes[column as keyof JobUpdate]
-    if (value !== undefined) fields[field] = { previous: current[column], current: value }
+  for (const { column, name } of CHANGE_FIELDS) {
+    const value = changes[column]
+    if (value !== undefined) fields[name] = { previous: current[column], current: value }
   }
   return fields as EventData['JOB_UPDATED']['changes']
 }
 
 /** The column changes a PATCH asks for, limited to fields whose value really changes. */
 function changesOf(current: JobRow, input: UpdateJobBody): JobUpdate {
-  const requested: JobUpdate = {}
-  if (input.title !== undefined) requested.title = input.title
-  if (input.description !== undefined) requested.description = input.description
-  if (input.customerId !== undefined) requested.customer_id = input.customerId
-  if (input.locationId !== undefined) requested.location_id = input.locationId
-  if (input.jobLatitude !== undefined) requested.job_latitude = toNullableDecimalString(input.jobLatitude)
-  if (input.jobLongitude !== undefined) requested.job_longitude = toNullableDecimalString(input.jobLongitude)
-  if (input.priority !== undefined) requested.priority = input.priority
-  if (input.serviceDuration !== undefined) requested.service_duration = input.serviceDuration
-  if (input.timeWindowType !== undefined) requested.time_window_type = input.timeWindowType
-  if (input.earliestStart !== undefined)
-    requested.earliest_start = parseDateTime('earliestStart', input.earliestStart)
-  if (input.latestEnd !== undefined) requested.latest_end = parseDateTime('latestEnd', input.latestEnd)
-  const changes: JobUpdate = {}
+  const requested = columnsOfBody(input, parseInstant, false)
+  const changes: Record<string, unknown> = {}
   for (const [column, value] of Object.entries(requested) as [keyof JobRow, unknown][]) {
-    if (current[column] !== value) (changes as Record<string, unknown>)[column] = value
+    if (current[column] !== value) changes[column] = value
   }
-  return changes
+  return changes as JobUpdate
 }
 
 export async function updateJob(

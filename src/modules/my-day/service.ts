@@ -1,11 +1,9 @@
 // The signed-in user's own jobs. Every read and action is scoped by organisation AND assignee: a job
 // of another worker (or of another organisation) is not found, exactly like a missing one.
 import type { Kysely } from 'kysely'
-import { newId, nowIso } from '../../db/ids.js'
-import type { Database, Executor, FormSubmissionRow } from '../../db/types.js'
+import type { Database, Executor } from '../../db/types.js'
 import { storedBound } from '../../db/values.js'
 import { AppError, notFound } from '../../http/errors.js'
-import { recordEvent } from '../events/service.js'
 import {
   assertAnswersFit,
   findFormTemplate,
@@ -13,8 +11,8 @@ import {
   templatesNeededBy,
 } from '../form-templates/service.js'
 import type { FormSubmission } from '../forms/schemas.js'
-import { serializeFormSubmission } from '../forms/serialize.js'
-import * as dispatch from '../jobs/admin-service.js'
+import { recordFormSubmission } from '../forms/service.js'
+import { completeJob, startJob } from '../jobs/dispatch-service.js'
 import { lockJob } from '../jobs/service.js'
 import { DAY, localTime } from '../shifts/zoned-time.js'
 import type { MyJob } from './schemas.js'
@@ -172,7 +170,7 @@ export async function myJob(
 }
 
 export async function startMyJob(db: Kysely<Database>, organisationId: string, userId: string, id: string) {
-  await dispatch.startJob(db, organisationId, id, userId)
+  await startJob(db, organisationId, id, userId)
   return myJob(db, organisationId, userId, id)
 }
 
@@ -182,7 +180,7 @@ export async function completeMyJob(
   userId: string,
   id: string,
 ) {
-  await dispatch.completeJob(db, organisationId, id, userId)
+  await completeJob(db, organisationId, id, userId)
   return myJob(db, organisationId, userId, id)
 }
 
@@ -204,33 +202,11 @@ export async function submitMyForm(
       throw new AppError('TERMINAL_STATE', `Job is ${job.status}: its forms can no longer be filled in here`)
     }
     assertAnswersFit(template, answers)
-    const row: FormSubmissionRow = {
-      id: newId(),
-      organisation_id: organisationId,
-      job_id: jobId,
+    return recordFormSubmission(trx, organisationId, job, {
       form: template.name,
       answers: JSON.stringify(answers),
-      submitted_by_user_id: userId,
-      template_id: template.id,
-      created_at: nowIso(),
-    }
-    await trx.insertInto('form_submissions').values(row).execute()
-    const submission = serializeFormSubmission(row)
-    await recordEvent(
-      trx,
-      organisationId,
-      'FORM_SUBMITTED',
-      {
-        submissionId: submission.id,
-        jobId,
-        title: job.title,
-        form: submission.form,
-        answers: submission.answers,
-        submittedByUserId: userId,
-        submittedAt: submission.createdAt,
-      },
-      submission.createdAt,
-    )
-    return submission
+      submittedByUserId: userId,
+      templateId: template.id,
+    })
   })
 }

@@ -22,7 +22,7 @@ import {
   DIALECTS,
   type TestContext,
 } from '../../../test/helpers.js'
-import { assignJobIn } from '../jobs/admin-service.js'
+import { assignJobIn } from '../jobs/dispatch-service.js'
 import { applyRoutePlan } from './service.js'
 
 // 2026-12-07 is a Monday; Europe/London is on UTC in December.

@@ -261,3 +261,35 @@ export async function detachDeletedJobsFromShift(
 export async function deleteShift(db: Executor, organisationId: string, id: string): Promise<void> {
   await db.deleteFrom('shifts').where('organisation_id', '=', organisationId).where('id', '=', id).execute()
 }
+
+/** What assigning a job to a shift depends on: its worker and its vehicle's state. */
+export interface AssignableShift {
+  id: string
+  user_id: string
+  vehicle_id: string
+  vehicle_is_active: boolean | number
+}
+
+/**
+ * Shifts by id with their vehicle's state, in id order; on PostgreSQL share-locked with their vehicles
+ * until the transaction ends, so a concurrent deactivation or deletion waits for the assignment.
+ */
+export async function findShiftsForAssignment(
+  trx: Transaction<Database>,
+  organisationId: string,
+  ids: readonly string[],
+): Promise<AssignableShift[]> {
+  if (ids.length === 0) return []
+  const query = trx
+    .selectFrom('shifts')
+    .innerJoin('vehicles', (join) =>
+      join
+        .onRef('vehicles.id', '=', 'shifts.vehicle_id')
+        .onRef('vehicles.organisation_id', '=', 'shifts.organisation_id'),
+    )
+    .select(['shifts.id', 'shifts.user_id', 'shifts.vehicle_id', 'vehicles.is_active as vehicle_is_active'])
+    .where('shifts.organisation_id', '=', organisationId)
+    .where('shifts.id', 'in', ids)
+    .orderBy('shifts.id')
+  return (isPostgres(trx) ? query.forShare() : query).execute()
+}

@@ -251,3 +251,14 @@ export async function deleteShift(
     return { id, deletedAt: nowIso() }
   })
 }
+
+export type { AssignableShift } from './repository.js'
+
+/** The shifts job assignments name (jobs' dispatch), locked until the caller's transaction ends. */
+export async function findShiftsForAssignment(
+  trx: Transaction<Database>,
+  organisationId: string,
+  ids: readonly string[],
+): Promise<repository.AssignableShift[]> {
+  return repository.findShiftsForAssignment(trx, organisationId, ids)
+}

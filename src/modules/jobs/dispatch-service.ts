@@ -1,5 +1,7 @@
-// Dispatch: the job lifecycle and a job's tags and demands. Each call is one transaction that locks
-// the job row, checks the state machine (lifecycle.ts), writes the job and records its events.
+// Dispatch of jobs: the lifecycle transitions (assign, unassign, start, complete, cancel) and the tags
+// and demands the optimiser dispatches by. Each call is one transaction that locks the job row, checks
+// the state machine (lifecycle.ts), writes the job and records its events; bulk-dispatch.ts does the
+// same for a whole route plan at once.
 
 import type { Kysely, Transaction } from 'kysely'
 import { idsOf, nowIso } from '../../db/ids.js'
@@ -8,6 +10,7 @@ import { AppError, notFound, validationError } from '../../http/errors.js'
 import { type EventData, recordEvent, recordEvents } from '../events/service.js'
 import { assertFormsSubmitted } from '../form-templates/service.js'
 import { findCapacityDimensionsByIds, findTagsByIds } from '../reference-data/service.js'
+import { type AssignableShift, findShiftsForAssignment } from '../shifts/service.js'
 import * as admin from './admin-repository.js'
 import type { AssignJobBody, CancelJobBody, JobDemandsBody, JobTagsBody } from './admin-schemas.js'
 import { actualDurationOf, assertTransition, changeOf, type LifecycleAction } from './lifecycle.js'
@@ -69,7 +72,7 @@ async function assertAssignable(
 ): Promise<void> {
   assertUserAssignable(await admin.findUserForAssignment(trx, organisationId, userId), userId)
   if (shiftId === null) return
-  const shift = await admin.findShiftForAssignment(trx, organisationId, shiftId)
+  const [shift] = await findShiftsForAssignment(trx, organisationId, [shiftId])
   assertShiftAssignable(shift, shiftId, userId)
 }
 
@@ -79,9 +82,9 @@ export function assertUserAssignable(user: admin.AssignableUser | undefined, use
   if (!user.is_active) throw validationError('/body/userId', `user ${userId} is inactive`)
 }
 
-/** 400 unless the shift (as findShiftForAssignment reads it) exists, is the user's, on an active vehicle. */
+/** 400 unless the shift (as findShiftsForAssignment reads it) exists, is the user's, on an active vehicle. */
 export function assertShiftAssignable(
-  shift: admin.AssignableShift | undefined,
+  shift: AssignableShift | undefined,
   shiftId: string,
   userId: string,
 ): void {
