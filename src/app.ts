@@ -1,31 +1,19 @@
-// buildApp: the whole HTTP service, used by main.ts and by every test (through app.inject()).
-import { randomUUID } from 'node:crypto'
 import cookie from '@fastify/cookie'
-import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
-import Fastify, { type FastifyInstance, type FastifyReply, type FastifyServerOptions } from 'fastify'
-import type { Kysely } from 'kysely'
-import {
-  type Config,
-  DEFAULT_IP_RATE_LIMIT_PER_MINUTE,
-  DEFAULT_ROUTE_PLAN_QUEUE_MAX,
-  SESSION_DEFAULTS,
-  WEBHOOK_DEFAULTS,
-} from './config.js'
+import type { FastifyPluginAsyncTypebox, TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify'
+import { type Config, DEFAULT_IP_RATE_LIMIT_PER_MINUTE } from './config.js'
 import { ambientDatabase } from './db/ambient-transaction.js'
 import type { Dialect } from './db/database.js'
-import type { Database } from './db/types.js'
-import { appendAccessCheck, type SessionAccess, withSessionAccess } from './http/access.js'
 import {
-  ApiKeyResolver,
-  adminScope,
+  appendAccessCheck,
+  documentCsrfErrors,
   installAuthentication,
-  publicScope,
-  type SessionLogin,
-} from './http/auth.js'
+  withSessionAccess,
+} from './http/authentication.js'
 import { installDashboard } from './http/dashboard.js'
 import { installErrorHandling } from './http/error-handler.js'
-import { AppError } from './http/errors.js'
 import { installEtags } from './http/etags.js'
+import { fastifyOptions, serverLimitsOf } from './http/fastify-options.js'
 import { installIdempotency } from './http/idempotency.js'
 import { installIpRateLimit } from './http/ip-rate-limit.js'
 import { installJsonParser } from './http/json-body.js'
@@ -35,28 +23,28 @@ import { ADMIN_PREFIX, installOpenApi, PUBLIC_PREFIX } from './http/openapi.js'
 import { installOptionalBodies } from './http/optional-body.js'
 import { installDocsRoutes } from './http/playground.js'
 import { installRateLimit, RateLimits } from './http/rate-limit.js'
-import { lazyChildLogger, RequestLines, writesInfo } from './http/request-logger.js'
-import type { Dashboard, RouteOptions } from './http/route-options.js'
 import { ErrorBody } from './http/schemas.js'
-import { CONTENT_SECURITY_POLICY } from './http/security-headers.js'
-import {
-  capConnections,
-  SERVER_LIMIT_DEFAULTS,
-  type ServerLimits,
-  serverOptions,
-} from './http/server-limits.js'
-import { documentCsrfErrors, SessionCookies } from './http/session-auth.js'
-import { installUnroutedAnswers, ROUTER_OPTIONS } from './http/unrouted.js'
+import { installResponseHeaders } from './http/security-headers.js'
+import { capConnections, type ServerLimits } from './http/server-limits.js'
+import { installUnroutedAnswers } from './http/unrouted.js'
 import { installValidators } from './http/validation.js'
 import { apiKeyAdminRoutes } from './modules/api-keys/admin-routes.js'
-import type { Scope } from './modules/api-keys/service.js'
+import {
+  type ApiKeyResolver,
+  adminScope,
+  publicScope,
+  type Scope,
+  type SessionAccess,
+  type SessionLogin,
+} from './modules/auth/index.js'
 import { automationAdminRoutes } from './modules/automations/admin-routes.js'
 import { executionAdminRoutes } from './modules/automations/execution-routes.js'
-import { type WebhookConfig, Webhooks } from './modules/automations/webhooks.js'
+import type { Webhooks } from './modules/automations/webhooks.js'
 import { boardAdminRoutes } from './modules/board/admin-routes.js'
 import { customerAdminRoutes } from './modules/customers/admin-routes.js'
 import { customerRoutes } from './modules/customers/routes.js'
 import { eventFeedRoutes } from './modules/events/feed.js'
+import { EVENT_DESCRIPTIONS, EVENT_PAYLOADS, EVENT_TYPES } from './modules/events/schemas.js'
 import { formTemplateAdminRoutes } from './modules/form-templates/admin-routes.js'
 import { formAdminRoutes } from './modules/forms/admin-routes.js'
 import { jobAdminRoutes } from './modules/jobs/admin-routes.js'
@@ -67,15 +55,9 @@ import { myDayRoutes } from './modules/my-day/routes.js'
 import { organisationAdminRoutes } from './modules/organisations/admin-routes.js'
 import { teamAdminRoutes } from './modules/organisations/team-admin-routes.js'
 import { capacityDimensionAdminRoutes, tagAdminRoutes } from './modules/reference-data/admin-routes.js'
+import type { RouteOptions } from './modules/route-options.js'
 import { routePlanAdminRoutes } from './modules/route-plans/admin-routes.js'
-import { PLAN_RUNNER_DEFAULTS, PlanRunner } from './modules/route-plans/runner.js'
-import { solveDay } from './modules/route-plans/solve-day.js'
 import { sessionAdminRoutes } from './modules/sessions/admin-routes.js'
-import { DeviceCookies } from './modules/sessions/device-cookies.js'
-import { DEFAULT_SCRYPT, type ScryptParams } from './modules/sessions/passwords.js'
-import { Sessions } from './modules/sessions/service.js'
-import { SignIn } from './modules/sessions/sign-in.js'
-import { SignInLimiter } from './modules/sessions/sign-in-limits.js'
 import { shiftAdminRoutes } from './modules/shifts/admin-routes.js'
 import { shiftRoutes } from './modules/shifts/routes.js'
 import { vehicleAdminRoutes } from './modules/vehicles/admin-routes.js'
@@ -83,37 +65,22 @@ import { vehicleRoutes } from './modules/vehicles/routes.js'
 import { installHealthRoutes } from './ops/health.js'
 import { Lifecycle } from './ops/lifecycle.js'
 import { ServiceMetrics } from './ops/metrics.js'
+import { buildServices, type ServiceDeps } from './services.js'
 
-export interface AppDeps {
-  db: Kysely<Database>
+export interface AppDeps extends ServiceDeps {
   dialect: Dialect
-  /** Webhook settings left out take WEBHOOK_DEFAULTS (dispatcher on, public targets only). */
-  config: Pick<Config, 'authCacheTtlMs' | 'defaultRateLimitPerMinute' | 'bodyLimitBytes'> &
-    Partial<WebhookConfig> &
+  config: ServiceDeps['config'] &
+    Pick<Config, 'bodyLimitBytes'> &
     Partial<
-      Pick<
-        Config,
-        | 'redisUrl'
-        | 'redisKeyPrefix'
-        | 'planWorkers'
-        | 'routePlanQueueMax'
-        | 'ipRateLimitPerMinute'
-        | 'trustProxy'
-        | 'changeSettleMs'
-      >
+      Pick<Config, 'redisUrl' | 'redisKeyPrefix' | 'ipRateLimitPerMinute' | 'trustProxy' | 'changeSettleMs'>
     > &
-    Partial<ServerLimits> &
-    Partial<Pick<Config, keyof typeof SESSION_DEFAULTS>>
+    Partial<ServerLimits>
   logger?: FastifyServerOptions['logger']
   /**
    * The built web dashboard to serve at `/` (the server passes dist/web). Left out, or not built
    * there, `/` answers a landing page: tests see the same app whether or not dist/web exists.
    */
   dashboardDir?: string
-  /** The clock dashboard sessions are timed by (tests move it); Date.now by default. */
-  clock?: () => number
-  /** scrypt parameters of new password hashes (tests use cheap ones); DEFAULT_SCRYPT by default. */
-  passwordParams?: ScryptParams
 }
 
 declare module 'fastify' {
@@ -133,48 +100,9 @@ declare module 'fastify' {
 
 export type App = FastifyInstance
 
-/** Printable ASCII, at most 128 characters: what a client may choose as its request id. */
-const CLIENT_REQUEST_ID = /^[\x21-\x7e]{1,128}$/
-
 export async function buildApp(deps: AppDeps): Promise<App> {
   const limits = serverLimitsOf(deps.config)
-  const app = Fastify({
-    // Header, request, keep-alive and idle timeouts of the listening server (tests through inject()
-    // never listen).
-    ...serverOptions(limits),
-    logger: deps.logger ?? false,
-    childLoggerFactory: lazyChildLogger,
-    // Request lines are info lines: at a level that drops them, they are not even attempted.
-    logController: new RequestLines(writesInfo(deps.logger)),
-    bodyLimit: deps.config.bodyLimitBytes,
-    // The client address (logs, the per-IP and sign-in limits) and protocol (the session cookie's
-    // Secure flag): X-Forwarded-* only from the proxies TRUST_PROXY names.
-    trustProxy: trustedProxies(deps.config.trustProxy ?? false),
-    // Long enough for any id we issue; a longer one is simply not found.
-    routerOptions: ROUTER_OPTIONS,
-    // A client's own x-request-id is kept when it is a sane token (it is echoed in a header and
-    // written to the logs); anything else gets a fresh id.
-    requestIdHeader: false,
-    genReqId: (request) => {
-      const id = request.headers['x-request-id']
-      return typeof id === 'string' && CLIENT_REQUEST_ID.test(id) ? id : randomUUID()
-    },
-    // URLs Fastify cannot route get our error body too: a parameter longer than any id we issue is
-    // simply not found; broken percent-encoding is a bad request.
-    frameworkErrors: (error, request, reply: FastifyReply) => {
-      const tooLong = error.code === 'FST_ERR_MAX_PARAM_LENGTH'
-      const path = request.url.split('?')[0]
-      reply
-        .code(tooLong ? 404 : 400)
-        .header('x-request-id', request.id)
-        .send(
-          tooLong
-            ? { error: `Route ${request.method} ${path} not found`, code: 'NOT_FOUND' }
-            : { error: 'The URL is not valid (malformed percent-encoding)', code: 'VALIDATION_ERROR' },
-        )
-    },
-    return503OnClosing: true,
-  }).withTypeProvider<TypeBoxTypeProvider>()
+  const app = Fastify(fastifyOptions(limits, deps)).withTypeProvider<TypeBoxTypeProvider>()
   capConnections(app.server, limits, app.log)
 
   // 1. Input: strict body validation, coerced query strings, our JSON parser.
@@ -184,35 +112,12 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   // 2. Output: one error handler for every route.
   installErrorHandling(app)
   app.addSchema(ErrorBody)
-  // PostgreSQL cannot store NUL in text and no value of this API contains one; a %00 anywhere in
-  // the URL (path or query) is refused before it reaches a query.
-  // Every answer, errors included, names its request id and carries the security headers of a JSON
-  // API. No strict-transport-security: TLS terminates at the load balancer, which sets HSTS for the
-  // public host name; this process speaks plain HTTP behind it (and on localhost in development).
-  // One content-security-policy for every answer: the dashboard's (no inline script, nothing from
-  // elsewhere, never framed), which JSON answers carry harmlessly and the swagger-ui playgrounds
-  // satisfy too (see security-headers.ts). cache-control is a default: the playground's static
-  // assets set their own. From the shutdown signal on, every response closes its connection, so keep-alive
-  // clients reconnect (to another instance, once the load balancer has seen /readyz fail) before
-  // this one stops listening. Callback-style hooks: these run on every request, and an async hook
-  // costs a promise each time.
+  // Every answer, errors included: its request id and the security headers of a JSON API, and
+  // `connection: close` once shutting down; a URL with %00 is refused (security-headers.ts).
   const lifecycle = new Lifecycle()
   app.decorate('lifecycle', lifecycle)
   app.decorate('changeSettleMs', deps.config.changeSettleMs ?? DEFAULT_CHANGE_SETTLE_MS)
-  app.addHook('onRequest', (request, reply, done) => {
-    reply.header('x-request-id', request.id)
-    reply.header('x-content-type-options', 'nosniff')
-    reply.header('x-frame-options', 'DENY')
-    reply.header('referrer-policy', 'same-origin')
-    reply.header('content-security-policy', CONTENT_SECURITY_POLICY)
-    reply.header('cache-control', 'no-store')
-    if (lifecycle.stopping) reply.header('connection', 'close')
-    if (/%00/i.test(request.url)) {
-      done(new AppError('VALIDATION_ERROR', 'The URL contains a NUL character (%00)'))
-      return
-    }
-    done()
-  })
+  installResponseHeaders(app, lifecycle)
   // Rate limits: one store (Redis when REDIS_URL is set) for the per-key limits of both APIs and the
   // per-IP limit of everything that needs no key.
   const rateLimits = new RateLimits(deps.config.redisUrl, app.log, { keyPrefix: deps.config.redisKeyPrefix })
@@ -228,14 +133,15 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   // route's path and methods.
   installUnroutedAnswers(app, ipLimit)
   // 3. OpenAPI collection must be registered before the routes it describes.
-  await installOpenApi(app)
+  await installOpenApi(app, {
+    types: EVENT_TYPES,
+    descriptions: EVENT_DESCRIPTIONS,
+    payloads: EVENT_PAYLOADS,
+  })
 
-  // 4. Webhooks: the dispatcher delivers committed outbox events from the moment the app is ready,
-  // is nudged after every successful write, and finishes its deliveries when the app closes.
-  const webhooks = new Webhooks(deps.db, { ...WEBHOOK_DEFAULTS, ...deps.config }, app.log)
+  // 4. The services the routes use (webhooks, plan runner, key cache, dashboard sign-in: services.ts).
+  const { routeOptions: options, login, webhooks } = buildServices(app, deps, rateLimits, ipLimit)
   app.decorate('webhooks', webhooks)
-  app.addHook('onReady', async () => webhooks.start())
-  app.addHook('onClose', async () => webhooks.close())
   // Metrics: requests are counted in the same onResponse hook (by route pattern, never the URL);
   // everything else is read when /metrics is scraped.
   const metrics = new ServiceMetrics({
@@ -252,58 +158,11 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   })
 
   // 5. The two APIs: authentication → per-key rate limit → plan and scope checks → routes.
-  const apiKeys = new ApiKeyResolver(deps.db, deps.config.authCacheTtlMs)
-  // Route plans: a runner claims queued plans and solves them in worker threads (PLAN_WORKERS).
-  const planWorkers = deps.config.planWorkers ?? PLAN_RUNNER_DEFAULTS.concurrency
-  const planRunner =
-    planWorkers > 0
-      ? new PlanRunner(deps.db, solveDay, app.log, { ...PLAN_RUNNER_DEFAULTS, concurrency: planWorkers })
-      : undefined
-  if (planRunner) {
-    app.addHook('onReady', async () => planRunner.start())
-    app.addHook('onClose', async () => planRunner.close())
-  }
-  // Dashboard sign-in: sessions timed by the injected clock, failed sign-ins counted in the
-  // rate-limit store, one budget per signed-in user.
-  const sessionConfig = { ...SESSION_DEFAULTS, ...definedOnly(deps.config) }
-  const sessions = new Sessions(deps.db, {
-    idleMs: sessionConfig.sessionIdleMs,
-    workerIdleMs: sessionConfig.workerSessionIdleMs,
-    maxAgeMs: sessionConfig.sessionMaxAgeMs,
-    now: deps.clock ?? Date.now,
-  })
-  const passwordParams = deps.passwordParams ?? DEFAULT_SCRYPT
-  const signInLimiter = new SignInLimiter(rateLimits.signInStore(), {
-    maxFailuresPerAccountAndIp: sessionConfig.signInMaxFailuresPerAccountAndIp,
-    maxFailuresPerIp: sessionConfig.signInMaxFailuresPerIp,
-    maxFailuresPerAccount: sessionConfig.signInMaxFailuresPerAccount,
-    maxFailuresPerDevice: sessionConfig.signInMaxFailuresPerDevice,
-    windowMs: sessionConfig.signInWindowMs,
-  })
-  const devices = new DeviceCookies(deps.db, sessions.settings.now)
-  const cookies = new SessionCookies(sessions)
-  const dashboard: Dashboard = {
-    sessions,
-    cookies,
-    signIn: new SignIn(deps.db, sessions, signInLimiter, devices, passwordParams),
-    passwordParams,
-    ...(ipLimit ? { ipLimit } : {}),
-  }
-  const login: SessionLogin = { cookies, rateLimitPerMinute: sessionConfig.sessionRateLimitPerMinute }
-  // Idempotency-Key on every write of both APIs; route modules get the database through a view that
-  // follows an idempotent request's transaction (db/ambient-transaction.ts).
-  // Before idempotency: an idempotent request's transaction then holds the If-Match check too.
+  // Idempotency-Key on every write of both APIs (its handler runs in the transaction that stores the
+  // answer); before it, If-Match, so an idempotent request's transaction holds that check too.
   installEtags(app, ambientDatabase(deps.db))
   installIdempotency(app, { db: deps.db })
-  const options: RouteOptions = {
-    db: ambientDatabase(deps.db),
-    apiKeys,
-    defaultRateLimitPerMinute: deps.config.defaultRateLimitPerMinute,
-    webhooks,
-    ...(planRunner ? { planRunner } : {}),
-    routePlanQueueMax: deps.config.routePlanQueueMax ?? DEFAULT_ROUTE_PLAN_QUEUE_MAX,
-    dashboard,
-  }
+  const apiKeys = options.apiKeys
   await registerApi(app, apiKeys, rateLimits, PUBLIC_PREFIX, publicScope, async (api) => {
     await api.register(jobRoutes, options)
     await api.register(customerRoutes, options)
@@ -313,8 +172,8 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     await api.register(eventFeedRoutes, options)
   })
   // The admin API also takes a dashboard session (cookie + CSRF token). Which sessions each module
-  // admits (access.ts): single routes may say otherwise (organisation PATCH and team changes: ADMIN).
-  const adminModules: [SessionAccess, Parameters<typeof withSessionAccess>[1]][] = [
+  // admits (modules/auth/access.ts): single routes may say otherwise (organisation PATCH and team changes: ADMIN).
+  const adminModules: [SessionAccess, FastifyPluginAsyncTypebox<RouteOptions>][] = [
     ['session', sessionAdminRoutes],
     ['dispatch', organisationAdminRoutes],
     ['dispatch', teamAdminRoutes],
@@ -362,22 +221,6 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   return app
 }
 
-function serverLimitsOf(config: Partial<ServerLimits>): ServerLimits {
-  const limits = { ...SERVER_LIMIT_DEFAULTS }
-  for (const name of Object.keys(limits) as (keyof ServerLimits)[]) {
-    const value = config[name]
-    if (value !== undefined) limits[name] = value
-  }
-  return limits
-}
-
-/** A hop count as the function Fastify's types ask for (its runtime takes the number too). */
-function trustedProxies(
-  setting: Config['trustProxy'],
-): boolean | string | ((address: string, hop: number) => boolean) {
-  return typeof setting === 'number' ? (_address, hop) => hop < setting : setting
-}
-
 async function registerApi(
   app: FastifyInstance,
   apiKeys: ApiKeyResolver,
@@ -400,9 +243,4 @@ async function registerApi(
     },
     { prefix },
   )
-}
-
-/** The settings given, without the ones left undefined (which take their defaults). */
-function definedOnly<T extends object>(values: T): Partial<T> {
-  return Object.fromEntries(Object.entries(values).filter(([, value]) => value !== undefined)) as Partial<T>
 }

@@ -28,13 +28,10 @@ import {
 import { startServer } from '../server.js'
 import { runClusterPrimary, runClusterWorker } from './cluster.js'
 import { runDemo } from './demo.js'
+import type { CliOutput } from './output.js'
 import { addSolveCommand } from './solve.js'
 import { addUserCommands } from './users.js'
 import { withDatabase } from './with-database.js'
-
-export interface CliOutput {
-  write(text: string): void
-}
 
 // package.json sits two levels up from both src/cli and dist/cli.
 const { version } = createRequire(import.meta.url)('../../package.json') as { version: string }

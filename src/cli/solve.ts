@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs'
 import { type Command, InvalidArgumentError, Option } from 'commander'
 import { parseSolomon } from '../optimiser/solomon.js'
 import { solve } from '../optimiser/solve.js'
-import type { CliOutput } from './program.js'
+import type { CliOutput } from './output.js'
 
 function parseSeconds(value: string): number {
   const seconds = Number(value)

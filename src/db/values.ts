@@ -31,10 +31,6 @@ export function toUtcIso(value: string): string {
   return new Date(value).toISOString()
 }
 
-export function toNullableUtcIso(value: string | null | undefined): string | null {
-  return value === null || value === undefined ? null : toUtcIso(value)
-}
-
 // Both engines store every instant in this range the same way; beyond it ISO 8601 needs expanded
 // years, which PostgreSQL rejects and which would not sort as text in SQLite.
 export const EARLIEST_INSTANT = Date.parse('0001-01-01T00:00:00.000Z')

@@ -30,10 +30,16 @@ import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from
 import type { Kysely } from 'kysely'
 import { inAmbientTransaction } from '../db/ambient-transaction.js'
 import type { Database } from '../db/types.js'
-import { fingerprintOf } from '../modules/idempotency/fingerprint.js'
-import { completeClaim, deleteClaim, type KeyOwner } from '../modules/idempotency/repository.js'
-import { claimKey, ExpiredKeyPruner, STALE_CLAIM_MS } from '../modules/idempotency/service.js'
-import type { AuthContext } from './auth.js'
+import type { AuthContext } from '../modules/auth/index.js'
+import {
+  claimKey,
+  completeClaim,
+  deleteClaim,
+  ExpiredKeyPruner,
+  fingerprintOf,
+  type KeyOwner,
+  STALE_CLAIM_MS,
+} from '../modules/idempotency/service.js'
 import { AppError, ERROR_STATUS, type ErrorCode, validationError } from './errors.js'
 import { ADMIN_PREFIX, PUBLIC_PREFIX } from './openapi.js'
 import { appendRouteHook } from './route-hooks.js'

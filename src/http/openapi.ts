@@ -2,7 +2,6 @@
 // and serialize responses, so it cannot drift from the code.
 import swagger from '@fastify/swagger'
 import type { FastifyInstance, HTTPMethods } from 'fastify'
-import { EVENT_DESCRIPTIONS, EVENT_PAYLOADS, EVENT_TYPES } from '../modules/events/schemas.js'
 import { documentedResponses, finishDocument } from './openapi-document.js'
 
 export const PUBLIC_PREFIX = '/v1/public'
@@ -116,21 +115,28 @@ const webhookOperationId = (event: string) =>
     .map((word) => word.charAt(0).toUpperCase() + word.slice(1))
     .join('')}`
 
+/** The events webhooks deliver, each with its description and payload schema (the events module's). */
+export interface WebhookEvents<Event extends string = string> {
+  types: readonly Event[]
+  descriptions: Readonly<Record<Event, string>>
+  payloads: Readonly<Record<Event, unknown>>
+}
+
 /** OpenAPI 3.1 `webhooks`: what receivers of each event get, from the schemas that type the events. */
-function webhooks() {
+function webhooks(events: WebhookEvents) {
   return Object.fromEntries(
-    EVENT_TYPES.map((event) => [
+    events.types.map((event) => [
       event,
       {
         post: {
           summary: event,
-          description: `${EVENT_DESCRIPTIONS[event]}\n\n${WEBHOOK_DELIVERY}`,
+          description: `${events.descriptions[event]}\n\n${WEBHOOK_DELIVERY}`,
           operationId: webhookOperationId(event),
           parameters: SIGNATURE_HEADERS,
           // A plain JSON copy: the document must not share (or expose) TypeBox's schema objects.
           requestBody: {
             required: true,
-            content: { 'application/json': { schema: JSON.parse(JSON.stringify(EVENT_PAYLOADS[event])) } },
+            content: { 'application/json': { schema: JSON.parse(JSON.stringify(events.payloads[event])) } },
           },
           responses: { '2XX': { description: 'Delivered' } },
         },
@@ -147,6 +153,7 @@ interface DocumentOptions {
   tags: { name: string; description: string }[]
   /** The admin API also takes the dashboard's session cookie. */
   sessions?: boolean
+  events: WebhookEvents
 }
 
 const BEARER_AUTH = { type: 'http', scheme: 'bearer', description: 'An API key: svc_live_…' } as const
@@ -193,7 +200,7 @@ async function registerDocument(app: FastifyInstance, options: DocumentOptions):
       info: { title: options.title, version: '1.0.0', description: options.description },
       servers: [{ url: options.prefix }],
       tags: options.tags,
-      webhooks: webhooks(),
+      webhooks: webhooks(options.events),
       components: {
         securitySchemes: options.sessions
           ? { bearerAuth: BEARER_AUTH, cookieAuth: COOKIE_AUTH }
@@ -229,9 +236,16 @@ async function registerDocument(app: FastifyInstance, options: DocumentOptions):
   })
 }
 
-/** Both documents collect routes as they are added: register them before any route. */
-export async function installOpenApi(app: FastifyInstance): Promise<void> {
+/**
+ * Both documents collect routes as they are added: register them before any route. Both also
+ * describe the webhooks `events` deliver.
+ */
+export async function installOpenApi<Event extends string>(
+  app: FastifyInstance,
+  events: WebhookEvents<Event>,
+): Promise<void> {
   await registerDocument(app, {
+    events,
     decorator: 'swagger',
     prefix: PUBLIC_PREFIX,
     title: 'fieldservice public API',
@@ -250,6 +264,7 @@ export async function installOpenApi(app: FastifyInstance): Promise<void> {
     ],
   })
   await registerDocument(app, {
+    events,
     decorator: 'adminSwagger',
     prefix: ADMIN_PREFIX,
     title: 'fieldservice admin API',

@@ -73,8 +73,6 @@ export const Longitude = Type.Number({
 export const Duration = Type.Integer({ minimum: 0, maximum: MAX_INT32, description: 'Seconds' })
 export const Text = (maxLength: number, description?: string) =>
   Type.String({ maxLength, ...(description ? { description } : {}) })
-export const RequiredText = (maxLength: number, description?: string) =>
-  Type.String({ minLength: 1, maxLength, ...(description ? { description } : {}) })
 
 /** Enums as `{ type: 'string', enum: [...] }`: compact in OpenAPI and cheap to validate. */
 export function StringEnum<const T extends string>(values: readonly T[], description?: string) {

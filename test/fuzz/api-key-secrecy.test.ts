@@ -51,7 +51,7 @@ describe('timing-safe handling of secrets', () => {
   })
 
   it('finds keys by the SHA-256 of the whole key, through the database index', () => {
-    const auth = readFileSync('src/http/auth.ts', 'utf8')
+    const auth = readFileSync('src/modules/auth/api-key-resolver.ts', 'utf8')
     expect(auth).toMatch(/findApiKeyByHash\(this\.db, hashApiKey\(token\)\)/)
     expect(hashApiKey('svc_live_abc')).toMatch(/^[0-9a-f]{64}$/)
     expect(readFileSync('src/modules/api-keys/repository.ts', 'utf8')).toMatch(

@@ -11,7 +11,7 @@ import {
   RotationBody,
   StringEnum,
 } from '../../http/schemas.js'
-import { MAX_RATE_LIMIT_PER_MINUTE, SCOPES } from './service.js'
+import { MAX_RATE_LIMIT_PER_MINUTE, SCOPES } from './key.js'
 
 export const ApiKeyScope = StringEnum(
   SCOPES,

@@ -1,6 +1,6 @@
 import type { ApiKeyRow } from '../../db/types.js'
+import type { Scope } from './key.js'
 import type { ApiKey } from './schemas.js'
-import type { Scope } from './service.js'
 
 /** Never the hash: the response schema would drop it anyway, but it should not even reach it. */
 export function serializeApiKey(row: ApiKeyRow): ApiKey {

@@ -7,25 +7,24 @@ import type { ApiKeyRow, Database, Executor } from '../../db/types.js'
 import { AppError, notFound, validationError } from '../../http/errors.js'
 import { offsetOf, paginationOf } from '../../http/pagination.js'
 import type { Pagination } from '../../http/schemas.js'
+import { KEY_PATTERN, KEY_PREFIX, MAX_RATE_LIMIT_PER_MINUTE, parseScopes, SCOPES, type Scope } from './key.js'
 import * as repository from './repository.js'
 import type { ApiKey, ApiKeyListQuery, CreateApiKeyBody, RotateApiKeyBody } from './schemas.js'
 import { serializeApiKey } from './serialize.js'
 
-export const KEY_PREFIX = 'svc_live_'
+export {
+  isScope,
+  KEY_PATTERN,
+  KEY_PREFIX,
+  MAX_RATE_LIMIT_PER_MINUTE,
+  parseScopes,
+  SCOPES,
+  type Scope,
+} from './key.js'
+
 const SECRET_LENGTH = 40
 const DISPLAY_CHARS = 8
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz'
-/** A well-formed key: the prefix and at least 32 base62 characters. */
-export const KEY_PATTERN = /^svc_live_[0-9A-Za-z]{32,128}$/
-
-export type Scope = 'read' | 'write' | 'admin'
-export const SCOPES: readonly Scope[] = ['read', 'write', 'admin']
-export const MAX_RATE_LIMIT_PER_MINUTE = 100_000_000
-
-export function isScope(value: string): value is Scope {
-  return (SCOPES as readonly string[]).includes(value)
-}
-
 /** Runs on every authenticated request: the one-shot hash costs a quarter of createHash (measured). */
 export function hashApiKey(key: string): string {
   return hash('sha256', key, 'hex')
@@ -76,10 +75,6 @@ export async function createApiKey(db: Executor, input: CreateApiKeyInput): Prom
   }
   await repository.insertApiKey(db, record)
   return { key, record }
-}
-
-export function parseScopes(value: string): Scope[] {
-  return value.split(' ').filter(isScope)
 }
 
 export const findApiKeyByHash = repository.findApiKeyByHash

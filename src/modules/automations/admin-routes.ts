@@ -1,5 +1,4 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
-import type { RouteOptions } from '../../http/route-options.js'
 import {
   BODY_ERRORS,
   COMMON_ERRORS,
@@ -8,6 +7,7 @@ import {
   NoInputBody,
   SUCCESS,
 } from '../../http/schemas.js'
+import type { RouteOptions } from '../route-options.js'
 import {
   AutomationListQuery,
   AutomationListResponse,

@@ -95,13 +95,3 @@ export async function pruneBefore(
     .executeTakeFirst()
   return Number(result.numDeletedRows)
 }
-
-/** Undelivered events: how many, and when the oldest occurred (the dispatcher's lag). */
-export async function pendingEventStats(db: Executor): Promise<{ count: number; oldest: string | null }> {
-  const row = await db
-    .selectFrom('outbox_events')
-    .select((eb) => [eb.fn.countAll<number>().as('count'), eb.fn.min('occurred_at').as('oldest')])
-    .where('dispatched_at', 'is', null)
-    .executeTakeFirstOrThrow()
-  return { count: Number(row.count), oldest: (row.oldest as string | null) ?? null }
-}

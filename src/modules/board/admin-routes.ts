@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
-import type { RouteOptions } from '../../http/route-options.js'
 import { COMMON_ERRORS, NOT_FOUND_ERROR, SUCCESS } from '../../http/schemas.js'
+import type { RouteOptions } from '../route-options.js'
 import { BoardQuery, BoardResponse } from './schemas.js'
 import { getBoard } from './service.js'
 

@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
-import type { RouteOptions } from '../../http/route-options.js'
+import type { RouteOptions } from '../route-options.js'
 import { customerRoutes } from './routes.js'
 
 /**

@@ -1,6 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from '@sinclair/typebox'
-import type { RouteOptions } from '../../http/route-options.js'
 import {
   BODY_ERRORS,
   COMMON_ERRORS,
@@ -9,6 +8,7 @@ import {
   NOT_FOUND_ERROR,
   SUCCESS,
 } from '../../http/schemas.js'
+import type { RouteOptions } from '../route-options.js'
 import {
   FormSubmissionListQuery,
   FormSubmissionListResponse,

@@ -21,6 +21,9 @@ import type { Database } from '../../db/types.js'
 import { AppError } from '../../http/errors.js'
 import * as repository from './repository.js'
 
+export { fingerprintOf } from './fingerprint.js'
+export type { KeyOwner } from './repository.js'
+
 export const KEY_LIFETIME_MS = 24 * 60 * 60 * 1000
 /**
  * A RUNNING claim older than this belongs to a request that can no longer be running: longer than any
@@ -81,6 +84,14 @@ export async function claimKey(
   }
   throw inUse()
 }
+
+/**
+ * Marks a claim DONE with its response, inside the transaction of the request's work (so both commit
+ * or neither); false when a retry has taken the claim over meanwhile.
+ */
+export const completeClaim = repository.completeClaim
+/** Releases a claim whose request stored nothing (a 5xx, a 429): a retry runs again. */
+export const deleteClaim = repository.deleteClaim
 
 /** Deletes expired keys every ten minutes (and once at start) until closed. */
 export class ExpiredKeyPruner {

@@ -1,5 +1,4 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
-import type { RouteOptions } from '../../http/route-options.js'
 import {
   BODY_ERRORS,
   COMMON_ERRORS,
@@ -8,6 +7,7 @@ import {
   NOT_FOUND_ERROR,
   SUCCESS,
 } from '../../http/schemas.js'
+import type { RouteOptions } from '../route-options.js'
 import { AssignJobBody, CancelJobBody, JobDemandsBody, JobTagsBody, NoInputBody } from './admin-schemas.js'
 import * as dispatch from './dispatch-service.js'
 import { jobRoutes } from './routes.js'

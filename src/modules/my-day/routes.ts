@@ -1,7 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { FastifyRequest } from 'fastify'
 import { AppError } from '../../http/errors.js'
-import type { RouteOptions } from '../../http/route-options.js'
 import {
   BODY_ERRORS,
   COMMON_ERRORS,
@@ -11,6 +10,7 @@ import {
   NoInputBody,
   SUCCESS,
 } from '../../http/schemas.js'
+import type { RouteOptions } from '../route-options.js'
 import {
   MyDayQuery,
   MyDayResponse,

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
-import type { RouteOptions } from '../../http/route-options.js'
 import { BODY_ERRORS, COMMON_ERRORS, SUCCESS } from '../../http/schemas.js'
+import type { RouteOptions } from '../route-options.js'
 import { OrganisationResponse, UpdateOrganisationBody } from './schemas.js'
 import { getOrganisation, updateOrganisation } from './service.js'
 

@@ -10,10 +10,6 @@ export const PLAN_TIERS: readonly PlanTier[] = ['FREE', 'STARTER', 'PRO', 'ENTER
 /** Spec §1: API access requires a paid plan tier. */
 export const API_PLANS: ReadonlySet<PlanTier> = new Set(['PRO', 'ENTERPRISE'])
 
-export function isPlanTier(value: string): value is PlanTier {
-  return (PLAN_TIERS as readonly string[]).includes(value)
-}
-
 export async function createOrganisation(
   db: Kysely<Database>,
   input: { name: string; plan: PlanTier },

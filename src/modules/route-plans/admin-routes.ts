@@ -1,6 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { afterCommit } from '../../db/ambient-transaction.js'
-import type { RouteOptions } from '../../http/route-options.js'
 import {
   BODY_ERRORS,
   COMMON_ERRORS,
@@ -10,6 +9,7 @@ import {
   NoInputBody,
   SUCCESS,
 } from '../../http/schemas.js'
+import type { RouteOptions } from '../route-options.js'
 import {
   CreateRoutePlanBody,
   RoutePlanListQuery,

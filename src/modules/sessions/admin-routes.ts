@@ -1,12 +1,12 @@
 // The dashboard's sign-in contract: POST /session signs in (and sets the httpOnly `fs_session`
-// cookie), GET /session says who is signed in, DELETE /session signs out. See src/http/access.ts for
-// what a session may do, and src/http/session-auth.ts for the cookie and the CSRF token.
+// cookie), GET /session says who is signed in, DELETE /session signs out. See src/modules/auth/access.ts
+// for what a session may do, and src/modules/auth/session-cookies.ts for the cookie and the CSRF token.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { FastifyRequest } from 'fastify'
-import type { SessionAuth } from '../../http/auth.js'
 import { AppError } from '../../http/errors.js'
-import type { RouteOptions } from '../../http/route-options.js'
 import { BODY_ERRORS, COMMON_ERRORS, errorResponses, SUCCESS } from '../../http/schemas.js'
+import type { SessionAuth } from '../auth/index.js'
+import type { RouteOptions } from '../route-options.js'
 import { ORGANISATION_REQUIRED_ERROR, SessionResponse, SignedOutResponse, SignInBody } from './schemas.js'
 
 const TAGS = ['Session']

@@ -34,7 +34,6 @@ import { isSessionRole, type LiveSession, type Sessions } from './service.js'
 import type { SignInLimiter } from './sign-in-limits.js'
 
 export const WRONG_CREDENTIALS = 'Email or password is incorrect'
-export const WORKER_REFUSED = 'Workers use the My day app (/my); the dashboard is for admins and dispatchers'
 
 /** Where a sign-in comes from. */
 export interface SignInClient {

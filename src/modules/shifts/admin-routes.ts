@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
-import type { RouteOptions } from '../../http/route-options.js'
 import { BODY_ERRORS, COMMON_ERRORS, IdParams, NOT_FOUND_ERROR, SUCCESS } from '../../http/schemas.js'
+import type { RouteOptions } from '../route-options.js'
 import {
   CreateShiftBody,
   DeletedShiftResponse,

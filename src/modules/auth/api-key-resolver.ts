@@ -1,54 +1,19 @@
-// Authentication (spec §5): `Authorization: Bearer svc_live_…` → organisation, scopes, rate limit.
-// Resolved keys are cached in memory for a few seconds so the hot path costs no query; a revoked or
-// downgraded key is refused at the latest when its cache entry expires (AUTH_CACHE_TTL_MS).
-// The admin API also accepts a dashboard session (session-auth.ts): either way the request ends up
-// with one AuthContext, whose organisation scopes every query and whose role or scopes access.ts checks.
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+// Authentication by API key (spec §5): `Authorization: Bearer svc_live_…` → organisation, scopes, rate
+// limit. Resolved keys are cached in memory for a few seconds so the hot path costs no query; a revoked
+// or downgraded key is refused at the latest when its cache entry expires (AUTH_CACHE_TTL_MS).
 import type { Kysely } from 'kysely'
-import { nowIso } from '../db/ids.js'
-import type { Database, PlanTier } from '../db/types.js'
+import { nowIso } from '../../db/ids.js'
+import type { Database } from '../../db/types.js'
+import { AppError } from '../../http/errors.js'
 import {
   findApiKeyByHash,
   hashApiKey,
   KEY_PATTERN,
   KEY_PREFIX,
   parseScopes,
-  type Scope,
   touchApiKey,
-} from '../modules/api-keys/service.js'
-import type { LiveSession } from '../modules/sessions/service.js'
-import { accessOf } from './access.js'
-import { AppError } from './errors.js'
-import type { SessionCookies } from './session-auth.js'
-
-type HookDone = (error?: Error) => void
-
-interface BaseAuth {
-  organisationId: string
-  plan: PlanTier
-  scopes: ReadonlySet<Scope>
-  /** Whose budget the request counts against: the key's, or the signed-in user's (all sessions). */
-  rateLimitKey: string
-  rateLimitPerMinute: number
-}
-
-export interface KeyAuth extends BaseAuth {
-  kind: 'key'
-  keyId: string
-}
-
-export interface SessionAuth extends BaseAuth {
-  kind: 'session'
-  session: LiveSession
-}
-
-export type AuthContext = KeyAuth | SessionAuth
-
-declare module 'fastify' {
-  interface FastifyRequest {
-    auth: AuthContext
-  }
-}
+} from '../api-keys/service.js'
+import type { KeyAuth } from './context.js'
 
 interface CachedKey {
   context: KeyAuth
@@ -198,75 +163,4 @@ export function assertNoKeyInQuery(query: unknown): void {
       )
     }
   }
-}
-
-/** Public API: GET needs `read`, writes need `write`; `admin` permits everything. */
-export function publicScope(method: string): Scope {
-  return method === 'GET' || method === 'HEAD' ? 'read' : 'write'
-}
-
-/** Admin API: every request needs `admin` (spec §5: "full access including team and settings"). */
-export function adminScope(): Scope {
-  return 'admin'
-}
-
-/** A dashboard session as an AuthContext: an ADMIN holds every scope, a DISPATCHER reads and writes. */
-export function sessionAuth(session: LiveSession, rateLimitPerMinute: number): SessionAuth {
-  return {
-    kind: 'session',
-    session,
-    organisationId: session.organisationId,
-    plan: session.plan,
-    scopes: new Set<Scope>(session.role === 'ADMIN' ? ['admin'] : ['read', 'write']),
-    rateLimitKey: `user:${session.userId}`,
-    rateLimitPerMinute,
-  }
-}
-
-export interface SessionLogin {
-  cookies: SessionCookies
-  /** SESSION_RATE_LIMIT_PER_MINUTE: one budget per signed-in user. */
-  rateLimitPerMinute: number
-}
-
-/**
- * Installs authentication on `onRequest` for every route of the calling plugin (before the rate
- * limiter, which counts per key or user). With `login` (the admin API), a request without an
- * Authorization header may authenticate with the session cookie instead; an Authorization header
- * always wins and is checked exactly as without sessions. The sign-in route authenticates nobody.
- * Register this before @fastify/rate-limit and call `appendAccessCheck` (access.ts) after it.
- */
-export function installAuthentication(
-  scope: FastifyInstance,
-  resolver: ApiKeyResolver,
-  login?: SessionLogin,
-): void {
-  scope.decorateRequest<AuthContext>('auth', null as unknown as AuthContext)
-  // Callback-style: a cached key (nearly every request) is resolved without a promise.
-  scope.addHook('onRequest', (request: FastifyRequest, reply: FastifyReply, done: HookDone) => {
-    if (login && accessOf(request) === 'sign-in') return done()
-    try {
-      assertNoKeyInQuery(request.query)
-    } catch (error) {
-      return done(error as Error)
-    }
-    const header = request.headers.authorization
-    const cookie = login && header === undefined ? login.cookies.valueOf(request) : undefined
-    if (login && cookie !== undefined) {
-      login.cookies.authenticate(request, reply, cookie).then((session) => {
-        request.auth = sessionAuth(session, login.rateLimitPerMinute)
-        done()
-      }, done)
-      return
-    }
-    const cached = resolver.cached(header)
-    if (cached) {
-      request.auth = cached
-      return done()
-    }
-    resolver.authenticate(header, login !== undefined).then((auth) => {
-      request.auth = auth
-      done()
-    }, done)
-  })
 }

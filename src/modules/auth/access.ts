@@ -4,17 +4,14 @@
 // executions) also need a Pro or Enterprise plan; everything else works on every plan.
 //
 // Each admin route says which sessions it admits with `config: { access }`, set per route module in
-// app.ts (withSessionAccess) and overridden on single routes; a route that says nothing is ADMIN-only.
-import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
-import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify'
-import type { PlanTier } from '../db/types.js'
-import type { Scope } from '../modules/api-keys/service.js'
-import { API_PLANS } from '../modules/organisations/service.js'
-import type { SessionRole } from '../modules/sessions/service.js'
-import type { AuthContext } from './auth.js'
-import { AppError } from './errors.js'
-import { appendRouteHook } from './route-hooks.js'
-import type { RouteOptions as ModuleOptions } from './route-options.js'
+// app.ts (withSessionAccess, src/http/authentication.ts) and overridden on single routes; a route
+// that says nothing is ADMIN-only.
+import type { PlanTier } from '../../db/types.js'
+import { AppError } from '../../http/errors.js'
+import type { Scope } from '../api-keys/service.js'
+import { API_PLANS } from '../organisations/service.js'
+import type { SessionRole } from '../sessions/service.js'
+import type { AuthContext } from './context.js'
 
 /**
  * - `dispatch`: ADMIN and DISPATCHER (jobs, customers, fleet, shifts, plans, reading the team)
@@ -26,30 +23,17 @@ import type { RouteOptions as ModuleOptions } from './route-options.js'
  */
 export type SessionAccess = 'dispatch' | 'admin' | 'pro-admin' | 'session' | 'worker' | 'sign-in'
 
-declare module 'fastify' {
-  interface FastifyContextConfig {
-    /** Which dashboard sessions an admin route admits (see src/http/access.ts); default `admin`. */
-    access?: SessionAccess
-  }
+/** What an admin route admits when it says nothing. */
+export const DEFAULT_ACCESS: SessionAccess = 'admin'
+
+/** Public API: GET needs `read`, writes need `write`; `admin` permits everything. */
+export function publicScope(method: string): Scope {
+  return method === 'GET' || method === 'HEAD' ? 'read' : 'write'
 }
 
-const DEFAULT_ACCESS: SessionAccess = 'admin'
-
-/** Registers a route module whose routes admit `access` unless a route says otherwise. */
-export function withSessionAccess(
-  access: SessionAccess,
-  routes: FastifyPluginAsyncTypebox<ModuleOptions>,
-): FastifyPluginAsyncTypebox<ModuleOptions> {
-  return async (scope, options) => {
-    scope.addHook('onRoute', (route) => {
-      route.config = { access, ...route.config }
-    })
-    await scope.register(routes, options)
-  }
-}
-
-export function accessOf(request: FastifyRequest): SessionAccess {
-  return request.routeOptions.config?.access ?? DEFAULT_ACCESS
+/** Admin API: every request needs `admin` (spec §5: "full access including team and settings"). */
+export function adminScope(): Scope {
+  return 'admin'
 }
 
 function assertKeyAccess(auth: AuthContext, method: string, requiredScope: (method: string) => Scope): void {
@@ -90,11 +74,17 @@ function assertSessionAccess(role: SessionRole, plan: PlanTier, access: SessionA
   }
 }
 
-/** The plan, scope and role checks: run after the rate limiter, so refused requests still count. */
+/** What the checks read of a request (a FastifyRequest is one). */
+export interface AuthenticatedRequest {
+  readonly auth: AuthContext
+  readonly method: string
+}
+
+/** The plan, scope and role checks of one request on a route that admits `access`. */
 export function assertAccess(
-  request: FastifyRequest,
+  request: AuthenticatedRequest,
   requiredScope: (method: string) => Scope,
-  access: SessionAccess = accessOf(request),
+  access: SessionAccess,
 ): void {
   const auth = request.auth
   if (auth.kind === 'session') {
@@ -108,22 +98,4 @@ export function assertAccess(
     )
   }
   assertKeyAccess(auth, request.method, requiredScope)
-}
-
-export function appendAccessCheck(scope: FastifyInstance, requiredScope: (method: string) => Scope): void {
-  scope.addHook('onRoute', (route: RouteOptions) => {
-    if (route.config?.access === 'sign-in') return
-    // A callback hook, as the other per-request hooks: an async one costs a promise every time. The
-    // route's access is read from its options (withSessionAccess's onRoute, which sets the module's,
-    // runs after this one) rather than from request.routeOptions, which builds an object per call.
-    const check = (request: FastifyRequest, _reply: FastifyReply, done: (error?: Error) => void) => {
-      try {
-        assertAccess(request, requiredScope, route.config?.access ?? DEFAULT_ACCESS)
-      } catch (error) {
-        return done(error as Error)
-      }
-      done()
-    }
-    appendRouteHook(route, 'onRequest', check)
-  })
 }

@@ -9,13 +9,12 @@
 // content type of every write (an HTML form cannot send one, and a cross-site fetch with it needs a
 // CORS preflight this service never grants) are the further layers.
 import type {} from '@fastify/cookie'
-import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify'
-import type { DeviceCookie } from '../modules/sessions/device-cookies.js'
-import { CSRF_HEADER, SESSION_COOKIE } from '../modules/sessions/schemas.js'
-import { csrfTokenMatches, type LiveSession, type Sessions } from '../modules/sessions/service.js'
-import { AppError } from './errors.js'
-import { ADMIN_PREFIX } from './openapi.js'
-import { ERROR_CODE_DESCRIPTIONS, ERROR_CODES_KEYWORD, errorResponses } from './schemas.js'
+import type { FastifyReply, FastifyRequest } from 'fastify'
+import { AppError } from '../../http/errors.js'
+import { ADMIN_PREFIX } from '../../http/openapi.js'
+import type { DeviceCookie } from '../sessions/device-cookies.js'
+import { CSRF_HEADER, SESSION_COOKIE } from '../sessions/schemas.js'
+import { csrfTokenMatches, type LiveSession, type Sessions } from '../sessions/service.js'
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS'])
 /** Where the sign-in route is: the only request a device cookie goes with. */
@@ -84,29 +83,4 @@ export class SessionCookies {
     await this.sessions.touch(session)
     return session
   }
-}
-
-const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE'])
-
-/**
- * Every state-changing admin route can answer 403 CSRF_INVALID to a session request: list the code
- * in its 403 response (a copy: public routes share these schema objects).
- */
-export function documentCsrfErrors(api: FastifyInstance): void {
-  api.addHook('onRoute', (route: RouteOptions) => {
-    const methods = ([] as string[]).concat(route.method)
-    const response = route.schema?.response as Record<string, Record<string, unknown>> | undefined
-    if (route.config?.access === 'sign-in' || !response || !methods.some((m) => WRITE_METHODS.has(m))) return
-    const forbidden = response[403]
-    const codes = (forbidden?.[ERROR_CODES_KEYWORD] as string[] | undefined) ?? []
-    if (codes.includes('CSRF_INVALID')) return
-    const documented = forbidden
-      ? {
-          ...forbidden,
-          [ERROR_CODES_KEYWORD]: [...codes, 'CSRF_INVALID'],
-          description: `${forbidden.description}; or ${ERROR_CODE_DESCRIPTIONS.CSRF_INVALID} (CSRF_INVALID)`,
-        }
-      : errorResponses('CSRF_INVALID')[403]
-    route.schema = { ...route.schema, response: { ...response, 403: documented } }
-  })
 }

@@ -1,0 +1,23 @@
+// What every route module is registered with: the services app.ts builds once per app (src/services.ts)
+// and hands to the routes of both APIs.
+import type { Kysely } from 'kysely'
+import type { Database } from '../db/types.js'
+import type { ApiKeyResolver, Dashboard } from './auth/index.js'
+import type { Webhooks } from './automations/webhooks.js'
+import type { PlanRunner } from './route-plans/runner.js'
+
+export interface RouteOptions {
+  db: Kysely<Database>
+  /** The key cache, for routes whose changes must take effect on the next request. */
+  apiKeys: ApiKeyResolver
+  /** DEFAULT_RATE_LIMIT_PER_MINUTE: the limit of a key created without one. */
+  defaultRateLimitPerMinute?: number
+  /** The webhook sender, dispatcher and target policy (automation routes). */
+  webhooks: Webhooks
+  /** This process's route plan runner, nudged when a plan is queued; absent when PLAN_WORKERS=0. */
+  planRunner?: PlanRunner
+  /** ROUTE_PLAN_QUEUE_MAX: QUEUED and RUNNING plans an organisation may have at once; 0: no cap. */
+  routePlanQueueMax: number
+  /** Sessions and passwords (admin API). */
+  dashboard?: Dashboard
+}

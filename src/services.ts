@@ -1,0 +1,90 @@
+// The long-lived services of one app, built here so that app.ts only says the order of plugins: the
+// webhook sender and dispatcher, the route plan runner, the API key cache and the dashboard sign-in.
+// Each is started when the app is ready and stopped when it closes, and all of them reach the route
+// modules as their RouteOptions.
+import type { FastifyInstance } from 'fastify'
+import type { Kysely } from 'kysely'
+import {
+  type Config,
+  DEFAULT_ROUTE_PLAN_QUEUE_MAX,
+  type SESSION_DEFAULTS,
+  WEBHOOK_DEFAULTS,
+} from './config.js'
+import { ambientDatabase } from './db/ambient-transaction.js'
+import type { Database } from './db/types.js'
+import type { IpLimit } from './http/ip-rate-limit.js'
+import type { RateLimits } from './http/rate-limit.js'
+import { ApiKeyResolver, buildDashboardSignIn, type SessionLogin } from './modules/auth/index.js'
+import { type WebhookConfig, Webhooks } from './modules/automations/webhooks.js'
+import type { RouteOptions } from './modules/route-options.js'
+import { PLAN_RUNNER_DEFAULTS, PlanRunner } from './modules/route-plans/runner.js'
+import { solveDay } from './modules/route-plans/solve-day.js'
+import type { ScryptParams } from './modules/sessions/passwords.js'
+
+export interface ServiceDeps {
+  db: Kysely<Database>
+  /** Webhook settings left out take WEBHOOK_DEFAULTS (dispatcher on, public targets only). */
+  config: Pick<Config, 'authCacheTtlMs' | 'defaultRateLimitPerMinute'> &
+    Partial<WebhookConfig> &
+    Partial<Pick<Config, 'planWorkers' | 'routePlanQueueMax'>> &
+    Partial<Pick<Config, keyof typeof SESSION_DEFAULTS>>
+  /** The clock dashboard sessions are timed by (tests move it); Date.now by default. */
+  clock?: () => number
+  /** scrypt parameters of new password hashes (tests use cheap ones); DEFAULT_SCRYPT by default. */
+  passwordParams?: ScryptParams
+}
+
+export interface Services {
+  /** What every route module is registered with. */
+  routeOptions: RouteOptions
+  /** How the admin API takes a session cookie in place of a key. */
+  login: SessionLogin
+  webhooks: Webhooks
+}
+
+/**
+ * Builds the services and ties their start and stop to the app's. `rateLimits` counts failed
+ * sign-ins; `ipLimit` guards the sign-in route, which needs no key.
+ */
+export function buildServices(
+  app: FastifyInstance,
+  deps: ServiceDeps,
+  rateLimits: RateLimits,
+  ipLimit: IpLimit | undefined,
+): Services {
+  // The dispatcher delivers committed outbox events from the moment the app is ready, is nudged
+  // after every successful write, and finishes its deliveries when the app closes.
+  const webhooks = new Webhooks(deps.db, { ...WEBHOOK_DEFAULTS, ...deps.config }, app.log)
+  app.addHook('onReady', async () => webhooks.start())
+  app.addHook('onClose', async () => webhooks.close())
+  // Route plans: a runner claims queued plans and solves them in worker threads (PLAN_WORKERS).
+  const planWorkers = deps.config.planWorkers ?? PLAN_RUNNER_DEFAULTS.concurrency
+  const planRunner =
+    planWorkers > 0
+      ? new PlanRunner(deps.db, solveDay, app.log, { ...PLAN_RUNNER_DEFAULTS, concurrency: planWorkers })
+      : undefined
+  if (planRunner) {
+    app.addHook('onReady', async () => planRunner.start())
+    app.addHook('onClose', async () => planRunner.close())
+  }
+  const { dashboard, login } = buildDashboardSignIn({
+    db: deps.db,
+    config: deps.config,
+    failures: rateLimits.signInStore(),
+    ...(ipLimit ? { ipLimit } : {}),
+    ...(deps.clock ? { clock: deps.clock } : {}),
+    ...(deps.passwordParams ? { passwordParams: deps.passwordParams } : {}),
+  })
+  // Route modules get the database through a view that follows an idempotent request's
+  // transaction (db/ambient-transaction.ts); background work above gets the database itself.
+  const routeOptions: RouteOptions = {
+    db: ambientDatabase(deps.db),
+    apiKeys: new ApiKeyResolver(deps.db, deps.config.authCacheTtlMs),
+    defaultRateLimitPerMinute: deps.config.defaultRateLimitPerMinute,
+    webhooks,
+    ...(planRunner ? { planRunner } : {}),
+    routePlanQueueMax: deps.config.routePlanQueueMax ?? DEFAULT_ROUTE_PLAN_QUEUE_MAX,
+    dashboard,
+  }
+  return { routeOptions, login, webhooks }
+}
