@@ -7,8 +7,6 @@
 //
 // A segment is plain numbers: a cached one lives in typed arrays (the search state's), a running
 // one in a `Segment` its owner allocates once; nothing is allocated per merge.
-import type { Problem } from './problem.js'
-
 /** Stands in for ±infinity in windows without overflowing to NaN in segment arithmetic. */
 export const BIG = 1e15
 
@@ -56,7 +54,13 @@ export class Segment {
   }
 }
 
+/** The capacities a load is checked against: a `Problem`'s (named by shape, so problem.ts can import BIG from here). */
+interface Capacities {
+  readonly capacity: ArrayLike<number>
+  readonly dims: number
+}
+
 /** Whether route r carries `load` of capacity dimension d. */
-export function fitsLoad(p: Problem, r: number, d: number, load: number): boolean {
+export function fitsLoad(p: Capacities, r: number, d: number, load: number): boolean {
   return load <= p.capacity[r * p.dims + d]! + TOL
 }
