@@ -46,6 +46,14 @@ const PLAN = [
 
 const offlineNoise = (problem: string) => /ERR_INTERNET_DISCONNECTED|Failed to fetch|ERR_FAILED/.test(problem)
 
+/** In the page (functions, not strings: the CSP forbids eval). */
+interface PageScope {
+  document: { activeElement: { textContent: string | null } | null }
+  scrollY: number
+}
+const focusedText = () => (globalThis as unknown as PageScope).document.activeElement?.textContent ?? ''
+const scrolledBy = () => (globalThis as unknown as PageScope).scrollY
+
 let browser: Browser
 beforeAll(async () => {
   browser = await launchBrowser()
@@ -209,13 +217,11 @@ for (const dialect of DIALECTS) {
       await page.getByText('6 jobs · 2 done').waitFor()
       // The next stop (after the last finished one, not the late ones at the top) is in view, focused.
       const next = card('Gutter clearing')
-      await expect
-        .poll(() => page.evaluate(() => document.activeElement?.textContent ?? ''))
-        .toContain('Gutter clearing')
+      await expect.poll(() => page.evaluate(focusedText)).toContain('Gutter clearing')
       const box = await next.boundingBox()
       expect(box?.y).toBeGreaterThanOrEqual(0)
       expect(box?.y).toBeLessThan(844 / 2)
-      expect(await page.evaluate(() => window.scrollY)).toBeGreaterThan(0)
+      expect(await page.evaluate(scrolledBy)).toBeGreaterThan(0)
       // Time moves on: at 16:30 the 15:00 and 16:00 stops are late too.
       await page.clock.runFor(2 * HOUR + 40 * 60_000)
       await card('Smoke alarm').getByText('Late · due 16:00').waitFor()
