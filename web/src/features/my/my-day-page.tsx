@@ -117,9 +117,17 @@ function useShowNextStop(list: React.RefObject<HTMLOListElement | null>, jobId: 
     const card = list.current.querySelector<HTMLElement>(`[data-job-id="${CSS.escape(jobId)}"]`)
     if (!card) return
     shownFor.current = jobId
-    card.scrollIntoView({ block: 'start' })
+    window.scrollTo({ top: card.getBoundingClientRect().top + window.scrollY - stickyBottom() - GAP_PX })
     card.querySelector<HTMLElement>('h2 a')?.focus({ preventScroll: true })
   }, [list, jobId])
+}
+
+const GAP_PX = 12
+
+/** Where the bars stuck to the top of the screen end (the app bar, the offline notice when shown). */
+function stickyBottom(): number {
+  const bars = document.querySelectorAll<HTMLElement>('.my-bar, .my-offline')
+  return Math.max(0, ...Array.from(bars, (bar) => bar.getBoundingClientRect().bottom))
 }
 
 /** Horizontal swipes on the page (not the map, which pans): left → next day, right → previous. */
