@@ -156,6 +156,8 @@ for (const dialect of DIALECTS) {
       await card('Smoke alarm').getByText('Completing… waiting to send').waitFor()
       expect(await card('Smoke alarm').getByText('Completed', { exact: true }).count()).toBe(0)
       await page.getByText('6 jobs · 0 done').waitFor()
+      await page.getByRole('region', { name: 'Map of the day’s route' }).waitFor()
+      expect(await page.locator('.my-map-completed').count()).toBe(0) // not a green stop on the map
 
       // Two minutes later the connection is back and the queue is sent.
       setServerTime(at('16:32:24'))
@@ -163,6 +165,7 @@ for (const dialect of DIALECTS) {
       await page.context().setOffline(false)
       await card('Smoke alarm').getByText('Completed', { exact: true }).waitFor()
       await page.getByText('6 jobs · 1 done').waitFor()
+      await page.locator('.my-map-completed').waitFor()
       const job = await office(day, 'GET', `/jobs/${jobId}`)
       const startedAt = Date.parse(job.startedAt as string)
       const completedAt = Date.parse(job.completedAt as string)

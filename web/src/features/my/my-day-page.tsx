@@ -8,7 +8,7 @@ import { Button } from '../../ui/button'
 import { EmptyState, ErrorState, LoadingState } from '../../ui/states'
 import { addDays, dayTitle, duration, parseDay } from './format'
 import { JobCard } from './job-card'
-import { applyPending, isDone, isRemaining, type ShownJob } from './pending'
+import { applyPending, isCompletionPending, isDone, isRemaining, type ShownJob } from './pending'
 import { useMyDay } from './queries'
 import { useQueue } from './queue-context'
 import { RefusalNotice } from './queue-panel'
@@ -79,7 +79,7 @@ export function MyDayPage() {
             {shown.length} {shown.length === 1 ? 'job' : 'jobs'} · {done} done · {duration(onSite)} on site
           </p>
           <Suspense fallback={<div className="my-map my-map-loading" />}>
-            <DayMap jobs={shown.map(({ job }) => job)} />
+            <DayMap jobs={shown.map(asOfficeSeesIt)} />
           </Suspense>
           <ol className="my-jobs" aria-label={`Jobs on ${dayTitle(date)}, in route order`} ref={list}>
             {shown.map(({ job, pending }) => (
@@ -92,6 +92,13 @@ export function MyDayPage() {
       )}
     </div>
   )
+}
+
+/** A completion still on the phone is drawn as the job in progress, not as a finished (green) stop. */
+function asOfficeSeesIt({ job, pending }: ShownJob) {
+  return job.status === 'COMPLETED' && isCompletionPending(pending)
+    ? { ...job, status: 'IN_PROGRESS' as const }
+    : job
 }
 
 /**
