@@ -319,3 +319,19 @@ export async function deleteJob(
     return { id, deletedAt }
   })
 }
+
+/**
+ * Writes a job with its tags and demands as given (its id, timestamps and state included): for the demo organisation (cli/demo-seed.ts), which writes a history no request could make; no rule is
+ * checked, the demo's data is known good.
+ */
+export async function seedJob(
+  db: Executor,
+  row: NewJob,
+  extras: { tagIds: readonly string[]; demands: readonly (readonly [dimensionId: string, value: number])[] },
+): Promise<void> {
+  await repository.insertJob(db, row)
+  for (const tagId of extras.tagIds) await repository.insertJobTag(db, row.organisation_id, row.id, tagId)
+  for (const [dimensionId, value] of extras.demands) {
+    await repository.insertJobDemand(db, row.organisation_id, row.id, dimensionId, value)
+  }
+}

@@ -233,3 +233,11 @@ export function upgradePasswordHash(
 ): Promise<boolean> {
   return repository.replacePasswordHash(db, organisationId, id, previousHash, passwordHash)
 }
+
+/**
+ * Writes a user as given (its id and timestamps included): for the demo organisation (cli/demo-seed.ts), which writes a history no request could make; no rule is
+ * checked, the demo's data is known good.
+ */
+export async function seedUser(db: Executor, row: repository.NewUser): Promise<void> {
+  await repository.insertUser(db, row)
+}
