@@ -9,7 +9,13 @@ import {
   type ListOrder,
   listOrderValues,
 } from '../../http/list-order.js'
-import { filterConditions, type JobFilters, type JobListedRow, selectJobs } from './list-repository.js'
+import {
+  filterConditions,
+  type JobFilters,
+  type JobListedRow,
+  overlapConditions,
+  selectJobs,
+} from './list-repository.js'
 
 /**
  * A page of the jobs changed within the window of `order` (by: 'updated'), any filter included: the
@@ -54,15 +60,5 @@ function changedJobConditions(
 ) {
   const { overlapping } = filters
   if (!overlapping) return filterConditions(eb, organisationId, filters)
-  const overlap = [
-    filterConditions(eb, organisationId, filters),
-    eb.or([eb('jobs.earliest_start', 'is not', null), eb('jobs.latest_end', 'is not', null)]),
-    eb.or([eb('jobs.latest_end', 'is', null), eb('jobs.latest_end', '>=', overlapping.start)]),
-  ]
-  if (overlapping.end !== null) {
-    overlap.push(
-      eb.or([eb('jobs.earliest_start', 'is', null), eb('jobs.earliest_start', '<', overlapping.end)]),
-    )
-  }
-  return eb.and(overlap)
+  return eb.and([filterConditions(eb, organisationId, filters), ...overlapConditions(eb, overlapping)])
 }

@@ -46,6 +46,26 @@ export function filterConditions(
 }
 
 /**
+ * The job's window overlaps the day [start, end): a missing bound is open, and a job with neither
+ * bound is not matched (the same rule as day-repository.ts).
+ */
+export function overlapConditions(
+  eb: ExpressionBuilder<Database, 'jobs'>,
+  overlapping: NonNullable<JobFilters['overlapping']>,
+) {
+  const conditions = [
+    eb.or([eb('jobs.earliest_start', 'is not', null), eb('jobs.latest_end', 'is not', null)]),
+    eb.or([eb('jobs.latest_end', 'is', null), eb('jobs.latest_end', '>=', overlapping.start)]),
+  ]
+  if (overlapping.end !== null) {
+    conditions.push(
+      eb.or([eb('jobs.earliest_start', 'is', null), eb('jobs.earliest_start', '<', overlapping.end)]),
+    )
+  }
+  return conditions
+}
+
+/**
  * Jobs with the names of their customer, location and worker. The names are scalar subqueries by
  * primary key rather than joins: they run once per returned row (after ORDER BY … LIMIT), and the plan
  * cannot change with the organisation's size — PostgreSQL's generic plan for a join, costed for an

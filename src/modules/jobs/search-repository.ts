@@ -2,7 +2,13 @@
 import { type ExpressionBuilder, sql } from 'kysely'
 import type { Database, Executor } from '../../db/types.js'
 import type { CursorPosition } from '../../http/cursor.js'
-import { filterConditions, type JobFilters, type JobListedRow, selectJobs } from './list-repository.js'
+import {
+  filterConditions,
+  type JobFilters,
+  type JobListedRow,
+  overlapConditions,
+  selectJobs,
+} from './list-repository.js'
 
 /** `%term%` for LIKE, with LIKE's own wildcards in the term matched literally. */
 function containsPattern(term: string): string {
@@ -20,19 +26,7 @@ function searchConditions(
     filterConditions(eb, organisationId, filters),
     sql<boolean>`lower(${eb.ref('jobs.title')}) like ${containsPattern(search.toLowerCase())} escape '\\'`,
   ]
-  const { overlapping } = filters
-  if (overlapping) {
-    // The window overlaps the day; a missing bound is open, and a job with neither is not matched.
-    conditions.push(
-      eb.or([eb('jobs.earliest_start', 'is not', null), eb('jobs.latest_end', 'is not', null)]),
-      eb.or([eb('jobs.latest_end', 'is', null), eb('jobs.latest_end', '>=', overlapping.start)]),
-    )
-    if (overlapping.end !== null) {
-      conditions.push(
-        eb.or([eb('jobs.earliest_start', 'is', null), eb('jobs.earliest_start', '<', overlapping.end)]),
-      )
-    }
-  }
+  if (filters.overlapping) conditions.push(...overlapConditions(eb, filters.overlapping))
   return eb.and(conditions)
 }
 
