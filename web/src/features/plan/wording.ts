@@ -10,6 +10,7 @@ export const REASONS: Record<Reason, string> = {
   CAPACITY: 'No van has room for what it needs',
   SKILL: 'No van has every tag (skill or equipment) it needs',
   NO_SHIFT: 'Nobody is working that day',
+  WINDOW_PASSED: 'Its time window has already closed today',
 }
 
 export const MODES: { value: RoutePlan['mode']; label: string; hint: string }[] = [
