@@ -143,7 +143,8 @@ export function toPlanResult(day: DayInputs, plan: Plan): RoutePlanResult {
     }
   })
   const routes = withJobsInProgress(day, planRoutes, loadOf([]))
-  const assignedJobs = routes.reduce((sum, r) => sum + r.stops.length, 0)
+  // A job in progress is shown on its route but was assigned before: the plan assigns the others.
+  const assignedJobs = routes.reduce((sum, r) => sum + r.stops.filter((s) => !s.inProgress).length, 0)
   const unassigned = [
     ...plan.unassigned.map((u) => ({
       jobId: u.jobId,
