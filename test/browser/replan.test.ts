@@ -111,6 +111,8 @@ for (const dialect of DIALECTS) {
       await thePlan()
         .getByRole('heading', { name: /^Changes \(3, 3 to another worker\)$/ })
         .waitFor()
+      // Jobs planned: the three waiting ones (the job in progress was assigned already).
+      expect(await thePlan().getByRole('definition').first().textContent()).toBe('3')
       const changes = thePlan().getByRole('list', { name: 'What the plan changes' })
       for (let i = 1; i <= 3; i++) {
         const line = await changes.getByText(`Urgent leak ${i}`).locator('..').textContent()
