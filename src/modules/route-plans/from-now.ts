@@ -4,7 +4,7 @@
 // gone; and a job whose HARD window has closed is reported, never placed in the past. A future day
 // is planned whole, and a past day as it was (from each shift's start): there is no "now" in it.
 import { DAY, localTime } from '../shifts/zoned-time.js'
-import type { InProgressJob, JobInput, RouteInput } from './day-inputs.js'
+import type { InProgressJob, JobInput, RouteInput } from './day-types.js'
 import { type Coordinates, routeStartFor } from './route-start.js'
 
 /** A job done or in progress on one of the plan's shifts (inputs-repository findWorkInHand). */
