@@ -248,7 +248,8 @@ export function changesOf(day: DayInputs, routes: ResultRoute[]): RoutePlanChang
       if (!stop.inProgress) after.set(stop.jobId, { route, start: Date.parse(stop.serviceStart) })
   const nameOf = new Map(day.routes.map((r) => [r.userId, r.userName]))
   const changes: RoutePlanChange[] = []
-  for (const job of [...day.jobs, ...day.closedJobs]) {
+  // (A job whose HARD window has closed is reported, not changed: applying leaves it where it is.)
+  for (const job of day.jobs) {
     const before =
       job.status === 'ASSIGNED' && job.assignedUserId !== null
         ? {
