@@ -28,7 +28,7 @@ export interface ServiceDeps {
     Partial<WebhookConfig> &
     Partial<Pick<Config, 'planWorkers' | 'routePlanQueueMax'>> &
     Partial<Pick<Config, keyof typeof SESSION_DEFAULTS>>
-  /** The clock dashboard sessions are timed by (tests move it); Date.now by default. */
+  /** The clock dashboard sessions are timed by, and "now" of a route plan (tests move it); Date.now by default. */
   clock?: () => number
   /** scrypt parameters of new password hashes (tests use cheap ones); DEFAULT_SCRYPT by default. */
   passwordParams?: ScryptParams
@@ -85,6 +85,7 @@ export function buildServices(
     ...(planRunner ? { planRunner } : {}),
     routePlanQueueMax: deps.config.routePlanQueueMax ?? DEFAULT_ROUTE_PLAN_QUEUE_MAX,
     dashboard,
+    ...(deps.clock ? { clock: deps.clock } : {}),
   }
   return { routeOptions, login, webhooks }
 }

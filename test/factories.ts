@@ -307,7 +307,11 @@ export async function makeDonePlan(
   organisationId: string,
   plan: { date: string; mode: 'KEEP_ASSIGNED' | 'REPLAN_ALL'; routes: PlannedRoute[] },
 ): Promise<string> {
-  const day = await loadDayInputs(db, organisationId, { date: plan.date, mode: plan.mode })
+  const day = await loadDayInputs(db, organisationId, {
+    date: plan.date,
+    mode: plan.mode,
+    at: Number.NEGATIVE_INFINITY,
+  })
   const dayStart = `${plan.date}T00:00:00.000Z`
   const dayEnd = `${plan.date}T23:59:59.000Z`
   const assigned = plan.routes.reduce((sum, route) => sum + route.stops.length, 0)
@@ -350,6 +354,8 @@ export async function makeDonePlan(
     job_ids: null,
     shift_ids: null,
     queue_round: 0,
+    plan_at: null,
+    stability: 0.5,
     seed: 1,
     progress: null,
     result: JSON.stringify(result),

@@ -372,6 +372,10 @@ export interface RoutePlansTable {
   cancel_requested: Bool
   /** Round-robin position in the queue: claimed lowest first (migration 0019). */
   queue_round: number
+  /** The instant the plan is made as of (migration 0023); null for plans made before. */
+  plan_at: Timestamp | null
+  /** 0–1: the price of moving jobs between workers (migration 0023). */
+  stability: number
   claimed_by: string | null
   heartbeat_at: Timestamp | null
   created_at: Timestamp

@@ -18,6 +18,8 @@ export interface RouteOptions {
   planRunner?: PlanRunner
   /** ROUTE_PLAN_QUEUE_MAX: QUEUED and RUNNING plans an organisation may have at once; 0: no cap. */
   routePlanQueueMax: number
+  /** "Now", as route plans read it (tests fix it); Date.now when absent. */
+  clock?: () => number
   /** Sessions and passwords (admin API). */
   dashboard?: Dashboard
 }

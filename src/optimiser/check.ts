@@ -134,7 +134,7 @@ function checkRoute(ctx: Context, planned: PlannedRoute, out: Violation[]): numb
   })
   takeBreaks(planned.stops.length)
   if (route.end === 'RETURN_TO_ORIGIN') {
-    const leg = location * ctx.n + route.start
+    const leg = location * ctx.n + (route.endLocation ?? route.start)
     distance += ctx.distance[leg]!
     time += ctx.duration[leg]! / speed
   }
@@ -207,7 +207,8 @@ export function planDistance(model: RoutingModel, plan: Plan): number {
       total += ctx.distance[location * ctx.n + to]!
       location = to
     }
-    if (route.end === 'RETURN_TO_ORIGIN') total += ctx.distance[location * ctx.n + route.start]!
+    if (route.end === 'RETURN_TO_ORIGIN')
+      total += ctx.distance[location * ctx.n + (route.endLocation ?? route.start)]!
   }
   return total
 }
@@ -238,7 +239,7 @@ function sequenceFits(ctx: Context, routeIndex: number, elements: Element[]): bo
     for (let d = 0; d < ctx.model.dimensions; d++) load[d]! += job.demand[d] ?? 0
   }
   if (route.end === 'RETURN_TO_ORIGIN')
-    time += ctx.duration[location * ctx.n + route.start]! / route.speedFactor
+    time += ctx.duration[location * ctx.n + (route.endLocation ?? route.start)]! / route.speedFactor
   if (time > route.window[1] + EPS) return false
   return load.every((value, d) => value <= (route.capacity[d] ?? 0) + EPS)
 }

@@ -1,6 +1,7 @@
 // The cost of a route, priced in one place: fixed cost, distance and paid time (from the segments'
 // duration), and SOFT lateness, which depends on the whole schedule and so is walked stop by stop
-// (only on routes that serve SOFT jobs).
+// (only on routes that serve SOFT jobs); and stability, the price of changing what a re-plan found:
+// a job served on another route than before, a route whose next stop is another job.
 import type { Problem } from './problem.js'
 
 /** Cost of used route r travelling `distance` over `duration` seconds, SOFT lateness aside. */
@@ -50,4 +51,30 @@ export function softLateness(
     }
   }
   return late
+}
+
+/**
+ * Stability cost of route r serving the node sequence nodes[base .. base + len) (start … end):
+ * `moveCost` per customer that was on another route before, and `nextStopChangeCost` when the
+ * first customer (none, for an empty route) is not the one the route had first before. Priced in
+ * every route cost (the state's, the insertion's, the local search's), so moves see it.
+ */
+export function stabilityCost(p: Problem, r: number, nodes: Int32Array, base: number, len: number): number {
+  if (!p.stable) return 0
+  let cost = 0
+  let first = -1
+  for (let i = 1; i < len - 1; i++) {
+    const v = nodes[base + i]!
+    if (v >= p.n) continue
+    if (first < 0) first = v
+    const previous = p.previousRoute[v]!
+    if (previous >= 0 && previous !== r) cost += p.moveCost
+  }
+  return cost + nextStopChange(p, r, first)
+}
+
+/** `nextStopChangeCost` when route r had a first stop before and `first` (−1: none) is another. */
+export function nextStopChange(p: Problem, r: number, first: number): number {
+  const previous = p.previousFirst[r]!
+  return previous !== -1 && first !== previous ? p.nextStopChangeCost : 0
 }

@@ -2,7 +2,7 @@
 // evaluated in O(1) from the route's cached prefix and suffix segments (plus a walk of the route
 // only where SOFT windows make lateness depend on the whole schedule). SISR's "blinks" skip a
 // position with a small probability, which diversifies the recreate step.
-import { routeBaseCost, softLateness } from './cost.js'
+import { nextStopChange, routeBaseCost, softLateness, stabilityCost } from './cost.js'
 import type { Random } from './random.js'
 import { fitsLoad, Segment } from './segment.js'
 import type { SearchState } from './state.js'
@@ -51,6 +51,7 @@ export class Inserter {
     const sRE = s.sRE
     const sRL = s.sRL
     const sFirst = s.sFirst
+    const nodes = s.nodes
     const segment = this.segment
     let bestDelta = Number.POSITIVE_INFINITY
     let bestRoute = -1
@@ -82,6 +83,23 @@ export class Inserter {
       // Lower bound of the delta from distance alone (duration never shrinks by an insertion when
       // travel times obey the triangle inequality; lateness can shrink by at most what it is now).
       const lowerSlack = slow ? s.routeLate[r]! * p.penaltyPerSecond : 0
+      // Stability: the price of serving c here, and of c becoming the route's first stop (or not).
+      let firstAt = len
+      let stableBefore = 0
+      let stableNow = 0
+      let stableMoved = 0
+      let stableFirst = 0
+      if (p.stable) {
+        firstAt = 1
+        while (firstAt < len - 1 && nodes[base + firstAt]! >= p.n) firstAt++
+        const first = firstAt < len - 1 ? nodes[base + firstAt]! : -1
+        const previous = p.previousRoute[c]!
+        stableMoved = previous >= 0 && previous !== r ? p.moveCost : 0
+        stableBefore = nextStopChange(p, r, first)
+        stableFirst = nextStopChange(p, r, c)
+        stableNow = stabilityCost(p, r, nodes, base, len)
+      }
+      const stableSlack = stableBefore
       for (let after = 0; after < len - 1; after++) {
         const pb = base + after
         const a = pLast[pb]!
@@ -89,7 +107,7 @@ export class Inserter {
         const b = sFirst[sb]!
         let dDist = dist[a * size + uLoc]!
         if (b >= 0) dDist += dist[uLoc * size + b]! - dist[a * size + b]!
-        if (fixedPart + distCoef * dDist - lowerSlack >= bestDelta) continue
+        if (fixedPart + distCoef * dDist - lowerSlack - stableSlack >= bestDelta) continue
         if (blink > 0 && rng.next() < blink) continue
         evaluations++
         // prefix ⊕ u
@@ -109,7 +127,10 @@ export class Inserter {
         let cost = routeBaseCost(p, r, oldDist + dDist, segment.duration)
         if (slow)
           cost += softLateness(p, s.nodes, base, len, inv, segment.earliest, c, after) * p.penaltyPerSecond
-        const deltaCost = cost - oldCost
+        let deltaCost = cost - oldCost
+        // (routeCost holds the route's stability now; `cost` holds none.)
+        if (p.stable)
+          deltaCost += stableNow + stableMoved + (after < firstAt ? stableFirst : stableBefore) - stableBefore
         if (deltaCost < bestDelta) {
           bestDelta = deltaCost
           bestRoute = r

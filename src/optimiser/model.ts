@@ -77,6 +77,16 @@ export interface RouteSpec {
   /** Index into `locations` / the travel matrix: the vehicle's start position, else its depot. */
   start: number
   end: EndPolicy
+  /**
+   * Where a RETURN_TO_ORIGIN route ends, when not where it starts: a re-plan of the rest of the day
+   * starts from where the worker is and still returns to the vehicle's start. Default `start`.
+   */
+  endLocation?: number
+  /**
+   * Stability: the model job index of the route's next stop before this plan. A plan whose first
+   * stop on the route is another job (or none) pays `ModelOptions.nextStopChangeCost`.
+   */
+  previousFirstJob?: number
   /** Operating window in absolute seconds: leave the start ≥ window[0], arrive at the end ≤ window[1]. */
   window: [number, number]
   /**
@@ -117,6 +127,11 @@ export interface JobSpec {
    * other (it outranks HIGH); it may move within its route but never to another.
    */
   pinnedRoute?: number
+  /**
+   * Stability: the index of the route the job is on before this plan. Serving it on any other route
+   * costs `ModelOptions.moveCost` (leaving it unassigned is priced by its tier, as always).
+   */
+  previousRoute?: number
 }
 
 export interface ModelOptions {
@@ -128,6 +143,10 @@ export interface ModelOptions {
   detourFactor: number
   /** Used only when `travel` is absent. Default 40. */
   speedKmh: number
+  /** Stability: cost of serving a job on another route than its `previousRoute`. Default 0. */
+  moveCost: number
+  /** Stability: cost of a route whose first stop is not its `previousFirstJob`. Default 0. */
+  nextStopChangeCost: number
 }
 
 export interface RoutingModel {

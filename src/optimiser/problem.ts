@@ -63,6 +63,16 @@ export interface Problem {
   /** Customers sorted by distance from each customer: neighbours[c * k .. c * k + k). */
   neighbours: Int32Array
   neighbourCount: number
+  /**
+   * Stability (see cost.ts stabilityCost): whether any of it is priced; each customer's previous
+   * route (−1: none); each route's previous first customer (−1: none; n: a job this plan cannot
+   * route, so any first stop is a change); and the two prices.
+   */
+  stable: boolean
+  previousRoute: Int32Array
+  previousFirst: Int32Array
+  moveCost: number
+  nextStopChangeCost: number
 }
 
 const TIER_OF = { HIGH: TIER_HIGH, NORMAL: TIER_NORMAL, LOW: TIER_LOW } as const
@@ -85,6 +95,9 @@ export function compileProblem(model: RoutingModel): Problem {
   model.routes.forEach((route, r) => {
     if (!(route.speedFactor > 0)) throw new RangeError(`route ${r}: speedFactor must be > 0`)
     if (route.start < 0 || route.start >= size) throw new RangeError(`route ${r}: start is not a location`)
+    const end = route.endLocation
+    if (end !== undefined && (end < 0 || end >= size))
+      throw new RangeError(`route ${r}: endLocation is not a location`)
   })
   model.jobs.forEach((job, j) => {
     if (job.location === null) fixedReasons.set(j, 'NO_LOCATION')
@@ -98,6 +111,7 @@ export function compileProblem(model: RoutingModel): Problem {
     }
   })
   const n = jobs.length
+  const stability = compileStability(model, customerOf, n)
   const breakCount = model.routes.map(
     (route) => route.breaks.filter((b) => b.start >= route.window[0] && b.end <= route.window[1]).length,
   )
@@ -156,7 +170,7 @@ export function compileProblem(model: RoutingModel): Problem {
     nodeS[next] = 0
     next++
     routeEnd[r] = next
-    nodeLoc[next] = route.end === 'RETURN_TO_ORIGIN' ? route.start : -1
+    nodeLoc[next] = route.end === 'RETURN_TO_ORIGIN' ? (route.endLocation ?? route.start) : -1
     nodeE[next] = open
     nodeL[next] = close
     nodeS[next] = 0
@@ -186,7 +200,8 @@ export function compileProblem(model: RoutingModel): Problem {
   const routeClass = new Int32Array(R)
   model.routes.forEach((route, r) => {
     const { id: _id, workerId: _worker, vehicleId: _vehicle, ...spec } = route
-    const key = JSON.stringify(spec)
+    // A route some job was on before is unlike any other: moving the job elsewhere has a price.
+    const key = stability.held[r] === 1 ? `route ${r}` : JSON.stringify(spec)
     if (!classes.has(key)) classes.set(key, classes.size)
     routeClass[r] = classes.get(key)!
   })
@@ -229,7 +244,43 @@ export function compileProblem(model: RoutingModel): Problem {
     routeClass,
     neighbours,
     neighbourCount: k,
+    stable: stability.stable,
+    previousRoute: stability.previousRoute,
+    previousFirst: stability.previousFirst,
+    moveCost: stability.moveCost,
+    nextStopChangeCost: stability.nextStopChangeCost,
   }
+}
+
+/** The stability part of the problem: who was where before this plan, and the prices of changing it. */
+function compileStability(model: RoutingModel, customerOf: Int32Array, n: number) {
+  const options = model.options ?? {}
+  const moveCost = Math.max(0, options.moveCost ?? 0)
+  const nextStopChangeCost = Math.max(0, options.nextStopChangeCost ?? 0)
+  const R = model.routes.length
+  const previousRoute = new Int32Array(n).fill(-1)
+  const previousFirst = new Int32Array(R).fill(-1)
+  const held = new Uint8Array(R)
+  if (moveCost > 0) {
+    model.jobs.forEach((job, j) => {
+      const c = customerOf[j]!
+      const r = job.previousRoute
+      if (c < 0 || r === undefined || r < 0 || r >= R) return
+      previousRoute[c] = r
+      held[r] = 1
+    })
+  }
+  if (nextStopChangeCost > 0) {
+    model.routes.forEach((route, r) => {
+      const j = route.previousFirstJob
+      if (j === undefined || j < 0 || j >= model.jobs.length) return
+      const c = customerOf[j]!
+      previousFirst[r] = c >= 0 ? c : n
+      held[r] = 1
+    })
+  }
+  const stable = held.some((x) => x === 1)
+  return { stable, previousRoute, previousFirst, moveCost, nextStopChangeCost, held }
 }
 
 /**

@@ -7,7 +7,7 @@
 // A cached segment holds its own route's travel speed and end node, so a suffix of another route is
 // used as is only when the two routes are compatible (same speed, same end location and window);
 // otherwise its customers are walked at this route's speed and this route's end is appended.
-import { routeBaseCost, softLateness } from './cost.js'
+import { routeBaseCost, softLateness, stabilityCost } from './cost.js'
 import type { Problem } from './problem.js'
 import { Segment } from './segment.js'
 import type { SearchState } from './state.js'
@@ -142,11 +142,17 @@ export class RouteEval {
     this.record(SUFFIX, src, from, 0)
   }
 
-  /** The route's cost without SOFT lateness (0 when it serves no one), +∞ when infeasible. */
+  /**
+   * The route's cost without SOFT lateness (0 when it serves no one, stability aside), +∞ when
+   * infeasible.
+   */
   baseCost(customers: number): number {
     if (!this.ok) return Number.POSITIVE_INFINITY
-    if (customers === 0) return 0
-    return routeBaseCost(this.p, this.r, this.dist, this.segment.duration)
+    const base = customers === 0 ? 0 : routeBaseCost(this.p, this.r, this.dist, this.segment.duration)
+    if (!this.p.stable) return base
+    // Stability depends on which customers the route holds and which is first: walk the result.
+    this.compose()
+    return base + stabilityCost(this.p, this.r, this.seq, 0, this.seqLen)
   }
 
   /** Seconds of SOFT lateness of the built route, departing at its earliest optimal time (walks it). */

@@ -8,7 +8,7 @@
 // location; a suffix is a leading transparent part (L*) followed by a part starting at its first
 // real location (R*), so the travel at a junction lands after the leading breaks and the
 // concatenation stays associative.
-import { routeBaseCost, softLateness } from './cost.js'
+import { routeBaseCost, softLateness, stabilityCost } from './cost.js'
 import { type Problem, TIERS } from './problem.js'
 import { Segment } from './segment.js'
 
@@ -223,10 +223,10 @@ export class SearchState {
     const late = soft > 0 ? softLateness(p, nodes, base, len, inv, this.pE[base + len - 1]!, -1, -1) : 0
     this.routeLate[r] = late
     const cost =
-      count === 0
+      (count === 0
         ? 0
         : routeBaseCost(p, r, this.pDist[base + len - 1]!, this.pD[base + len - 1]!) +
-          late * p.penaltyPerSecond
+          late * p.penaltyPerSecond) + stabilityCost(p, r, nodes, base, len)
     this.totalCost += cost - this.routeCost[r]!
     this.routeCost[r] = cost
   }

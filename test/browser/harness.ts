@@ -23,10 +23,13 @@ export interface DashboardServer {
   close(): Promise<void>
 }
 
-/** `planWorkers`: route plan runners in the server (none unless a test plans a day). */
+/**
+ * `planWorkers`: route plan runners in the server (none unless a test plans a day); `clock`: the
+ * server's "now" (sessions, route plans), for a test set at a fixed moment.
+ */
 export async function startDashboard(
   dialect: Dialect,
-  options: { planWorkers?: number } = {},
+  options: { planWorkers?: number; clock?: () => number } = {},
 ): Promise<DashboardServer> {
   await ensureDashboardBuilt()
   const database = await createTestDatabase(dialect)
@@ -35,6 +38,7 @@ export async function startDashboard(
     dialect,
     passwordParams: TEST_SCRYPT,
     dashboardDir: DEFAULT_DASHBOARD_DIR,
+    ...(options.clock ? { clock: options.clock } : {}),
     config: {
       authCacheTtlMs: 0,
       defaultRateLimitPerMinute: 100,

@@ -30,6 +30,8 @@ export async function getBoard(db: Executor, organisationId: string, query: Boar
     date: query.date,
     mode: 'KEEP_ASSIGNED',
     locationId,
+    // The board shows the whole day, hours gone included: read it as of no particular moment.
+    at: Number.NEGATIVE_INFINITY,
   })
   const rows = [...day.routes].sort((a, b) => a.start - b.start || a.userName.localeCompare(b.userName))
   // A row's jobs are those scheduled on its shift during the date in its depot's zone (a weekly

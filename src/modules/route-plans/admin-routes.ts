@@ -22,7 +22,7 @@ const TAGS = ['Route plans']
 
 export const routePlanAdminRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (
   app,
-  { db, planRunner, routePlanQueueMax },
+  { db, planRunner, routePlanQueueMax, clock },
 ) => {
   app.post(
     '/route-plans',
@@ -52,7 +52,13 @@ export const routePlanAdminRoutes: FastifyPluginAsyncTypebox<RouteOptions> = asy
     },
     async (request, reply) => {
       const { organisationId } = request.auth
-      const routePlan = await plans.createRoutePlan(db, organisationId, request.body, routePlanQueueMax)
+      const routePlan = await plans.createRoutePlan(
+        db,
+        organisationId,
+        request.body,
+        routePlanQueueMax,
+        clock,
+      )
       // Under an Idempotency-Key the plan commits after this handler returns: wake the runner then.
       afterCommit(() => planRunner?.wake())
       return reply.status(202).send({ data: { routePlan }, message: SUCCESS })

@@ -5,50 +5,12 @@
 import type { Executor } from '../../db/types.js'
 import { AppError, notFound } from '../../http/errors.js'
 import { DAY, localTime, minutesOf, weekdayOf } from '../shifts/zoned-time.js'
+import type { JobInput, RouteInput } from './day-types.js'
+import { isOnDate, planFromNow } from './from-now.js'
 import * as inputs from './inputs-repository.js'
 import type { PlanMode } from './schemas.js'
 
-export interface RouteInput {
-  shiftId: string
-  userId: string
-  userName: string
-  vehicleId: string
-  vehicleName: string
-  locationId: string
-  /** Instants in ms. */
-  start: number
-  end: number
-  breaks: { start: number; end: number; isPaid: boolean }[]
-  origin: { latitude: number; longitude: number }
-  endPolicy: 'RETURN_TO_ORIGIN' | 'END_AT_LAST_JOB'
-  fixedCost: number
-  costPerKm: number
-  costPerHour: number
-  speedFactor: number
-  /** Capacity per dimension id (a dimension missing here has capacity 0). */
-  capacities: Map<string, number>
-  tagIds: Set<string>
-}
-
-export interface JobInput {
-  id: string
-  title: string
-  status: 'CREATED' | 'ASSIGNED'
-  priority: 'LOW' | 'NORMAL' | 'HIGH'
-  /** null: neither the job nor its customer has coordinates. */
-  position: { latitude: number; longitude: number } | null
-  serviceSeconds: number
-  windowType: 'HARD' | 'SOFT'
-  /** The window in ms (null bound: open), already narrowed by the customer's opening hours. */
-  earliest: number | null
-  latest: number | null
-  demands: Map<string, number>
-  tagIds: string[]
-  /** KEEP_ASSIGNED: the route (shift) an ASSIGNED job stays on. */
-  pinnedShiftId: string | null
-  assignedUserId: string | null
-  shiftId: string | null
-}
+export type { InProgressJob, JobInput, RouteInput } from './day-types.js'
 
 /** What a plan read, with the version of each row: applying compares them with the database. */
 export type InputVersions = Record<
@@ -59,10 +21,22 @@ export type InputVersions = Record<
 export interface DayInputs {
   date: string
   mode: PlanMode
+  /** The instant the plan was asked for (ms): "now", unless the request named another (`at`). */
+  at: number
+  /**
+   * The instant the day is planned from when it is the plan's date (ms): no route starts before it,
+   * and work done or in progress holds its time. Null for a future day, and for a past one, which is
+   * planned as it was (from each shift's start).
+   */
+  cutoff: number | null
+  /** 0–1: how much a job moved to another worker, or a changed next stop, costs (optimiser-model.ts). */
+  stability: number
   /** The organisation's travel and lateness settings. */
   routing: { detourFactor: number; speedKmh: number; latenessPenaltyPerMinute: number }
   routes: RouteInput[]
   jobs: JobInput[]
+  /** Jobs whose HARD window closed before `cutoff`: reported unassigned, never planned in the past. */
+  closedJobs: JobInput[]
   dimensions: { id: string; key: string; label: string }[]
   versions: InputVersions
 }
@@ -70,6 +44,9 @@ export interface DayInputs {
 export interface DayRequest {
   date: string
   mode: PlanMode
+  /** The plan's instant (ms); default now. −∞: the whole day, as of no particular moment. */
+  at?: number | null
+  stability?: number | null
   locationId?: string | null
   jobIds?: readonly string[] | null
   shiftIds?: readonly string[] | null
@@ -81,6 +58,47 @@ const decimal = (value: string | null) => (value === null ? null : Number(value)
 export function utcDayBounds(date: string): { start: string; end: string; startMs: number } {
   const startMs = Date.parse(`${date}T00:00:00.000Z`)
   return { start: new Date(startMs).toISOString(), end: new Date(startMs + DAY).toISOString(), startMs }
+}
+
+/**
+ * The instant a plan is made as of: the request's `at`, which must fall on its date in the depot's
+ * time zone (the organisation's without a depot), else `now`. REPLAN_REMAINING plans the rest of a
+ * day that is going on: without `at`, its date must be today. 400 otherwise, naming the field.
+ */
+export async function resolvePlanInstant(
+  db: Executor,
+  organisationId: string,
+  request: { date: string; mode: PlanMode; locationId?: string | null; at?: string | null },
+  now: number,
+): Promise<number> {
+  const zone = request.locationId
+    ? ((await inputs.findLocationTimezone(db, organisationId, request.locationId))?.timezone ?? 'UTC')
+    : await inputs.findOrganisationTimezone(db, organisationId)
+  if (request.at) {
+    const at = Date.parse(request.at)
+    if (!isOnDate(request.date, at, zone)) {
+      throw new AppError('VALIDATION_ERROR', `at: ${request.at} is not on ${request.date} in ${zone}`, [
+        {
+          path: '/body/at',
+          message: `must be an instant of ${request.date} in the depot’s time zone (${zone})`,
+        },
+      ])
+    }
+    return at
+  }
+  if (request.mode === 'REPLAN_REMAINING' && !isOnDate(request.date, now, zone)) {
+    throw new AppError(
+      'VALIDATION_ERROR',
+      `date: REPLAN_REMAINING re-plans the rest of today; ${request.date} is not today in ${zone} (name an \`at\` on it)`,
+      [
+        {
+          path: '/body/date',
+          message: `REPLAN_REMAINING needs today’s date (${zone}) or an \`at\` on ${request.date}`,
+        },
+      ],
+    )
+  }
+  return now
 }
 
 /** Checks a plan request against the database before it is queued: 404s and unplannable jobs. */
@@ -183,6 +201,10 @@ export async function loadDayInputs(
     versions.locations[shift.location_id] = shift.location_updated_at
     const startLatitude = decimal(shift.start_latitude)
     const startLongitude = decimal(shift.start_longitude)
+    const origin =
+      startLatitude !== null && startLongitude !== null
+        ? { latitude: startLatitude, longitude: startLongitude }
+        : { latitude: Number(shift.location_latitude), longitude: Number(shift.location_longitude) }
     return {
       shiftId: shift.id,
       userId: shift.user_id,
@@ -197,10 +219,11 @@ export async function loadDayInputs(
         end: at(b.end_time),
         isPaid: Boolean(b.is_paid),
       })),
-      origin:
-        startLatitude !== null && startLongitude !== null
-          ? { latitude: startLatitude, longitude: startLongitude }
-          : { latitude: Number(shift.location_latitude), longitude: Number(shift.location_longitude) },
+      origin,
+      startPosition: origin,
+      zone,
+      inProgress: null,
+      previousFirstJobId: null,
       endPolicy: shift.end_policy === 'END_AT_LAST_JOB' ? 'END_AT_LAST_JOB' : 'RETURN_TO_ORIGIN',
       fixedCost: shift.fixed_cost,
       costPerKm: shift.cost_per_km,
@@ -273,10 +296,35 @@ export async function loadDayInputs(
       pinnedShiftId: pinned,
       assignedUserId: job.assigned_user_id,
       shiftId: job.shift_id,
+      scheduledStart:
+        job.status === 'ASSIGNED' && job.scheduled_start ? Date.parse(job.scheduled_start) : null,
     }
   })
-  return { date: request.date, mode: request.mode, routing, routes, jobs, dimensions, versions }
+  const at = request.at ?? Date.now()
+  const inHand = await inputs.findWorkInHand(
+    db,
+    organisationId,
+    shiftIds,
+    new Date(day.startMs - DAY).toISOString(),
+  )
+  for (const job of inHand) versions.jobs[job.id] = job.updated_at
+  const planned = planFromNow({ date: request.date, at, routes, jobs, inHand, defaultZone })
+  return {
+    date: request.date,
+    mode: request.mode,
+    at,
+    cutoff: planned.cutoff,
+    stability: request.stability ?? DEFAULT_STABILITY,
+    routing,
+    routes: planned.routes,
+    jobs: planned.jobs,
+    closedJobs: planned.closedJobs,
+    dimensions,
+    versions,
+  }
 }
+
+export const DEFAULT_STABILITY = 0.5
 
 function groupBy<T>(rows: readonly T[], keyOf: (row: T) => string): Map<string, T[]> {
   const groups = new Map<string, T[]>()

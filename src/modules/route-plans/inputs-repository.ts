@@ -304,3 +304,50 @@ export async function findRoutingSettings(db: Executor, organisationId: string) 
     .where('id', '=', organisationId)
     .executeTakeFirst()
 }
+
+/**
+ * Work already in hand on these shifts: IN_PROGRESS jobs and the jobs COMPLETED since `since`, with
+ * where they are. Planning today starts after them: an in-progress job stays first on its route,
+ * and the last job done is where its worker is, when nothing fresher is known.
+ */
+export async function findWorkInHand(
+  db: Executor,
+  organisationId: string,
+  shiftIds: readonly string[],
+  since: string,
+) {
+  if (shiftIds.length === 0) return []
+  return db
+    .selectFrom('jobs')
+    .leftJoin('customers', (j) =>
+      j
+        .onRef('customers.id', '=', 'jobs.customer_id')
+        .onRef('customers.organisation_id', '=', 'jobs.organisation_id'),
+    )
+    .select([
+      'jobs.id',
+      'jobs.title',
+      'jobs.status',
+      'jobs.shift_id',
+      'jobs.assigned_user_id',
+      'jobs.service_duration',
+      'jobs.started_at',
+      'jobs.completed_at',
+      'jobs.updated_at',
+      'jobs.job_latitude',
+      'jobs.job_longitude',
+      'customers.latitude as customer_latitude',
+      'customers.longitude as customer_longitude',
+    ])
+    .where('jobs.organisation_id', '=', organisationId)
+    .where('jobs.deleted_at', 'is', null)
+    .where('jobs.shift_id', 'in', shiftIds)
+    .where((eb) =>
+      eb.or([
+        eb('jobs.status', '=', 'IN_PROGRESS'),
+        eb.and([eb('jobs.status', '=', 'COMPLETED'), eb('jobs.completed_at', '>=', since)]),
+      ]),
+    )
+    .orderBy('jobs.id')
+    .execute()
+}

@@ -1,8 +1,11 @@
 // Between the database's day and the optimiser: DayInputs → RoutingModel (times in Unix seconds,
 // one location per route origin and per located job), and the optimiser's Plan → the API's result.
 import type { ModelOptions, Plan, RoutingModel } from '../../optimiser/model.js'
-import type { DayInputs } from './day-inputs.js'
-import type { RoutePlanResult } from './schemas.js'
+import type { DayInputs, RouteInput } from './day-inputs.js'
+import type { RoutePlanChange, RoutePlanResult } from './schemas.js'
+
+type ResultRoute = RoutePlanResult['routes'][number]
+type ResultStop = ResultRoute['stops'][number]
 
 /** An open window bound, far outside any shift. */
 const OPEN_START = 0
@@ -12,17 +15,40 @@ const seconds = (ms: number) => Math.floor(ms / 1000)
 const iso = (unixSeconds: number) => new Date(unixSeconds * 1000).toISOString()
 const round = (value: number, digits: number) => Math.round(value * 10 ** digits) / 10 ** digits
 
+/**
+ * What stability 1 costs, in an hour of the day's average worker (cost per hour, or per km at the
+ * organisation's speed, at least 1): a job moved to another worker two hours, a changed next stop
+ * half an hour. Stability 0.5 (the default) halves both.
+ */
+export function stabilityPrices(day: DayInputs): { moveCost: number; nextStopChangeCost: number } {
+  const n = Math.max(1, day.routes.length)
+  const perHour = day.routes.reduce((sum, r) => sum + r.costPerHour, 0) / n
+  const perKmHour = (day.routes.reduce((sum, r) => sum + r.costPerKm, 0) / n) * day.routing.speedKmh
+  const hour = Math.max(1, perHour, perKmHour)
+  return { moveCost: day.stability * 2 * hour, nextStopChangeCost: day.stability * 0.5 * hour }
+}
+
 export function toRoutingModel(day: DayInputs, options: Partial<ModelOptions> = {}): RoutingModel {
   const locations: RoutingModel['locations'] = []
   const routeIndex = new Map<string, number>()
+  const jobIndex = new Map(day.jobs.map((job, index) => [job.id, index]))
   const routes = day.routes.map((route, index) => {
     routeIndex.set(route.shiftId, index)
-    locations.push({ lat: route.origin.latitude, lng: route.origin.longitude })
+    locations.push({ lat: route.startPosition.latitude, lng: route.startPosition.longitude })
+    const start = locations.length - 1
+    const moved =
+      route.startPosition.latitude !== route.origin.latitude ||
+      route.startPosition.longitude !== route.origin.longitude
+    if (moved) locations.push({ lat: route.origin.latitude, lng: route.origin.longitude })
+    const previousFirstJob =
+      route.previousFirstJobId === null ? undefined : jobIndex.get(route.previousFirstJobId)
     return {
       id: route.shiftId,
       workerId: route.userId,
       vehicleId: route.vehicleId,
-      start: locations.length - 1,
+      start,
+      ...(moved ? { endLocation: locations.length - 1 } : {}),
+      ...(previousFirstJob === undefined ? {} : { previousFirstJob }),
       end: route.endPolicy,
       window: [seconds(route.start), seconds(route.end)] as [number, number],
       breaks: route.breaks.map((b) => ({ start: seconds(b.start), end: seconds(b.end), paid: b.isPaid })),
@@ -42,6 +68,8 @@ export function toRoutingModel(day: DayInputs, options: Partial<ModelOptions> = 
     }
     const open = job.earliest === null && job.latest === null
     const pinnedRoute = job.pinnedShiftId === null ? undefined : routeIndex.get(job.pinnedShiftId)
+    const previousRoute =
+      job.status === 'ASSIGNED' && job.shiftId !== null ? routeIndex.get(job.shiftId) : undefined
     return {
       id: job.id,
       location,
@@ -57,6 +85,7 @@ export function toRoutingModel(day: DayInputs, options: Partial<ModelOptions> = 
       demand: day.dimensions.map((d) => job.demands.get(d.id) ?? 0),
       skills: job.tagIds,
       ...(pinnedRoute === undefined ? {} : { pinnedRoute }),
+      ...(previousRoute === undefined ? {} : { previousRoute }),
     }
   })
   return {
@@ -65,14 +94,14 @@ export function toRoutingModel(day: DayInputs, options: Partial<ModelOptions> = 
     locations,
     routes,
     jobs,
-    options: { windowRule: 'VISIT_WITHIN', ...options },
+    options: { windowRule: 'VISIT_WITHIN', ...stabilityPrices(day), ...options },
   }
 }
 
 export function toPlanResult(day: DayInputs, plan: Plan): RoutePlanResult {
   const loadOf = (values: number[]) =>
     day.dimensions.map((d, i) => ({ capacityDimensionId: d.id, key: d.key, value: values[i] ?? 0 }))
-  const routes = plan.routes.map((planned) => {
+  const planRoutes = plan.routes.map((planned) => {
     const route = day.routes[planned.route]
     if (!route) throw new Error(`the plan names route ${planned.route}, which the day does not have`)
     const stopsDistance = planned.stops.reduce((sum, s) => sum + s.travelDistance, 0)
@@ -113,17 +142,23 @@ export function toPlanResult(day: DayInputs, plan: Plan): RoutePlanResult {
       },
     }
   })
-  const assignedJobs = routes.reduce((sum, r) => sum + r.stops.length, 0)
-  return {
-    routes,
-    unassigned: plan.unassigned.map((u) => ({
+  const routes = withJobsInProgress(day, planRoutes, loadOf([]))
+  // A job in progress is shown on its route but was assigned before: the plan assigns the others.
+  const assignedJobs = routes.reduce((sum, r) => sum + r.stops.filter((s) => !s.inProgress).length, 0)
+  const unassigned = [
+    ...plan.unassigned.map((u) => ({
       jobId: u.jobId,
       title: day.jobs[u.job]?.title ?? '',
       reason: u.reason,
     })),
+    ...day.closedJobs.map((job) => ({ jobId: job.id, title: job.title, reason: 'WINDOW_PASSED' as const })),
+  ]
+  return {
+    routes,
+    unassigned,
     totals: {
       assignedJobs,
-      unassignedJobs: plan.unassigned.length,
+      unassignedJobs: unassigned.length,
       routesUsed: routes.length,
       km: round(
         routes.reduce((sum, r) => sum + r.totals.km, 0),
@@ -141,5 +176,105 @@ export function toPlanResult(day: DayInputs, plan: Plan): RoutePlanResult {
       lateness: round(plan.cost.lateness, 2),
       total: round(plan.cost.total, 2),
     },
+    changes: changesOf(day, routes),
   }
+}
+
+/**
+ * Planned from now, a job in progress is its route's first stop, from its start to its expected end;
+ * a route with nothing else to do is listed with it alone.
+ */
+function withJobsInProgress(
+  day: DayInputs,
+  routes: ResultRoute[],
+  noLoad: ResultStop['load'],
+): ResultRoute[] {
+  const byShift = new Map(routes.map((route) => [route.shiftId, route]))
+  const out: ResultRoute[] = []
+  for (const input of day.routes) {
+    const route = byShift.get(input.shiftId) ?? (input.inProgress ? emptyRoute(input) : undefined)
+    if (!route) continue
+    const current = input.inProgress
+    if (current) {
+      route.stops.unshift({
+        jobId: current.id,
+        title: current.title,
+        arrival: new Date(current.startedAt).toISOString(),
+        serviceStart: new Date(current.startedAt).toISOString(),
+        serviceEnd: new Date(current.expectedEnd).toISOString(),
+        travelKm: 0,
+        travelMinutes: 0,
+        lateMinutes: 0,
+        load: noLoad,
+        inProgress: true,
+      })
+      route.start = new Date(Math.min(Date.parse(route.start), current.startedAt)).toISOString()
+      route.totals.jobs = route.stops.length
+    }
+    out.push(route)
+  }
+  return out
+}
+
+function emptyRoute(input: RouteInput): ResultRoute {
+  const at = new Date(input.start).toISOString()
+  return {
+    shiftId: input.shiftId,
+    user: { id: input.userId, name: input.userName },
+    vehicle: { id: input.vehicleId, name: input.vehicleName },
+    locationId: input.locationId,
+    start: at,
+    end: at,
+    breaks: [],
+    stops: [],
+    returnTravelKm: 0,
+    returnTravelMinutes: 0,
+    totals: { jobs: 0, km: 0, hours: 0, cost: 0 },
+  }
+}
+
+/** Same minute: a time moved by seconds is not a change anyone acts on. */
+const sameMinute = (a: number | null, b: number | null) =>
+  a === null || b === null ? a === b : Math.floor(a / 60_000) === Math.floor(b / 60_000)
+
+/**
+ * What applying the plan would change, job by job: assigned, moved to another worker, re-timed, or
+ * (REPLAN_ALL, REPLAN_REMAINING) taken off its route. Jobs in progress never change.
+ */
+export function changesOf(day: DayInputs, routes: ResultRoute[]): RoutePlanChange[] {
+  const after = new Map<string, { route: ResultRoute; start: number }>()
+  for (const route of routes)
+    for (const stop of route.stops)
+      if (!stop.inProgress) after.set(stop.jobId, { route, start: Date.parse(stop.serviceStart) })
+  const nameOf = new Map(day.routes.map((r) => [r.userId, r.userName]))
+  const changes: RoutePlanChange[] = []
+  // (A job whose HARD window has closed is reported, not changed: applying leaves it where it is.)
+  for (const job of day.jobs) {
+    const before =
+      job.status === 'ASSIGNED' && job.assignedUserId !== null
+        ? {
+            user: { id: job.assignedUserId, name: nameOf.get(job.assignedUserId) ?? '' },
+            shiftId: job.shiftId,
+            start: job.scheduledStart,
+          }
+        : null
+    const planned = after.get(job.id)
+    // KEEP_ASSIGNED leaves an assigned job it could not plan where it is.
+    if (!planned && (before === null || day.mode === 'KEEP_ASSIGNED')) continue
+    const to = planned
+      ? { user: planned.route.user, shiftId: planned.route.shiftId, start: planned.start }
+      : null
+    if (before && to && before.shiftId === to.shiftId && sameMinute(before.start, to.start)) continue
+    changes.push({
+      jobId: job.id,
+      title: job.title,
+      from: before && {
+        ...before,
+        start: before.start === null ? null : new Date(before.start).toISOString(),
+      },
+      to: to && { ...to, start: new Date(to.start).toISOString() },
+      movedWorker: (before?.user.id ?? null) !== (to?.user.id ?? null),
+    })
+  }
+  return changes
 }

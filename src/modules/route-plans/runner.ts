@@ -159,6 +159,9 @@ export class PlanRunner {
       const day = await loadDayInputs(this.db, plan.organisation_id, {
         date: plan.plan_date,
         mode: plan.mode as PlanMode,
+        // Plans queued before migration 0023 have no instant: planned from each shift's start, as then.
+        at: plan.plan_at === null ? Number.NEGATIVE_INFINITY : Date.parse(plan.plan_at),
+        stability: plan.stability,
         locationId: plan.location_id,
         jobIds: plan.job_ids === null ? null : (JSON.parse(plan.job_ids) as string[]),
         shiftIds: plan.shift_ids === null ? null : (JSON.parse(plan.shift_ids) as string[]),

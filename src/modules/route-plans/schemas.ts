@@ -5,6 +5,7 @@ import {
   Envelope,
   Id,
   Nullable,
+  NullableObject,
   PageQuery,
   Pagination,
   StringEnum,
@@ -12,9 +13,16 @@ import {
 
 export const PLAN_STATUSES = ['QUEUED', 'RUNNING', 'DONE', 'FAILED', 'CANCELLED', 'APPLIED', 'STALE'] as const
 export type PlanStatus = (typeof PLAN_STATUSES)[number]
-export const PLAN_MODES = ['REPLAN_ALL', 'KEEP_ASSIGNED'] as const
+export const PLAN_MODES = ['REPLAN_ALL', 'KEEP_ASSIGNED', 'REPLAN_REMAINING'] as const
 export type PlanMode = (typeof PLAN_MODES)[number]
-export const UNASSIGNED_REASONS = ['NO_LOCATION', 'TIME_WINDOW', 'CAPACITY', 'SKILL', 'NO_SHIFT'] as const
+export const UNASSIGNED_REASONS = [
+  'NO_LOCATION',
+  'TIME_WINDOW',
+  'CAPACITY',
+  'SKILL',
+  'NO_SHIFT',
+  'WINDOW_PASSED',
+] as const
 export const PLAN_PHASES = ['LOADING', 'BUILDING', 'SEARCHING'] as const
 export type PlanPhase = (typeof PLAN_PHASES)[number]
 
@@ -29,7 +37,10 @@ const PlanStatus = StringEnum(
 const PlanMode = StringEnum(
   PLAN_MODES,
   'REPLAN_ALL: re-plan the CREATED and ASSIGNED jobs of the day (assigned jobs may move or be ' +
-    'unassigned); KEEP_ASSIGNED: assigned jobs stay on their routes and the CREATED ones are fitted around them',
+    'unassigned); KEEP_ASSIGNED: assigned jobs stay on their routes and the CREATED ones are fitted around them; ' +
+    'REPLAN_REMAINING: the rest of today from `at` — as REPLAN_ALL, each route starting where its worker is ' +
+    '(after the job in progress, which stays first). Whatever the mode, a plan of today starts from now: ' +
+    'no route starts earlier, done and in-progress work keeps its time, passed breaks are gone',
 )
 const PlanDate = CalendarDay(
   'The day to plan, YYYY-MM-DD; each shift is placed on it in its depot’s time zone',
@@ -58,6 +69,27 @@ export const CreateRoutePlanBody = Type.Object(
       IdList('Use only these shift templates (each must fall on the weekday of the date)'),
     ),
     mode: PlanMode,
+    at: Type.Optional(
+      Type.String({
+        format: 'date-time',
+        description:
+          'The instant the plan is made as of (default now); it must fall on `date` in the depot’s time ' +
+          'zone (the organisation’s primary depot’s without locationId). A plan of that date starts from ' +
+          'it; REPLAN_REMAINING needs it, or today as `date`. A past date is planned as it was, from each ' +
+          'shift’s start',
+      }),
+    ),
+    stability: Type.Optional(
+      Type.Number({
+        minimum: 0,
+        maximum: 1,
+        default: 0.5,
+        description:
+          'How much the plan keeps of the day as it is, 0–1: the cost of each job moved to another worker ' +
+          '(two hours of the average worker cost at 1) and of each worker whose next stop changes (half ' +
+          'an hour at 1). 0: re-plan freely',
+      }),
+    ),
     timeLimitSeconds: Type.Optional(
       Type.Integer({
         minimum: 1,
@@ -125,6 +157,13 @@ const Stop = Type.Object({
   travelMinutes: Type.Number(),
   lateMinutes: Type.Number({ description: 'SOFT window only: minutes the visit ends after latestEnd' }),
   load: Type.Array(Load),
+  inProgress: Type.Optional(
+    Type.Boolean({
+      description:
+        'The job its worker has in progress (planned from now): first, from its start to its expected ' +
+        'end (start + duration, or now if overdue); applying the plan leaves it as it is',
+    }),
+  ),
 })
 
 const Break = Type.Object({ start: DateTime, end: DateTime, isPaid: Type.Boolean() })
@@ -157,7 +196,7 @@ const UnassignedJob = Type.Object({
     UNASSIGNED_REASONS,
     'NO_LOCATION: neither the job nor its customer has coordinates; TIME_WINDOW: no route can reach it ' +
       'inside its window; CAPACITY: no vehicle has room for its demands; SKILL: no vehicle has all its tags; ' +
-      'NO_SHIFT: no route that day',
+      'NO_SHIFT: no route that day; WINDOW_PASSED: planned from now, its HARD window closes before it could be done',
   ),
 })
 
@@ -168,6 +207,32 @@ const Cost = Type.Object({
   lateness: Type.Number({ description: 'SOFT windows: penalty per minute late × minutes' }),
   total: Type.Number(),
 })
+
+const ChangeEnd = Type.Object({
+  user: Type.Object({ id: Id, name: Type.String() }),
+  shiftId: Nullable(Id),
+  start: Nullable(DateTime),
+})
+
+const Change = Type.Object(
+  {
+    jobId: Id,
+    title: Type.String(),
+    from: NullableObject({
+      ...ChangeEnd,
+      description: 'Its worker and scheduled start before the plan; null: not assigned',
+    }),
+    to: NullableObject({
+      ...ChangeEnd,
+      description: 'Its worker and service start in the plan; null: taken off its route',
+    }),
+    movedWorker: Type.Boolean({
+      description: 'Whether the worker changes (assigned or unassigned included)',
+    }),
+  },
+  { description: 'A job whose worker or start time (to the minute) the plan changes' },
+)
+export type RoutePlanChange = Static<typeof Change>
 
 export const RoutePlanResult = Type.Object({
   routes: Type.Array(Route),
@@ -180,6 +245,11 @@ export const RoutePlanResult = Type.Object({
     hours: Type.Number(),
   }),
   cost: Cost,
+  changes: Type.Optional(
+    Type.Array(Change, {
+      description: 'What applying the plan changes (plans made before this list have none)',
+    }),
+  ),
 })
 export type RoutePlanResult = Static<typeof RoutePlanResult>
 
@@ -191,6 +261,15 @@ export const RoutePlan = Type.Object(
     locationId: Nullable(Type.String()),
     mode: PlanMode,
     timeLimitSeconds: Type.Integer(),
+    at: Nullable(
+      Type.String({
+        format: 'date-time',
+        description: 'The instant the plan is made as of (null: made before it was kept)',
+      }),
+    ),
+    stability: Type.Number({
+      description: '0–1: the price of moving jobs between workers and of changing next stops',
+    }),
     jobIds: Nullable(Type.Array(Type.String())),
     shiftIds: Nullable(Type.Array(Type.String())),
     progress: Nullable(Progress),

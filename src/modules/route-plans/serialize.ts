@@ -25,6 +25,8 @@ function common(row: RoutePlanRow) {
     locationId: row.location_id,
     mode: row.mode as PlanMode,
     timeLimitSeconds: row.time_limit_seconds,
+    at: row.plan_at === null ? null : new Date(row.plan_at).toISOString(),
+    stability: row.stability,
     jobIds: parsed<string[]>(row.job_ids),
     shiftIds: parsed<string[]>(row.shift_ids),
     progress: progressOf(row.progress),

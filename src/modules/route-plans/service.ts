@@ -10,7 +10,7 @@ import { AppError, notFound } from '../../http/errors.js'
 import { offsetOf, paginationOf } from '../../http/pagination.js'
 import type { Pagination } from '../../http/schemas.js'
 import { assignJobsIn, lockJobsIn } from '../jobs/bulk-dispatch.js'
-import { assertPlannable, type InputVersions } from './day-inputs.js'
+import { assertPlannable, DEFAULT_STABILITY, type InputVersions, resolvePlanInstant } from './day-inputs.js'
 import * as inputs from './inputs-repository.js'
 import * as repository from './repository.js'
 import {
@@ -49,7 +49,9 @@ export async function createRoutePlan(
   organisationId: string,
   input: CreateRoutePlanBody,
   queueMax: number,
+  clock: () => number = Date.now,
 ): Promise<RoutePlan> {
+  const planAt = await resolvePlanInstant(db, organisationId, input, clock())
   await assertPlannable(db, organisationId, {
     date: input.date,
     mode: input.mode,
@@ -70,6 +72,8 @@ export async function createRoutePlan(
     shift_ids: input.shiftIds ? JSON.stringify(input.shiftIds) : null,
     seed: randomInt(1, 2 ** 31 - 1),
     queue_round: 0,
+    plan_at: new Date(planAt).toISOString(),
+    stability: input.stability ?? DEFAULT_STABILITY,
     progress: null,
     result: null,
     inputs: null,
@@ -199,7 +203,7 @@ export interface ApplyOptions {
 
 /**
  * Assigns every planned job (worker, shift, scheduled window) through the job lifecycle, and, for
- * REPLAN_ALL, unassigns the jobs the plan took off a route: one transaction, so either the whole plan
+ * REPLAN_ALL and REPLAN_REMAINING, unassigns the jobs the plan took off a route: one transaction, so either the whole plan
  * is applied, with its events in the outbox, or nothing is. A plan whose inputs changed since it was
  * made is marked STALE and refused with 409 PLAN_STALE. The jobs go through the lifecycle's bulk
  * dispatch (jobs/bulk-dispatch.ts): a manual assign's rules and events in a few statements, so the
@@ -219,18 +223,21 @@ export async function applyRoutePlan(
     }
     const recorded = JSON.parse(plan.inputs) as PlanInputsRecord
     const result = JSON.parse(plan.result) as RoutePlanResult
+    // A job in progress is shown first on its route; the plan never changes it.
     const assignments = result.routes.flatMap((route) =>
-      route.stops.map((stop) => ({
-        jobId: stop.jobId,
-        userId: route.user.id,
-        shiftId: route.shiftId,
-        scheduledStart: stop.serviceStart,
-        scheduledEnd: stop.serviceEnd,
-      })),
+      route.stops
+        .filter((stop) => !stop.inProgress)
+        .map((stop) => ({
+          jobId: stop.jobId,
+          userId: route.user.id,
+          shiftId: route.shiftId,
+          scheduledStart: stop.serviceStart,
+          scheduledEnd: stop.serviceEnd,
+        })),
     )
     const planned = new Set(assignments.map((assignment) => assignment.jobId))
     const unassignments =
-      plan.mode === 'REPLAN_ALL' ? recorded.assignedJobIds.filter((jobId) => !planned.has(jobId)) : []
+      plan.mode !== 'KEEP_ASSIGNED' ? recorded.assignedJobIds.filter((jobId) => !planned.has(jobId)) : []
     const { jobs, changed } = await lockInputs(trx, organisationId, recorded.versions, [
       ...planned,
       ...unassignments,

@@ -81,7 +81,13 @@ export function evaluateChainMove(
     added += dist[prev * size + loc]!
     prev = loc
   }
-  const bound = baseA - s.routeCost[ru]! + p.distCoef[rv]! * added - s.routeLate[rv]! * p.penaltyPerSecond
+  // (Stability: rv's first stop may become its previous one again; its moves only add.)
+  const bound =
+    baseA -
+    s.routeCost[ru]! +
+    p.distCoef[rv]! * added -
+    s.routeLate[rv]! * p.penaltyPerSecond -
+    (p.stable ? p.nextStopChangeCost : 0)
   if (bound >= -IMPROVEMENT) return Number.POSITIVE_INFINITY
   const b = ctx.b
   b.start(rv, q)

@@ -2733,11 +2733,18 @@ export type components = {
             date: string;
             locationId: string | null;
             /**
-             * @description REPLAN_ALL: re-plan the CREATED and ASSIGNED jobs of the day (assigned jobs may move or be unassigned); KEEP_ASSIGNED: assigned jobs stay on their routes and the CREATED ones are fitted around them
+             * @description REPLAN_ALL: re-plan the CREATED and ASSIGNED jobs of the day (assigned jobs may move or be unassigned); KEEP_ASSIGNED: assigned jobs stay on their routes and the CREATED ones are fitted around them; REPLAN_REMAINING: the rest of today from `at` — as REPLAN_ALL, each route starting where its worker is (after the job in progress, which stays first). Whatever the mode, a plan of today starts from now: no route starts earlier, done and in-progress work keeps its time, passed breaks are gone
              * @enum {string}
              */
-            mode: "REPLAN_ALL" | "KEEP_ASSIGNED";
+            mode: "REPLAN_ALL" | "KEEP_ASSIGNED" | "REPLAN_REMAINING";
             timeLimitSeconds: number;
+            /**
+             * Format: date-time
+             * @description The instant the plan is made as of (null: made before it was kept)
+             */
+            at: string | null;
+            /** @description 0–1: the price of moving jobs between workers and of changing next stops */
+            stability: number;
             jobIds: string[] | null;
             shiftIds: string[] | null;
             /** @description From the moment a runner takes the plan (RUNNING), and the last report once it has finished. A plan ends before its time limit when it cannot improve: one job, no job that fits, or no better plan for a long stretch of the search while every job that fits on a route is planned */
@@ -2833,6 +2840,8 @@ export type components = {
                             /** @description Sum of the demands of this and every earlier stop of the route */
                             value: number;
                         }[];
+                        /** @description The job its worker has in progress (planned from now): first, from its start to its expected end (start + duration, or now if overdue); applying the plan leaves it as it is */
+                        inProgress?: boolean;
                     }[];
                     /** @description From the last stop back to the origin; 0 for END_AT_LAST_JOB */
                     returnTravelKm: number;
@@ -2850,10 +2859,10 @@ export type components = {
                     jobId: string;
                     title: string;
                     /**
-                     * @description NO_LOCATION: neither the job nor its customer has coordinates; TIME_WINDOW: no route can reach it inside its window; CAPACITY: no vehicle has room for its demands; SKILL: no vehicle has all its tags; NO_SHIFT: no route that day
+                     * @description NO_LOCATION: neither the job nor its customer has coordinates; TIME_WINDOW: no route can reach it inside its window; CAPACITY: no vehicle has room for its demands; SKILL: no vehicle has all its tags; NO_SHIFT: no route that day; WINDOW_PASSED: planned from now, its HARD window closes before it could be done
                      * @enum {string}
                      */
-                    reason: "NO_LOCATION" | "TIME_WINDOW" | "CAPACITY" | "SKILL" | "NO_SHIFT";
+                    reason: "NO_LOCATION" | "TIME_WINDOW" | "CAPACITY" | "SKILL" | "NO_SHIFT" | "WINDOW_PASSED";
                 }[];
                 totals: {
                     assignedJobs: number;
@@ -2873,6 +2882,46 @@ export type components = {
                     lateness: number;
                     total: number;
                 };
+                /** @description What applying the plan changes (plans made before this list have none) */
+                changes?: {
+                    /** @description Opaque identifier */
+                    jobId: string;
+                    title: string;
+                    /** @description Its worker and scheduled start before the plan; null: not assigned */
+                    from: {
+                        user: {
+                            /** @description Opaque identifier */
+                            id: string;
+                            name: string;
+                        };
+                        /** @description Opaque identifier */
+                        shiftId: string | null;
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601 datetime in UTC with milliseconds
+                         * @example 2026-11-23T09:00:00.000Z
+                         */
+                        start: string | null;
+                    } | null;
+                    /** @description Its worker and service start in the plan; null: taken off its route */
+                    to: {
+                        user: {
+                            /** @description Opaque identifier */
+                            id: string;
+                            name: string;
+                        };
+                        /** @description Opaque identifier */
+                        shiftId: string | null;
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601 datetime in UTC with milliseconds
+                         * @example 2026-11-23T09:00:00.000Z
+                         */
+                        start: string | null;
+                    } | null;
+                    /** @description Whether the worker changes (assigned or unassigned included) */
+                    movedWorker: boolean;
+                }[];
             } | null;
             /** @description Why the plan FAILED */
             error: string | null;
@@ -2920,11 +2969,18 @@ export type components = {
             date: string;
             locationId: string | null;
             /**
-             * @description REPLAN_ALL: re-plan the CREATED and ASSIGNED jobs of the day (assigned jobs may move or be unassigned); KEEP_ASSIGNED: assigned jobs stay on their routes and the CREATED ones are fitted around them
+             * @description REPLAN_ALL: re-plan the CREATED and ASSIGNED jobs of the day (assigned jobs may move or be unassigned); KEEP_ASSIGNED: assigned jobs stay on their routes and the CREATED ones are fitted around them; REPLAN_REMAINING: the rest of today from `at` — as REPLAN_ALL, each route starting where its worker is (after the job in progress, which stays first). Whatever the mode, a plan of today starts from now: no route starts earlier, done and in-progress work keeps its time, passed breaks are gone
              * @enum {string}
              */
-            mode: "REPLAN_ALL" | "KEEP_ASSIGNED";
+            mode: "REPLAN_ALL" | "KEEP_ASSIGNED" | "REPLAN_REMAINING";
             timeLimitSeconds: number;
+            /**
+             * Format: date-time
+             * @description The instant the plan is made as of (null: made before it was kept)
+             */
+            at: string | null;
+            /** @description 0–1: the price of moving jobs between workers and of changing next stops */
+            stability: number;
             jobIds: string[] | null;
             shiftIds: string[] | null;
             /** @description From the moment a runner takes the plan (RUNNING), and the last report once it has finished. A plan ends before its time limit when it cannot improve: one job, no job that fits, or no better plan for a long stretch of the search while every job that fits on a route is planned */
@@ -17698,10 +17754,20 @@ export interface operations {
                     /** @description Use only these shift templates (each must fall on the weekday of the date) */
                     shiftIds?: string[];
                     /**
-                     * @description REPLAN_ALL: re-plan the CREATED and ASSIGNED jobs of the day (assigned jobs may move or be unassigned); KEEP_ASSIGNED: assigned jobs stay on their routes and the CREATED ones are fitted around them
+                     * @description REPLAN_ALL: re-plan the CREATED and ASSIGNED jobs of the day (assigned jobs may move or be unassigned); KEEP_ASSIGNED: assigned jobs stay on their routes and the CREATED ones are fitted around them; REPLAN_REMAINING: the rest of today from `at` — as REPLAN_ALL, each route starting where its worker is (after the job in progress, which stays first). Whatever the mode, a plan of today starts from now: no route starts earlier, done and in-progress work keeps its time, passed breaks are gone
                      * @enum {string}
                      */
-                    mode: "REPLAN_ALL" | "KEEP_ASSIGNED";
+                    mode: "REPLAN_ALL" | "KEEP_ASSIGNED" | "REPLAN_REMAINING";
+                    /**
+                     * Format: date-time
+                     * @description The instant the plan is made as of (default now); it must fall on `date` in the depot’s time zone (the organisation’s primary depot’s without locationId). A plan of that date starts from it; REPLAN_REMAINING needs it, or today as `date`. A past date is planned as it was, from each shift’s start
+                     */
+                    at?: string;
+                    /**
+                     * @description How much the plan keeps of the day as it is, 0–1: the cost of each job moved to another worker (two hours of the average worker cost at 1) and of each worker whose next stop changes (half an hour at 1). 0: re-plan freely
+                     * @default 0.5
+                     */
+                    stability?: number;
                     /**
                      * @description Wall-clock time the optimiser may search, 1–300 s
                      * @default 10

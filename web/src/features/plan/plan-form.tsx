@@ -6,10 +6,11 @@ import { Field, FormError, serverErrors } from '../../ui/form'
 import type { Depot } from '../board/board-toolbar'
 import { DepotSelect } from '../board/board-toolbar'
 import type { PlanRequest } from './queries'
-import { MODES, TIME_LIMITS } from './wording'
+import { modesFor, STABILITIES, TIME_LIMITS } from './wording'
 
 export function PlanForm({
   date,
+  isToday,
   locationId,
   depots,
   pending,
@@ -18,6 +19,8 @@ export function PlanForm({
   onRun,
 }: {
   date: string
+  /** Whether `date` is today in the depot's zone: only then can the rest of the day be re-planned. */
+  isToday: boolean
   locationId: string | undefined
   depots: Depot[]
   pending: boolean
@@ -27,7 +30,11 @@ export function PlanForm({
 }) {
   const [mode, setMode] = useState<PlanRequest['mode']>('KEEP_ASSIGNED')
   const [timeLimit, setTimeLimit] = useState(10)
-  const errors = serverErrors(error, ['date', 'locationId', 'mode', 'timeLimitSeconds'])
+  const [stability, setStability] = useState(0.5)
+  const modes = modesFor(isToday)
+  // A mode no longer offered (another date chosen) falls back to the first.
+  const chosen = modes.some((option) => option.value === mode) ? mode : 'KEEP_ASSIGNED'
+  const errors = serverErrors(error, ['date', 'locationId', 'mode', 'timeLimitSeconds', 'stability', 'at'])
   return (
     <form
       className="card plan-form"
@@ -35,7 +42,13 @@ export function PlanForm({
       noValidate
       onSubmit={(event) => {
         event.preventDefault()
-        onRun({ date, mode, timeLimitSeconds: timeLimit, ...(locationId ? { locationId } : {}) })
+        onRun({
+          date,
+          mode: chosen,
+          timeLimitSeconds: timeLimit,
+          stability,
+          ...(locationId ? { locationId } : {}),
+        })
       }}
     >
       <div className="card-body">
@@ -79,16 +92,36 @@ export function PlanForm({
               </select>
             )}
           </Field>
+          <Field
+            label="Changes to the day"
+            error={errors.fields.stability}
+            hint="How much moving jobs between workers costs the plan"
+          >
+            {(control) => (
+              <select
+                {...control}
+                className="select"
+                value={stability}
+                onChange={(e) => setStability(Number(e.target.value))}
+              >
+                {STABILITIES.map((option) => (
+                  <option key={option.value} value={option.value}>
+                    {option.label}
+                  </option>
+                ))}
+              </select>
+            )}
+          </Field>
         </div>
         <fieldset className="choice-group">
           <legend className="field-label">Jobs already assigned</legend>
-          {MODES.map((option) => (
+          {modes.map((option) => (
             <label className="choice" key={option.value}>
               <input
                 type="radio"
                 name="mode"
                 value={option.value}
-                checked={mode === option.value}
+                checked={chosen === option.value}
                 onChange={() => setMode(option.value)}
               />
               <span>

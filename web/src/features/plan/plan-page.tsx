@@ -33,7 +33,8 @@ export function PlanPage() {
   const organisationZone = useTimeZone()
   const locationId = params.get('location')
   const depot = depots.data?.locations.find((d) => d.id === locationId)
-  const date = params.get('date') ?? todayIn(depot?.timezone ?? organisationZone)
+  const today = todayIn(depot?.timezone ?? organisationZone)
+  const date = params.get('date') ?? today
   const planId = params.get('plan')
   const plan = useRoutePlan(planId)
   const create = useCreateRoutePlan()
@@ -46,6 +47,7 @@ export function PlanPage() {
       date: previous.date,
       mode: previous.mode,
       timeLimitSeconds: previous.timeLimitSeconds,
+      stability: previous.stability,
       ...(previous.locationId ? { locationId: previous.locationId } : {}),
     })
 
@@ -62,6 +64,7 @@ export function PlanPage() {
       />
       <PlanForm
         date={date}
+        isToday={date === today}
         locationId={locationId}
         depots={depots.data?.locations ?? []}
         pending={create.isPending}

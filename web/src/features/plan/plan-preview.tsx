@@ -39,7 +39,7 @@ function planTimelineRows(result: PlanResult, board: Board, timeZone: string): T
       end: ms(stop.serviceEnd),
       status: 'PLANNED' as const,
       draggable: false,
-      description: `${stop.title}, planned ${clock(stop.serviceStart, timeZone)}–${clock(stop.serviceEnd, timeZone)}, ${formatNumber(stop.travelKm)} km from the previous stop`,
+      description: `${stop.title}${stop.inProgress ? ' (in progress)' : ''}, planned ${clock(stop.serviceStart, timeZone)}–${clock(stop.serviceEnd, timeZone)}, ${formatNumber(stop.travelKm)} km from the previous stop`,
     })),
   }))
 }
@@ -121,6 +121,41 @@ export function PlanTotals({ result }: { result: PlanResult }) {
   )
 }
 
+type Change = NonNullable<PlanResult['changes']>[number]
+
+/** One end of a change: the worker and time, or where a job is when it has none. */
+function changeEnd(end: Change['from'], timeZone: string, none: string): string {
+  if (!end) return none
+  return end.start ? `${end.user.name} ${clock(end.start, timeZone)}` : end.user.name
+}
+
+/** What applying the plan changes, job by job: from → to worker, old → new time. */
+export function PlanChanges({ changes, timeZone }: { changes: Change[]; timeZone: string }) {
+  const moved = changes.filter((change) => change.movedWorker).length
+  return (
+    <section className="card" aria-labelledby="changes-heading">
+      <div className="card-body">
+        <h2 id="changes-heading">
+          Changes ({changes.length}
+          {changes.length > 0 ? `, ${moved} to another worker` : ''})
+        </h2>
+        {changes.length === 0 ? (
+          <p className="muted">Applying this plan changes nothing on the board.</p>
+        ) : (
+          <ul className="plan-changes" aria-label="What the plan changes">
+            {changes.map((change) => (
+              <li key={change.jobId}>
+                <strong>{change.title}</strong>: {changeEnd(change.from, timeZone, 'waiting')} →{' '}
+                {changeEnd(change.to, timeZone, 'back to waiting')}
+              </li>
+            ))}
+          </ul>
+        )}
+      </div>
+    </section>
+  )
+}
+
 export function PlanPreview({ plan, result }: { plan: RoutePlan; result: PlanResult }) {
   const board = useBoard(plan.date, plan.locationId ?? undefined)
   const [view, setView] = useState<'plan' | 'current'>('plan')
@@ -140,6 +175,7 @@ export function PlanPreview({ plan, result }: { plan: RoutePlan; result: PlanRes
   return (
     <div className="stack plan-preview">
       <PlanTotals result={result} />
+      {result.changes && <PlanChanges changes={result.changes} timeZone={timeZone} />}
       {result.unassigned.length > 0 && (
         <section className="card" aria-labelledby="not-planned-heading">
           <div className="card-body">

@@ -10,6 +10,7 @@ export const REASONS: Record<Reason, string> = {
   CAPACITY: 'No van has room for what it needs',
   SKILL: 'No van has every tag (skill or equipment) it needs',
   NO_SHIFT: 'Nobody is working that day',
+  WINDOW_PASSED: 'Its time window has already closed today',
 }
 
 export const MODES: { value: RoutePlan['mode']; label: string; hint: string }[] = [
@@ -23,6 +24,21 @@ export const MODES: { value: RoutePlan['mode']; label: string; hint: string }[] 
     label: 'Replan everything',
     hint: 'Assigned jobs of the day may move to another worker or time, or back to the tray.',
   },
+  {
+    value: 'REPLAN_REMAINING',
+    label: 'Re-plan rest of day',
+    hint: 'From now: each worker goes on from where they are, after the job in progress; done work stays done.',
+  },
+]
+
+/** Modes offered for a date: re-planning the rest of the day only makes sense today. */
+export const modesFor = (isToday: boolean) =>
+  MODES.filter((option) => isToday || option.value !== 'REPLAN_REMAINING')
+
+export const STABILITIES = [
+  { value: 0, label: 'Re-plan freely' },
+  { value: 0.5, label: 'Balanced' },
+  { value: 1, label: 'As few changes as possible' },
 ]
 
 export const PLAN_STATUS: Record<
