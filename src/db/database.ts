@@ -2,7 +2,7 @@
 import { mkdirSync } from 'node:fs'
 import { dirname } from 'node:path'
 import SQLite from 'better-sqlite3'
-import { Kysely, PostgresAdapter, PostgresDialect } from 'kysely'
+import { Kysely, PostgresDialect } from 'kysely'
 import pg from 'pg'
 import { preparedClient, registerPool, registerSqliteHandle } from './hot-query.js'
 import { GroupCommitSqliteDialect, SqliteStatements, WalSync } from './sqlite-driver.js'
@@ -38,10 +38,7 @@ export function dialectOfUrl(url: string): Dialect {
   return /^postgres(ql)?:\/\//i.test(url) ? 'postgres' : 'sqlite'
 }
 
-/** True when the executor (a Kysely instance or a transaction) talks to PostgreSQL. */
-export function isPostgres(db: Pick<Kysely<Database>, 'getExecutor'>): boolean {
-  return db.getExecutor().adapter instanceof PostgresAdapter
-}
+export { isPostgres } from './dialect.js'
 
 /** Booleans are written as 0/1: better-sqlite3 binds no JS booleans and PostgreSQL casts '1'. */
 export function sqlBool(value: boolean): number {

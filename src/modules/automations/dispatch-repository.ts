@@ -3,6 +3,7 @@
 import type { Transaction } from 'kysely'
 import { isPostgres, sqlBool } from '../../db/database.js'
 import { idList, inIdList, param, prepareOnce } from '../../db/hot-query.js'
+import { lockForUpdate } from '../../db/locking.js'
 import type { AutomationRow, Database, Executor, OutboxEventRow } from '../../db/types.js'
 
 /**
@@ -15,14 +16,14 @@ export async function claimPendingEvents(
 ): Promise<OutboxEventRow[]> {
   // Prepared once, as are the claim's other statements: the dispatcher claims after every write.
   return prepareOnce(trx, 'outbox.claim', () => {
-    const query = trx
+    const pending = trx
       .selectFrom('outbox_events')
       .selectAll()
       .where('dispatched_at', 'is', null)
       .orderBy('occurred_at')
       .orderBy('id')
       .limit(param<number>('limit'))
-    return isPostgres(trx) ? query.forUpdate().skipLocked() : query
+    return lockForUpdate(trx, pending, { skipLocked: true })
   }).run<OutboxEventRow>({ limit })
 }
 

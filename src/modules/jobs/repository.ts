@@ -1,7 +1,7 @@
 // SQL for jobs. Every query is scoped by organisation and ignores soft-deleted rows.
 import { type ExpressionBuilder, sql, type Transaction } from 'kysely'
-import { isPostgres } from '../../db/database.js'
 import { idList, inIdList, param, prepareOnce, runHotQuery } from '../../db/hot-query.js'
+import { lockForUpdate } from '../../db/locking.js'
 import type { Database, Executor, JobPriority, JobRow, JobStatus, JobUpdate, NewJob } from '../../db/types.js'
 import type { CursorPosition } from '../../http/cursor.js'
 import {
@@ -371,8 +371,7 @@ export async function findJobForUpdate(trx: Transaction<Database>, organisationI
       .where('organisation_id', '=', param<string>('organisationId'))
       .where('id', '=', param<string>('id'))
       .where('deleted_at', 'is', null)
-    // SQLite has one writer at a time: a write transaction is already exclusive.
-    return isPostgres(trx) ? query.forUpdate() : query
+    return lockForUpdate(trx, query)
   }).run<JobRow>({ organisationId, id })
   return row
 }
@@ -396,7 +395,7 @@ export async function findJobsForUpdate(
       .where(inIdList(trx, 'id', 'ids'))
       .where('deleted_at', 'is', null)
       .orderBy('id')
-    return isPostgres(trx) ? query.forUpdate() : query
+    return lockForUpdate(trx, query)
   }).run<JobRow>({ organisationId, ids: idList(trx, ids) })
 }
 

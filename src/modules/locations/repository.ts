@@ -1,5 +1,6 @@
 import { type ExpressionBuilder, sql, type Transaction, type Updateable } from 'kysely'
 import { isPostgres, sqlBool } from '../../db/database.js'
+import { lockForUpdate } from '../../db/locking.js'
 import type { Database, Executor, LocationRow, LocationsTable } from '../../db/types.js'
 import {
   changedWithin,
@@ -105,14 +106,14 @@ export async function findLocationForUpdate(
   organisationId: string,
   id: string,
 ): Promise<LocationRow | undefined> {
-  let query = trx
-    .selectFrom('locations')
-    .selectAll()
-    .where('organisation_id', '=', organisationId)
-    .where('id', '=', id)
-  // SQLite has one writer at a time: a write transaction is already exclusive.
-  if (isPostgres(trx)) query = query.forUpdate()
-  return query.executeTakeFirst()
+  return lockForUpdate(
+    trx,
+    trx
+      .selectFrom('locations')
+      .selectAll()
+      .where('organisation_id', '=', organisationId)
+      .where('id', '=', id),
+  ).executeTakeFirst()
 }
 
 /**

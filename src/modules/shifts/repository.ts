@@ -4,6 +4,7 @@
 import type { ExpressionBuilder, Transaction, Updateable } from 'kysely'
 import { isPostgres, sqlBool } from '../../db/database.js'
 import { idList, inIdList, param, prepareOnce, presentFilters } from '../../db/hot-query.js'
+import { lockForUpdate } from '../../db/locking.js'
 import { referenceExists } from '../../db/references.js'
 import type {
   Database,
@@ -165,14 +166,10 @@ export async function findShiftRowForUpdate(
   organisationId: string,
   id: string,
 ): Promise<ShiftRow | undefined> {
-  let query = trx
-    .selectFrom('shifts')
-    .selectAll()
-    .where('organisation_id', '=', organisationId)
-    .where('id', '=', id)
-  // SQLite has one writer at a time: a write transaction is already exclusive.
-  if (isPostgres(trx)) query = query.forUpdate()
-  return query.executeTakeFirst()
+  return lockForUpdate(
+    trx,
+    trx.selectFrom('shifts').selectAll().where('organisation_id', '=', organisationId).where('id', '=', id),
+  ).executeTakeFirst()
 }
 
 // Existence checks for a shift's references, locking them until the shift is written.

@@ -1,8 +1,9 @@
 // SQL for vehicles. Every query is scoped by organisation; tags and capacities are loaded for a whole
 // page of vehicles in one query each, never one query per vehicle.
 import { type ExpressionBuilder, sql, type Transaction, type Updateable } from 'kysely'
-import { isPostgres, sqlBool } from '../../db/database.js'
+import { sqlBool } from '../../db/database.js'
 import { idList, inIdList, param, prepareOnce, presentFilters } from '../../db/hot-query.js'
+import { lockForUpdate } from '../../db/locking.js'
 import type { Database, Executor, VehicleRow, VehiclesTable } from '../../db/types.js'
 import {
   changedWithin,
@@ -219,14 +220,10 @@ export async function findVehicleForUpdate(
   organisationId: string,
   id: string,
 ): Promise<VehicleRow | undefined> {
-  let query = trx
-    .selectFrom('vehicles')
-    .selectAll()
-    .where('organisation_id', '=', organisationId)
-    .where('id', '=', id)
-  // SQLite has one writer at a time: a write transaction is already exclusive.
-  if (isPostgres(trx)) query = query.forUpdate()
-  return query.executeTakeFirst()
+  return lockForUpdate(
+    trx,
+    trx.selectFrom('vehicles').selectAll().where('organisation_id', '=', organisationId).where('id', '=', id),
+  ).executeTakeFirst()
 }
 
 export async function updateVehicle(
