@@ -4,7 +4,7 @@ import { dirname } from 'node:path'
 import SQLite from 'better-sqlite3'
 import { Kysely, PostgresDialect } from 'kysely'
 import pg from 'pg'
-import { preparedClient, registerPool, registerSqliteHandle } from './hot-query.js'
+import { attachPool, attachSqliteHandle, preparedClient } from './fast-path/index.js'
 import { GroupCommitSqliteDialect, SqliteStatements, WalSync } from './sqlite-driver.js'
 import { BACKSTOP_CHECKPOINT_PAGES, WalCheckpointer, walFile } from './sqlite-wal.js'
 import type { Database } from './types.js'
@@ -82,7 +82,7 @@ function createSqlite(path: string, options: DatabaseOptions): DatabaseHandle {
   const database = new SqliteStatements(raw)
   const dialect = new GroupCommitSqliteDialect(database, walSync)
   const db = new Kysely<Database>({ dialect })
-  registerSqliteHandle(db, database)
+  attachSqliteHandle(db, database)
   const destroy = async () => {
     await db.destroy()
     await checkpointer?.close()
@@ -103,9 +103,9 @@ function createPostgres(url: string, options: DatabaseOptions): DatabaseHandle {
     keepAlive: true,
     keepAliveInitialDelayMillis: 10_000,
     // Statements are written without waiting for the previous one's answer (they still run in
-    // order): a transaction's `begin` and deferrable writes share round trips (hot-query.ts).
+    // order): a transaction's `begin` and deferrable writes share round trips (fast-path/pg-client.ts).
     pipeline: true,
-    // The hot reads run as named prepared statements (hot-query.ts). With the default plan cache
+    // The fast path's statements run as named prepared statements (fast-path/). With the default plan cache
     // mode PostgreSQL kept re-planning them for every execution (custom plans: ≈ 0.5–1.7 ms of
     // planning for a 0.14 ms job page); their generic plans use the same indexes, so plan them once
     // per connection. One-off (unnamed) statements are planned per execution as before.
@@ -132,7 +132,7 @@ function createPostgres(url: string, options: DatabaseOptions): DatabaseHandle {
     preparedClient(client)
   })
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) })
-  registerPool(db, pool)
+  attachPool(db, pool)
   return { db, dialect: 'postgres', destroy: () => db.destroy(), pool }
 }
 

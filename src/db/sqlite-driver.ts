@@ -13,7 +13,7 @@
 // Without one, SQLite's own synchronous setting decides (FULL: the COMMIT itself waits for the disk).
 //
 // Nothing outside the batch ever sees its uncommitted rows: a query that runs outside a transaction
-// commits the open batch before it runs, and the direct reads of hot-query.ts skip the connection
+// commits the open batch before it runs, and the direct reads of the fast path (fast-path/run.ts) skip the connection
 // only while no transaction is open.
 import type SQLite from 'better-sqlite3'
 import {

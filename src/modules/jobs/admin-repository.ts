@@ -3,7 +3,7 @@
 // assignment names is read by the shifts module (shifts/service.ts, findShiftsForAssignment).
 import type { Transaction } from 'kysely'
 import { isPostgres } from '../../db/database.js'
-import { type HotQuery, runHotQuery } from '../../db/hot-query.js'
+import { fastPath, type HotQuery } from '../../db/fast-path/index.js'
 import type { Database, Executor, JobRow } from '../../db/types.js'
 
 // On PostgreSQL the rows a write relies on are locked until it commits: an assignment share-locks its
@@ -127,5 +127,5 @@ export async function updateAssignments(
         updatedAt,
         organisationId,
       ]
-  await runHotQuery(trx, UPDATE_ASSIGNMENTS, params)
+  await fastPath.writeSql(trx, UPDATE_ASSIGNMENTS, params)
 }

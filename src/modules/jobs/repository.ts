@@ -1,14 +1,14 @@
 // SQL for jobs. Every query is scoped by organisation and ignores soft-deleted rows.
 import { type ExpressionBuilder, sql, type Transaction } from 'kysely'
-import { idList, inIdList, param, prepareOnce, runHotQuery } from '../../db/hot-query.js'
+import { fastPath, idList, inIdList, param } from '../../db/fast-path/index.js'
 import { lockForUpdate } from '../../db/locking.js'
 import type { Database, Executor, JobPriority, JobRow, JobStatus, JobUpdate, NewJob } from '../../db/types.js'
 import type { CursorPosition } from '../../http/cursor.js'
 import {
   changedWithin,
   inListOrder,
-  type LIST_ORDER_PARAMS,
   type ListOrder,
+  type ListOrderValues,
   listOrderValues,
 } from '../../http/list-order.js'
 import { JOB_COLUMNS } from './fields.js'
@@ -52,7 +52,7 @@ export async function findJobWithExtras(
   organisationId: string,
   id: string,
 ): Promise<JobWithExtrasRow | undefined> {
-  const [row] = await runHotQuery<JobWithExtrasRow>(db, JOB_DETAIL, [organisationId, id])
+  const [row] = await fastPath.readSql<JobWithExtrasRow>(db, JOB_DETAIL, [organisationId, id])
   return row
 }
 
@@ -62,7 +62,7 @@ export async function findJobWithExtrasForUpdate(
   organisationId: string,
   id: string,
 ): Promise<JobWithExtrasRow | undefined> {
-  const [row] = await runHotQuery<JobWithExtrasRow>(trx, JOB_DETAIL_FOR_UPDATE, [organisationId, id])
+  const [row] = await fastPath.readSql<JobWithExtrasRow>(trx, JOB_DETAIL_FOR_UPDATE, [organisationId, id])
   return row
 }
 
@@ -82,7 +82,7 @@ export async function findJobReferences(
   customerId: string | null,
   locationId: string | null,
 ): Promise<JobReferencesRow> {
-  const [row] = await runHotQuery<JobReferencesRow>(trx, JOB_REFERENCES, [
+  const [row] = await fastPath.readSql<JobReferencesRow>(trx, JOB_REFERENCES, [
     organisationId,
     customerId,
     organisationId,
@@ -148,31 +148,34 @@ export async function listJobs(
   const placeholders = Object.fromEntries(
     present.map((name) => [name, param<string>(name)]),
   ) as JobEqualityFilters
-  const query = prepareOnce(db, shape, () =>
-    selectJobs(db)
-      .where((eb) => filterConditions(eb, param<string>('organisationId'), placeholders))
-      .$if(after !== undefined, (q) =>
-        q.where((eb) =>
-          eb(
-            eb.refTuple('jobs.created_at', 'jobs.id'),
-            '<',
-            eb.tuple(param<string>('afterCreatedAt'), param<string>('afterId')),
+  return fastPath.read<JobListedRow>(
+    db,
+    shape,
+    () =>
+      selectJobs(db)
+        .where((eb) => filterConditions(eb, param<string>('organisationId'), placeholders))
+        .$if(after !== undefined, (q) =>
+          q.where((eb) =>
+            eb(
+              eb.refTuple('jobs.created_at', 'jobs.id'),
+              '<',
+              eb.tuple(param<string>('afterCreatedAt'), param<string>('afterId')),
+            ),
           ),
-        ),
-      )
-      .orderBy('jobs.created_at', 'desc')
-      .orderBy('jobs.id', 'desc')
-      .limit(param<number>('limit'))
-      .$if(after === undefined, (q) => q.offset(param<number>('offset'))),
+        )
+        .orderBy('jobs.created_at', 'desc')
+        .orderBy('jobs.id', 'desc')
+        .limit(param<number>('limit'))
+        .$if(after === undefined, (q) => q.offset(param<number>('offset'))),
+    {
+      organisationId,
+      ...filters,
+      afterCreatedAt: after?.createdAt,
+      afterId: after?.id,
+      limit: page.limit,
+      offset: page.offset,
+    },
   )
-  return query.run<JobListedRow>({
-    organisationId,
-    ...filters,
-    afterCreatedAt: after?.createdAt,
-    afterId: after?.id,
-    limit: page.limit,
-    offset: page.offset,
-  })
 }
 
 /**
@@ -190,7 +193,7 @@ export async function listJobsChanged(
     selectJobs(db).where((eb) => changedJobConditions(eb, organisationId, filters)),
     'jobs',
     order,
-    listOrderValues(order, limit) as typeof LIST_ORDER_PARAMS,
+    listOrderValues(order, limit) as ListOrderValues,
   ).execute() as Promise<JobListedRow[]>
 }
 
@@ -244,20 +247,24 @@ export async function countJobs(
   // '' and '*' are the counters' own keys, never a location id: count those the slow way (as 0).
   const countable = filters.locationId !== '' && filters.locationId !== '*'
   if (filters.customerId === undefined && countable) {
-    const [counted] = await prepareOnce(db, 'jobs.count', () =>
-      db
-        .selectFrom('job_counts')
-        .select((eb) => eb.fn.sum<number>('count').as('count'))
-        .where('organisation_id', '=', param<string>('organisationId'))
-        .where('status', '=', param<string>('status'))
-        .where('priority', '=', param<string>('priority'))
-        .where('location_id', '=', param<string>('locationId')),
-    ).run<{ count: number }>({
-      organisationId,
-      status: filters.status ?? '*',
-      priority: filters.priority ?? '*',
-      locationId: filters.locationId ?? '*',
-    })
+    const [counted] = await fastPath.read<{ count: number }>(
+      db,
+      'jobs.count',
+      () =>
+        db
+          .selectFrom('job_counts')
+          .select((eb) => eb.fn.sum<number>('count').as('count'))
+          .where('organisation_id', '=', param<string>('organisationId'))
+          .where('status', '=', param<string>('status'))
+          .where('priority', '=', param<string>('priority'))
+          .where('location_id', '=', param<string>('locationId')),
+      {
+        organisationId,
+        status: filters.status ?? '*',
+        priority: filters.priority ?? '*',
+        locationId: filters.locationId ?? '*',
+      },
+    )
     return Number(counted?.count ?? 0)
   }
   const row = await db
@@ -364,15 +371,20 @@ export async function jobExists(db: Executor, organisationId: string, id: string
 
 /** The live job row, locked against concurrent writers until the transaction ends (PostgreSQL). */
 export async function findJobForUpdate(trx: Transaction<Database>, organisationId: string, id: string) {
-  const [row] = await prepareOnce(trx, 'jobs.forUpdate', () => {
-    const query = trx
-      .selectFrom('jobs')
-      .selectAll()
-      .where('organisation_id', '=', param<string>('organisationId'))
-      .where('id', '=', param<string>('id'))
-      .where('deleted_at', 'is', null)
-    return lockForUpdate(trx, query)
-  }).run<JobRow>({ organisationId, id })
+  const [row] = await fastPath.read<JobRow>(
+    trx,
+    'jobs.forUpdate',
+    () => {
+      const query = trx
+        .selectFrom('jobs')
+        .selectAll()
+        .where('organisation_id', '=', param<string>('organisationId'))
+        .where('id', '=', param<string>('id'))
+        .where('deleted_at', 'is', null)
+      return lockForUpdate(trx, query)
+    },
+    { organisationId, id },
+  )
   return row
 }
 
@@ -387,25 +399,30 @@ export async function findJobsForUpdate(
   ids: readonly string[],
 ): Promise<JobRow[]> {
   if (ids.length === 0) return []
-  return prepareOnce(trx, 'jobs.manyForUpdate', () => {
-    const query = trx
-      .selectFrom('jobs')
-      .selectAll()
-      .where('organisation_id', '=', param<string>('organisationId'))
-      .where(inIdList(trx, 'id', 'ids'))
-      .where('deleted_at', 'is', null)
-      .orderBy('id')
-    return lockForUpdate(trx, query)
-  }).run<JobRow>({ organisationId, ids: idList(trx, ids) })
+  return fastPath.read<JobRow>(
+    trx,
+    'jobs.manyForUpdate',
+    () => {
+      const query = trx
+        .selectFrom('jobs')
+        .selectAll()
+        .where('organisation_id', '=', param<string>('organisationId'))
+        .where(inIdList(trx, 'id', 'ids'))
+        .where('deleted_at', 'is', null)
+        .orderBy('id')
+      return lockForUpdate(trx, query)
+    },
+    { organisationId, ids: idList(trx, ids) },
+  )
 }
 
 export async function insertJob(db: Executor, job: NewJob): Promise<void> {
-  await prepareOnce(
+  await fastPath.deferrableWrite(
     db,
     'jobs.insert',
     () => db.insertInto('jobs').values(Object.fromEntries(JOB_COLUMNS.map((c) => [c, param(c)])) as NewJob),
-    { deferrable: true },
-  ).run(job)
+    job,
+  )
 }
 
 export async function updateJob(
@@ -416,7 +433,7 @@ export async function updateJob(
 ): Promise<void> {
   // One statement per set of changed columns (a PATCH changes a few of a dozen).
   const columns = Object.keys(changes).sort() as (keyof JobUpdate)[]
-  await prepareOnce(
+  await fastPath.deferrableWrite(
     db,
     `jobs.update:${columns.join(',')}`,
     () =>
@@ -426,8 +443,8 @@ export async function updateJob(
         .where('organisation_id', '=', param<string>('organisationId'))
         .where('id', '=', param<string>('id'))
         .where('deleted_at', 'is', null),
-    { deferrable: true },
-  ).run({ ...changes, organisationId, id })
+    { ...changes, organisationId, id },
+  )
 }
 
 export async function softDeleteJob(

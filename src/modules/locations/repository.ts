@@ -5,8 +5,8 @@ import type { Database, Executor, LocationRow, LocationsTable } from '../../db/t
 import {
   changedWithin,
   inListOrder,
-  type LIST_ORDER_PARAMS,
   type ListOrder,
+  type ListOrderValues,
   listOrderValues,
 } from '../../http/list-order.js'
 
@@ -40,7 +40,7 @@ export async function listLocations(
       .where((eb) => listConditions(eb, organisationId, filters)),
     'locations',
     order,
-    listOrderValues(order, limit) as typeof LIST_ORDER_PARAMS,
+    listOrderValues(order, limit) as ListOrderValues,
   ).execute()
 }
 

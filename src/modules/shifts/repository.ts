@@ -3,7 +3,7 @@
 
 import type { ExpressionBuilder, Transaction, Updateable } from 'kysely'
 import { isPostgres, sqlBool } from '../../db/database.js'
-import { idList, inIdList, param, prepareOnce, presentFilters } from '../../db/hot-query.js'
+import { fastPath, idList, inIdList, param, presentFilters } from '../../db/fast-path/index.js'
 import { lockForUpdate } from '../../db/locking.js'
 import { referenceExists } from '../../db/references.js'
 import type {
@@ -18,8 +18,8 @@ import type {
 import {
   changedWithin,
   inListOrder,
-  LIST_ORDER_PARAMS,
   type ListOrder,
+  listOrderPlaceholders,
   listOrderShape,
   listOrderValues,
 } from '../../http/list-order.js'
@@ -39,7 +39,7 @@ export interface ShiftListedRow extends ShiftRow {
   vehicle_name: string
 }
 
-/** Conditions for the filters that are set; values are param() placeholders (see prepareOnce). */
+/** Conditions for the filters that are set; values are param() placeholders (see db/fast-path/). */
 function filterConditions(eb: ExpressionBuilder<Database, 'shifts'>, present: readonly string[]) {
   const conditions = [eb('shifts.organisation_id', '=', param<string>('organisationId'))]
   if (present.includes('locationId'))
@@ -84,14 +84,18 @@ export async function listShifts(
   limit: number,
 ): Promise<ShiftListedRow[]> {
   const present = presentFilters(filters)
-  return prepareOnce(db, `shifts.list:${present.join(',')}:${listOrderShape(order)}`, () =>
-    inListOrder(
-      selectShifts(db).where((eb) => filterConditions(eb, present)),
-      'shifts',
-      order,
-      LIST_ORDER_PARAMS,
-    ),
-  ).run<ShiftListedRow>({ organisationId, ...filters, ...listOrderValues(order, limit) })
+  return fastPath.read<ShiftListedRow>(
+    db,
+    `shifts.list:${present.join(',')}:${listOrderShape(order)}`,
+    () =>
+      inListOrder(
+        selectShifts(db).where((eb) => filterConditions(eb, present)),
+        'shifts',
+        order,
+        listOrderPlaceholders(param),
+      ),
+    { organisationId, ...filters, ...listOrderValues(order, limit) },
+  )
 }
 
 export async function countShifts(
@@ -102,19 +106,23 @@ export async function countShifts(
 ): Promise<number> {
   const present = presentFilters(filters)
   const shape = `shifts.count:${present.join(',')}:${order?.by ?? 'created'}`
-  const [row] = await prepareOnce(db, shape, () =>
-    db
-      .selectFrom('shifts')
-      .select((eb) => eb.fn.countAll<number>().as('total'))
-      .where((eb) => filterConditions(eb, present))
-      .$if(order?.by === 'updated', (q) =>
-        q.where(changedWithin('shifts', order as ListOrder, LIST_ORDER_PARAMS)),
-      ),
-  ).run<{ total: number | string }>({
-    organisationId,
-    ...filters,
-    ...(order ? listOrderValues(order, 0) : {}),
-  })
+  const [row] = await fastPath.read<{ total: number | string }>(
+    db,
+    shape,
+    () =>
+      db
+        .selectFrom('shifts')
+        .select((eb) => eb.fn.countAll<number>().as('total'))
+        .where((eb) => filterConditions(eb, present))
+        .$if(order?.by === 'updated', (q) =>
+          q.where(changedWithin('shifts', order as ListOrder, listOrderPlaceholders(param))),
+        ),
+    {
+      organisationId,
+      ...filters,
+      ...(order ? listOrderValues(order, 0) : {}),
+    },
+  )
   return Number(row?.total ?? 0)
 }
 
@@ -135,15 +143,19 @@ export async function findBreaksOfShifts(
   shiftIds: readonly string[],
 ): Promise<ShiftBreakRow[]> {
   if (shiftIds.length === 0) return []
-  return prepareOnce(db, 'shifts.breaks', () =>
-    db
-      .selectFrom('shift_breaks')
-      .selectAll()
-      .where('organisation_id', '=', param<string>('organisationId'))
-      .where(inIdList(db, 'shift_id', 'shiftIds'))
-      .orderBy('start_time')
-      .orderBy('id'),
-  ).run<ShiftBreakRow>({ organisationId, shiftIds: idList(db, shiftIds) })
+  return fastPath.read<ShiftBreakRow>(
+    db,
+    'shifts.breaks',
+    () =>
+      db
+        .selectFrom('shift_breaks')
+        .selectAll()
+        .where('organisation_id', '=', param<string>('organisationId'))
+        .where(inIdList(db, 'shift_id', 'shiftIds'))
+        .orderBy('start_time')
+        .orderBy('id'),
+    { organisationId, shiftIds: idList(db, shiftIds) },
+  )
 }
 
 export async function insertShift(db: Executor, row: ShiftRow): Promise<void> {

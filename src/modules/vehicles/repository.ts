@@ -2,14 +2,14 @@
 // page of vehicles in one query each, never one query per vehicle.
 import { type ExpressionBuilder, sql, type Transaction, type Updateable } from 'kysely'
 import { sqlBool } from '../../db/database.js'
-import { idList, inIdList, param, prepareOnce, presentFilters } from '../../db/hot-query.js'
+import { fastPath, idList, inIdList, param, presentFilters } from '../../db/fast-path/index.js'
 import { lockForUpdate } from '../../db/locking.js'
 import type { Database, Executor, VehicleRow, VehiclesTable } from '../../db/types.js'
 import {
   changedWithin,
   inListOrder,
-  LIST_ORDER_PARAMS,
   type ListOrder,
+  listOrderPlaceholders,
   listOrderShape,
   listOrderValues,
 } from '../../http/list-order.js'
@@ -39,7 +39,7 @@ export interface VehicleCapacityRow {
   max_value: number
 }
 
-/** Conditions for the filters that are set; values are param() placeholders (see prepareOnce). */
+/** Conditions for the filters that are set; values are param() placeholders (see db/fast-path/). */
 function filterConditions(eb: ExpressionBuilder<Database, 'vehicles'>, present: readonly string[]) {
   const conditions = [eb('vehicles.organisation_id', '=', param<string>('organisationId'))]
   if (present.includes('locationId')) {
@@ -77,14 +77,18 @@ export async function listVehicles(
   limit: number,
 ): Promise<VehicleListedRow[]> {
   const present = presentFilters(filters)
-  return prepareOnce(db, `vehicles.list:${present.join(',')}:${listOrderShape(order)}`, () =>
-    inListOrder(
-      selectVehicles(db).where((eb) => filterConditions(eb, present)),
-      'vehicles',
-      order,
-      LIST_ORDER_PARAMS,
-    ),
-  ).run<VehicleListedRow>({ ...filterValues(organisationId, filters), ...listOrderValues(order, limit) })
+  return fastPath.read<VehicleListedRow>(
+    db,
+    `vehicles.list:${present.join(',')}:${listOrderShape(order)}`,
+    () =>
+      inListOrder(
+        selectVehicles(db).where((eb) => filterConditions(eb, present)),
+        'vehicles',
+        order,
+        listOrderPlaceholders(param),
+      ),
+    { ...filterValues(organisationId, filters), ...listOrderValues(order, limit) },
+  )
 }
 
 export async function countVehicles(
@@ -95,18 +99,22 @@ export async function countVehicles(
 ): Promise<number> {
   const present = presentFilters(filters)
   const shape = `vehicles.count:${present.join(',')}:${order?.by ?? 'created'}`
-  const [row] = await prepareOnce(db, shape, () =>
-    db
-      .selectFrom('vehicles')
-      .select((eb) => eb.fn.countAll<number>().as('total'))
-      .where((eb) => filterConditions(eb, present))
-      .$if(order?.by === 'updated', (q) =>
-        q.where(changedWithin('vehicles', order as ListOrder, LIST_ORDER_PARAMS)),
-      ),
-  ).run<{ total: number | string }>({
-    ...filterValues(organisationId, filters),
-    ...(order ? listOrderValues(order, 0) : {}),
-  })
+  const [row] = await fastPath.read<{ total: number | string }>(
+    db,
+    shape,
+    () =>
+      db
+        .selectFrom('vehicles')
+        .select((eb) => eb.fn.countAll<number>().as('total'))
+        .where((eb) => filterConditions(eb, present))
+        .$if(order?.by === 'updated', (q) =>
+          q.where(changedWithin('vehicles', order as ListOrder, listOrderPlaceholders(param))),
+        ),
+    {
+      ...filterValues(organisationId, filters),
+      ...(order ? listOrderValues(order, 0) : {}),
+    },
+  )
   return Number(row?.total ?? 0)
 }
 
@@ -137,18 +145,22 @@ export async function findTagsOfVehicles(
   if (vehicleIds.length === 0) return []
   // CROSS JOIN keeps SQLite's planner from walking every tag of the organisation (to read them in
   // name order) instead of starting from the page's vehicles; the page's few rows are sorted after.
-  return prepareOnce(db, 'vehicles.tags', () =>
-    db
-      .selectFrom('vehicle_tags')
-      .crossJoin('tags')
-      .whereRef('tags.id', '=', 'vehicle_tags.tag_id')
-      .whereRef('tags.organisation_id', '=', 'vehicle_tags.organisation_id')
-      .select(['vehicle_tags.vehicle_id', 'tags.id', 'tags.name'])
-      .where(notIndexed('vehicle_tags.organisation_id'), '=', param<string>('organisationId'))
-      .where(inIdList(db, 'vehicle_tags.vehicle_id', 'vehicleIds'))
-      .orderBy('tags.name')
-      .orderBy('tags.id'),
-  ).run<VehicleTagRow>({ organisationId, vehicleIds: idList(db, vehicleIds) })
+  return fastPath.read<VehicleTagRow>(
+    db,
+    'vehicles.tags',
+    () =>
+      db
+        .selectFrom('vehicle_tags')
+        .crossJoin('tags')
+        .whereRef('tags.id', '=', 'vehicle_tags.tag_id')
+        .whereRef('tags.organisation_id', '=', 'vehicle_tags.organisation_id')
+        .select(['vehicle_tags.vehicle_id', 'tags.id', 'tags.name'])
+        .where(notIndexed('vehicle_tags.organisation_id'), '=', param<string>('organisationId'))
+        .where(inIdList(db, 'vehicle_tags.vehicle_id', 'vehicleIds'))
+        .orderBy('tags.name')
+        .orderBy('tags.id'),
+    { organisationId, vehicleIds: idList(db, vehicleIds) },
+  )
 }
 
 export async function findCapacitiesOfVehicles(
@@ -157,24 +169,28 @@ export async function findCapacitiesOfVehicles(
   vehicleIds: readonly string[],
 ): Promise<VehicleCapacityRow[]> {
   if (vehicleIds.length === 0) return []
-  return prepareOnce(db, 'vehicles.capacities', () =>
-    db
-      .selectFrom('vehicle_capacities')
-      .crossJoin('capacity_dimensions as dimension')
-      .whereRef('dimension.id', '=', 'vehicle_capacities.capacity_dimension_id')
-      .whereRef('dimension.organisation_id', '=', 'vehicle_capacities.organisation_id')
-      .select([
-        'vehicle_capacities.vehicle_id',
-        'dimension.id',
-        'dimension.key',
-        'dimension.label',
-        'vehicle_capacities.max_value',
-      ])
-      .where(notIndexed('vehicle_capacities.organisation_id'), '=', param<string>('organisationId'))
-      .where(inIdList(db, 'vehicle_capacities.vehicle_id', 'vehicleIds'))
-      .orderBy('dimension.key')
-      .orderBy('dimension.id'),
-  ).run<VehicleCapacityRow>({ organisationId, vehicleIds: idList(db, vehicleIds) })
+  return fastPath.read<VehicleCapacityRow>(
+    db,
+    'vehicles.capacities',
+    () =>
+      db
+        .selectFrom('vehicle_capacities')
+        .crossJoin('capacity_dimensions as dimension')
+        .whereRef('dimension.id', '=', 'vehicle_capacities.capacity_dimension_id')
+        .whereRef('dimension.organisation_id', '=', 'vehicle_capacities.organisation_id')
+        .select([
+          'vehicle_capacities.vehicle_id',
+          'dimension.id',
+          'dimension.key',
+          'dimension.label',
+          'vehicle_capacities.max_value',
+        ])
+        .where(notIndexed('vehicle_capacities.organisation_id'), '=', param<string>('organisationId'))
+        .where(inIdList(db, 'vehicle_capacities.vehicle_id', 'vehicleIds'))
+        .orderBy('dimension.key')
+        .orderBy('dimension.id'),
+    { organisationId, vehicleIds: idList(db, vehicleIds) },
+  )
 }
 
 export async function insertVehicle(db: Executor, row: VehicleRow): Promise<void> {
