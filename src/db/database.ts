@@ -5,8 +5,10 @@ import SQLite from 'better-sqlite3'
 import { Kysely, PostgresDialect } from 'kysely'
 import pg from 'pg'
 import { attachPool, attachSqliteHandle, preparedClient } from './fast-path/index.js'
-import { GroupCommitSqliteDialect, SqliteStatements, WalSync } from './sqlite-driver.js'
-import { BACKSTOP_CHECKPOINT_PAGES, WalCheckpointer, walFile } from './sqlite-wal.js'
+import { GroupCommitSqliteDialect } from './sqlite/dialect.js'
+import { SqliteStatements } from './sqlite/statement-cache.js'
+import { BACKSTOP_CHECKPOINT_PAGES, WalCheckpointer } from './sqlite/wal-checkpointer.js'
+import { WalSync, walFile } from './sqlite/wal-sync.js'
 import type { Database } from './types.js'
 
 export type Dialect = 'sqlite' | 'postgres'
@@ -59,7 +61,7 @@ function createSqlite(path: string, options: DatabaseOptions): DatabaseHandle {
   // FULL durability without blocking the event loop on the disk: SQLite appends each COMMIT to the WAL
   // (synchronous=NORMAL) and the group-commit driver fdatasyncs the WAL on libuv's thread pool before
   // it acknowledges the batch. The same guarantee as synchronous=FULL: no write is answered before it
-  // would survive a power loss. SQLITE_SYNCHRONOUS=NORMAL skips that fdatasync. See sqlite-wal.ts.
+  // would survive a power loss. SQLITE_SYNCHRONOUS=NORMAL skips that fdatasync. See sqlite/wal-sync.ts.
   const synchronous = options.sqliteSynchronous ?? 'FULL'
   const walSync = wal && synchronous === 'FULL' ? new WalSync(...walFile(`${file}-wal`)) : undefined
   raw.pragma(`synchronous = ${walSync ? 'NORMAL' : synchronous}`)

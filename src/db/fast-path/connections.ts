@@ -4,7 +4,7 @@
 // (ambient-transaction.ts) shares its database's.
 import type { Kysely } from 'kysely'
 import type pg from 'pg'
-import type { SqliteStatements } from '../sqlite-driver.js'
+import type { SqliteStatements } from '../sqlite/statement-cache.js'
 import type { Database } from '../types.js'
 
 const pools = new WeakMap<Kysely<Database>, pg.Pool>()

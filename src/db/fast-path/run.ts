@@ -2,12 +2,12 @@
 // outside a transaction, it runs as a named prepared statement, so the server parses and plans it
 // once per connection. On SQLite it still goes through Kysely's driver, whose single connection is
 // guarded by a mutex: a read must never slip into another request's open transaction (its
-// statements are memoised, see sqlite-driver.ts) — except when no transaction is open at all, when
+// statements are memoised, see sqlite/statement-cache.ts) — except when no transaction is open at all, when
 // it reads the handle directly, and in its own transaction, which holds the connection
 // (runInTransaction).
 import { CompiledQuery, Kysely, type QueryResult, Transaction } from 'kysely'
 import { isPostgres } from '../dialect.js'
-import { openLeaseOf, rememberLease } from '../sqlite-driver.js'
+import { openLeaseOf, rememberLease } from '../sqlite/group-commit.js'
 import type { Database, Executor } from '../types.js'
 import { poolOf, sqliteHandleOf } from './connections.js'
 import type { HotQuery } from './hot-query.js'
