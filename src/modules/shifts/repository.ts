@@ -15,14 +15,8 @@ import type {
   ShiftRow,
   ShiftsTable,
 } from '../../db/types.js'
-import {
-  changedWithin,
-  inListOrder,
-  type ListOrder,
-  listOrderPlaceholders,
-  listOrderShape,
-  listOrderValues,
-} from '../../http/list-order.js'
+import type { ListOrder } from '../../http/list-order.js'
+import { countListed, type PreparedList, readListPage } from '../prepared-list.js'
 
 export type ShiftUpdate = Updateable<ShiftsTable>
 
@@ -76,6 +70,15 @@ function selectShifts(db: Executor) {
     ])
 }
 
+/** The list's statements for the filters set: their names and values. */
+function shiftList(kind: 'list' | 'count', organisationId: string, filters: ShiftFilters): PreparedList {
+  return {
+    table: 'shifts',
+    shape: `shifts.${kind}:${presentFilters(filters).join(',')}`,
+    values: { organisationId, ...filters },
+  }
+}
+
 export async function listShifts(
   db: Executor,
   organisationId: string,
@@ -84,17 +87,8 @@ export async function listShifts(
   limit: number,
 ): Promise<ShiftListedRow[]> {
   const present = presentFilters(filters)
-  return fastPath.read<ShiftListedRow>(
-    db,
-    `shifts.list:${present.join(',')}:${listOrderShape(order)}`,
-    () =>
-      inListOrder(
-        selectShifts(db).where((eb) => filterConditions(eb, present)),
-        'shifts',
-        order,
-        listOrderPlaceholders(param),
-      ),
-    { organisationId, ...filters, ...listOrderValues(order, limit) },
+  return readListPage<ShiftListedRow>(db, shiftList('list', organisationId, filters), order, limit, () =>
+    selectShifts(db).where((eb) => filterConditions(eb, present)),
   )
 }
 
@@ -105,25 +99,12 @@ export async function countShifts(
   order?: ListOrder,
 ): Promise<number> {
   const present = presentFilters(filters)
-  const shape = `shifts.count:${present.join(',')}:${order?.by ?? 'created'}`
-  const [row] = await fastPath.read<{ total: number | string }>(
-    db,
-    shape,
-    () =>
-      db
-        .selectFrom('shifts')
-        .select((eb) => eb.fn.countAll<number>().as('total'))
-        .where((eb) => filterConditions(eb, present))
-        .$if(order?.by === 'updated', (q) =>
-          q.where(changedWithin('shifts', order as ListOrder, listOrderPlaceholders(param))),
-        ),
-    {
-      organisationId,
-      ...filters,
-      ...(order ? listOrderValues(order, 0) : {}),
-    },
+  return countListed(db, shiftList('count', organisationId, filters), order, () =>
+    db
+      .selectFrom('shifts')
+      .select((eb) => eb.fn.countAll<number>().as('total'))
+      .where((eb) => filterConditions(eb, present)),
   )
-  return Number(row?.total ?? 0)
 }
 
 export async function findShift(

@@ -5,14 +5,8 @@ import { sqlBool } from '../../db/database.js'
 import { fastPath, idList, inIdList, param, presentFilters } from '../../db/fast-path/index.js'
 import { lockForUpdate } from '../../db/locking.js'
 import type { Database, Executor, VehicleRow, VehiclesTable } from '../../db/types.js'
-import {
-  changedWithin,
-  inListOrder,
-  type ListOrder,
-  listOrderPlaceholders,
-  listOrderShape,
-  listOrderValues,
-} from '../../http/list-order.js'
+import type { ListOrder } from '../../http/list-order.js'
+import { countListed, type PreparedList, readListPage } from '../prepared-list.js'
 
 export type VehicleUpdate = Updateable<VehiclesTable>
 
@@ -49,11 +43,16 @@ function filterConditions(eb: ExpressionBuilder<Database, 'vehicles'>, present: 
   return eb.and(conditions)
 }
 
-function filterValues(organisationId: string, filters: VehicleFilters) {
+/** The list's statements for the filters set: their names and values. */
+function vehicleList(kind: 'list' | 'count', organisationId: string, filters: VehicleFilters): PreparedList {
   return {
-    organisationId,
-    locationId: filters.locationId,
-    isActive: filters.isActive === undefined ? undefined : sqlBool(filters.isActive),
+    table: 'vehicles',
+    shape: `vehicles.${kind}:${presentFilters(filters).join(',')}`,
+    values: {
+      organisationId,
+      locationId: filters.locationId,
+      isActive: filters.isActive === undefined ? undefined : sqlBool(filters.isActive),
+    },
   }
 }
 
@@ -77,17 +76,8 @@ export async function listVehicles(
   limit: number,
 ): Promise<VehicleListedRow[]> {
   const present = presentFilters(filters)
-  return fastPath.read<VehicleListedRow>(
-    db,
-    `vehicles.list:${present.join(',')}:${listOrderShape(order)}`,
-    () =>
-      inListOrder(
-        selectVehicles(db).where((eb) => filterConditions(eb, present)),
-        'vehicles',
-        order,
-        listOrderPlaceholders(param),
-      ),
-    { ...filterValues(organisationId, filters), ...listOrderValues(order, limit) },
+  return readListPage<VehicleListedRow>(db, vehicleList('list', organisationId, filters), order, limit, () =>
+    selectVehicles(db).where((eb) => filterConditions(eb, present)),
   )
 }
 
@@ -98,24 +88,12 @@ export async function countVehicles(
   order?: ListOrder,
 ): Promise<number> {
   const present = presentFilters(filters)
-  const shape = `vehicles.count:${present.join(',')}:${order?.by ?? 'created'}`
-  const [row] = await fastPath.read<{ total: number | string }>(
-    db,
-    shape,
-    () =>
-      db
-        .selectFrom('vehicles')
-        .select((eb) => eb.fn.countAll<number>().as('total'))
-        .where((eb) => filterConditions(eb, present))
-        .$if(order?.by === 'updated', (q) =>
-          q.where(changedWithin('vehicles', order as ListOrder, listOrderPlaceholders(param))),
-        ),
-    {
-      ...filterValues(organisationId, filters),
-      ...(order ? listOrderValues(order, 0) : {}),
-    },
+  return countListed(db, vehicleList('count', organisationId, filters), order, () =>
+    db
+      .selectFrom('vehicles')
+      .select((eb) => eb.fn.countAll<number>().as('total'))
+      .where((eb) => filterConditions(eb, present)),
   )
-  return Number(row?.total ?? 0)
 }
 
 export async function findVehicle(
