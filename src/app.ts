@@ -2,7 +2,6 @@ import cookie from '@fastify/cookie'
 import type { FastifyPluginAsyncTypebox, TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify'
 import { type Config, DEFAULT_IP_RATE_LIMIT_PER_MINUTE } from './config.js'
-import { ambientDatabase } from './db/ambient-transaction.js'
 import type { Dialect } from './db/database.js'
 import {
   appendAccessCheck,
@@ -23,6 +22,7 @@ import { ADMIN_PREFIX, installOpenApi, PUBLIC_PREFIX } from './http/openapi.js'
 import { installOptionalBodies } from './http/optional-body.js'
 import { installDocsRoutes } from './http/playground.js'
 import { installRateLimit, RateLimits } from './http/rate-limit.js'
+import { installRequestDatabase } from './http/request-database.js'
 import { ErrorBody } from './http/schemas.js'
 import { installResponseHeaders } from './http/security-headers.js'
 import { capConnections, type ServerLimits } from './http/server-limits.js'
@@ -109,6 +109,9 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   installValidators(app)
   installJsonParser(app, deps.config.bodyLimitBytes)
   installOptionalBodies(app)
+  // The database as route modules see it: the request's transaction when an idempotent request has
+  // one (http/request-database.ts). Before any request hook, so every later one runs in its scope.
+  const requestDb = installRequestDatabase(app, deps.db)
   // 2. Output: one error handler for every route.
   installErrorHandling(app)
   app.addSchema(ErrorBody)
@@ -140,7 +143,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   })
 
   // 4. The services the routes use (webhooks, plan runner, key cache, dashboard sign-in: services.ts).
-  const { routeOptions: options, login, webhooks } = buildServices(app, deps, rateLimits, ipLimit)
+  const { routeOptions: options, login, webhooks } = buildServices(app, deps, requestDb, rateLimits, ipLimit)
   app.decorate('webhooks', webhooks)
   // Metrics: requests are counted in the same onResponse hook (by route pattern, never the URL);
   // everything else is read when /metrics is scraped.
@@ -160,7 +163,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   // 5. The two APIs: authentication → per-key rate limit → plan and scope checks → routes.
   // Idempotency-Key on every write of both APIs (its handler runs in the transaction that stores the
   // answer); before it, If-Match, so an idempotent request's transaction holds that check too.
-  installEtags(app, ambientDatabase(deps.db))
+  installEtags(app, requestDb)
   installIdempotency(app, { db: deps.db })
   const apiKeys = options.apiKeys
   await registerApi(app, apiKeys, rateLimits, PUBLIC_PREFIX, publicScope, async (api) => {

@@ -10,7 +10,6 @@ import {
   type SESSION_DEFAULTS,
   WEBHOOK_DEFAULTS,
 } from './config.js'
-import { ambientDatabase } from './db/ambient-transaction.js'
 import type { Database } from './db/types.js'
 import type { IpLimit } from './http/ip-rate-limit.js'
 import type { RateLimits } from './http/rate-limit.js'
@@ -43,12 +42,14 @@ export interface Services {
 }
 
 /**
- * Builds the services and ties their start and stop to the app's. `rateLimits` counts failed
- * sign-ins; `ipLimit` guards the sign-in route, which needs no key.
+ * Builds the services and ties their start and stop to the app's. `requestDb` is the view of the
+ * database route modules are given (http/request-database.ts); `rateLimits` counts failed sign-ins;
+ * `ipLimit` guards the sign-in route, which needs no key.
  */
 export function buildServices(
   app: FastifyInstance,
   deps: ServiceDeps,
+  requestDb: Kysely<Database>,
   rateLimits: RateLimits,
   ipLimit: IpLimit | undefined,
 ): Services {
@@ -75,10 +76,9 @@ export function buildServices(
     ...(deps.clock ? { clock: deps.clock } : {}),
     ...(deps.passwordParams ? { passwordParams: deps.passwordParams } : {}),
   })
-  // Route modules get the database through a view that follows an idempotent request's
-  // transaction (db/ambient-transaction.ts); background work above gets the database itself.
+  // Route modules get the request's view of the database; background work above gets the database itself.
   const routeOptions: RouteOptions = {
-    db: ambientDatabase(deps.db),
+    db: requestDb,
     apiKeys: new ApiKeyResolver(deps.db, deps.config.authCacheTtlMs),
     defaultRateLimitPerMinute: deps.config.defaultRateLimitPerMinute,
     webhooks,

@@ -49,7 +49,7 @@ for (const dialect of DIALECTS) {
     beforeAll(async () => {
       const database = await createTestDatabase(dialect)
       const db = database.db.withPlugin(recorder)
-      // Hot queries (prepareOnce/runHotQuery) run their SQL as is, past the plugin: on this
+      // Fast-path statements (db/fast-path/) run their SQL as is, past the plugin: on this
       // unregistered instance they come through executeQuery, with their real parameters.
       const executeQuery = db.executeQuery.bind(db)
       db.executeQuery = ((query: CompiledQuery) => {
@@ -138,7 +138,7 @@ for (const dialect of DIALECTS) {
         ...recorder.nodes.map((node) => db.getExecutor().compileQuery(node, { queryId: '' } as never)),
         ...hotQueries,
       ]
-      // prepareOnce() compiles each shape once with placeholders; what matters is what then runs.
+      // The fast path compiles each shape once with placeholders; what matters is what then runs.
       const placeholder = (value: unknown) => typeof value === 'string' && value.startsWith('\u0000')
       const selects = statements.filter(
         (query) => /^\s*select/i.test(query.sql) && !query.parameters.some(placeholder),

@@ -2,11 +2,13 @@
 import { mkdirSync } from 'node:fs'
 import { dirname } from 'node:path'
 import SQLite from 'better-sqlite3'
-import { Kysely, PostgresAdapter, PostgresDialect } from 'kysely'
+import { Kysely, PostgresDialect } from 'kysely'
 import pg from 'pg'
-import { preparedClient, registerPool, registerSqliteHandle } from './hot-query.js'
-import { GroupCommitSqliteDialect, SqliteStatements, WalSync } from './sqlite-driver.js'
-import { BACKSTOP_CHECKPOINT_PAGES, WalCheckpointer, walFile } from './sqlite-wal.js'
+import { attachPool, attachSqliteHandle, preparedClient } from './fast-path/index.js'
+import { GroupCommitSqliteDialect } from './sqlite/dialect.js'
+import { SqliteStatements } from './sqlite/statement-cache.js'
+import { BACKSTOP_CHECKPOINT_PAGES, WalCheckpointer } from './sqlite/wal-checkpointer.js'
+import { WalSync, walFile } from './sqlite/wal-sync.js'
 import type { Database } from './types.js'
 
 export type Dialect = 'sqlite' | 'postgres'
@@ -38,10 +40,7 @@ export function dialectOfUrl(url: string): Dialect {
   return /^postgres(ql)?:\/\//i.test(url) ? 'postgres' : 'sqlite'
 }
 
-/** True when the executor (a Kysely instance or a transaction) talks to PostgreSQL. */
-export function isPostgres(db: Pick<Kysely<Database>, 'getExecutor'>): boolean {
-  return db.getExecutor().adapter instanceof PostgresAdapter
-}
+export { isPostgres } from './dialect.js'
 
 /** Booleans are written as 0/1: better-sqlite3 binds no JS booleans and PostgreSQL casts '1'. */
 export function sqlBool(value: boolean): number {
@@ -62,7 +61,7 @@ function createSqlite(path: string, options: DatabaseOptions): DatabaseHandle {
   // FULL durability without blocking the event loop on the disk: SQLite appends each COMMIT to the WAL
   // (synchronous=NORMAL) and the group-commit driver fdatasyncs the WAL on libuv's thread pool before
   // it acknowledges the batch. The same guarantee as synchronous=FULL: no write is answered before it
-  // would survive a power loss. SQLITE_SYNCHRONOUS=NORMAL skips that fdatasync. See sqlite-wal.ts.
+  // would survive a power loss. SQLITE_SYNCHRONOUS=NORMAL skips that fdatasync. See sqlite/wal-sync.ts.
   const synchronous = options.sqliteSynchronous ?? 'FULL'
   const walSync = wal && synchronous === 'FULL' ? new WalSync(...walFile(`${file}-wal`)) : undefined
   raw.pragma(`synchronous = ${walSync ? 'NORMAL' : synchronous}`)
@@ -85,7 +84,7 @@ function createSqlite(path: string, options: DatabaseOptions): DatabaseHandle {
   const database = new SqliteStatements(raw)
   const dialect = new GroupCommitSqliteDialect(database, walSync)
   const db = new Kysely<Database>({ dialect })
-  registerSqliteHandle(db, database)
+  attachSqliteHandle(db, database)
   const destroy = async () => {
     await db.destroy()
     await checkpointer?.close()
@@ -106,9 +105,9 @@ function createPostgres(url: string, options: DatabaseOptions): DatabaseHandle {
     keepAlive: true,
     keepAliveInitialDelayMillis: 10_000,
     // Statements are written without waiting for the previous one's answer (they still run in
-    // order): a transaction's `begin` and deferrable writes share round trips (hot-query.ts).
+    // order): a transaction's `begin` and deferrable writes share round trips (fast-path/pg-client.ts).
     pipeline: true,
-    // The hot reads run as named prepared statements (hot-query.ts). With the default plan cache
+    // The fast path's statements run as named prepared statements (fast-path/). With the default plan cache
     // mode PostgreSQL kept re-planning them for every execution (custom plans: ≈ 0.5–1.7 ms of
     // planning for a 0.14 ms job page); their generic plans use the same indexes, so plan them once
     // per connection. One-off (unnamed) statements are planned per execution as before.
@@ -135,7 +134,7 @@ function createPostgres(url: string, options: DatabaseOptions): DatabaseHandle {
     preparedClient(client)
   })
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) })
-  registerPool(db, pool)
+  attachPool(db, pool)
   return { db, dialect: 'postgres', destroy: () => db.destroy(), pool }
 }
 

@@ -1,6 +1,6 @@
 import type { Transaction } from 'kysely'
 import { isPostgres } from './database.js'
-import { param, prepareOnce } from './hot-query.js'
+import { fastPath, param } from './fast-path/index.js'
 import type { Database } from './types.js'
 
 /** Tenant tables other rows refer to by id. */
@@ -17,13 +17,18 @@ export async function referenceExists(
   organisationId: string,
   id: string,
 ): Promise<boolean> {
-  const rows = await prepareOnce(trx, `${table}.reference`, () => {
-    const query = trx
-      .selectFrom(table as 'users')
-      .select('id')
-      .where('organisation_id', '=', param<string>('organisationId'))
-      .where('id', '=', param<string>('id'))
-    return isPostgres(trx) ? query.forKeyShare() : query
-  }).run({ organisationId, id })
+  const rows = await fastPath.read(
+    trx,
+    `${table}.reference`,
+    () => {
+      const query = trx
+        .selectFrom(table as 'users')
+        .select('id')
+        .where('organisation_id', '=', param<string>('organisationId'))
+        .where('id', '=', param<string>('id'))
+      return isPostgres(trx) ? query.forKeyShare() : query
+    },
+    { organisationId, id },
+  )
   return rows.length > 0
 }

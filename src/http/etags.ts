@@ -12,6 +12,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from
 import type { Kysely } from 'kysely'
 import { inAmbientTransactionOrJoin } from '../db/ambient-transaction.js'
 import { isPostgres } from '../db/database.js'
+import { lockForUpdate } from '../db/locking.js'
 import type { Database } from '../db/types.js'
 import { AppError } from './errors.js'
 import { appendRouteHook } from './route-hooks.js'
@@ -132,14 +133,14 @@ function checkedFirst(original: Handler, db: Kysely<Database>, precondition: Pre
     if (typeof wanted !== 'string') return original.call(this, request, reply)
     const typed = request as FastifyRequest<{ Params: { id: string } }>
     return inAmbientTransactionOrJoin(db, async (trx) => {
+      // SQLite's one writer holds every row already: the read would only cost time.
       if (isPostgres(trx)) {
-        await trx
+        const row = trx
           .selectFrom(precondition.table)
           .select('id')
           .where('organisation_id', '=', request.auth.organisationId)
           .where('id', '=', typed.params.id)
-          .forUpdate()
-          .execute()
+        await lockForUpdate(trx, row).execute()
       }
       const serialize = reply.compileSerializationSchema(precondition.schema)
       const current = etagOfBody(serialize({ data: await precondition.current(typed), message: SUCCESS }))

@@ -10,7 +10,6 @@
 //   is read. Holding them back until every transaction stamped earlier has committed means a client
 //   that resumes from the last updatedAt it saw never skips one.
 import { type Expression, type SelectQueryBuilder, type SqlBool, sql } from 'kysely'
-import { param } from '../db/hot-query.js'
 import { INSTANT_EXPECTED, toStoredInstant } from '../db/values.js'
 import { type CursorPosition, decodeCursor, encodeCursor } from './cursor.js'
 import { validationError } from './errors.js'
@@ -45,13 +44,13 @@ export function listOrderOf(query: ListOrderQuery, settleMs: number, now = Date.
   return { by, since, until: new Date(now - settleMs).toISOString(), offset, after }
 }
 
-/** Placeholder names of the order's values, for queries built once by prepareOnce. */
+/** What of the order changes a query's SQL: part of the shape of a statement built once. */
 export function listOrderShape(order: ListOrder): string {
   return `${order.by}:${order.after ? 'after' : 'offset'}`
 }
 
 /** The order's values under the names listOrderParams uses. */
-export function listOrderValues(order: ListOrder, limit: number): Record<string, unknown> {
+export function listOrderValues(order: ListOrder, limit: number): ListOrderValues {
   return {
     orderSince: order.by === 'updated' ? order.since : undefined,
     orderUntil: order.by === 'updated' ? order.until : undefined,
@@ -62,23 +61,32 @@ export function listOrderValues(order: ListOrder, limit: number): Record<string,
   }
 }
 
-type Values = Record<
-  'orderSince' | 'orderUntil' | 'orderAfterAt' | 'orderAfterId' | 'orderLimit' | 'orderOffset',
-  unknown
->
+const VALUE_NAMES = [
+  'orderSince',
+  'orderUntil',
+  'orderAfterAt',
+  'orderAfterId',
+  'orderLimit',
+  'orderOffset',
+] as const
 
-/** param() placeholders for every value, for prepareOnce. */
-export const LIST_ORDER_PARAMS: Values = {
-  orderSince: param('orderSince'),
-  orderUntil: param('orderUntil'),
-  orderAfterAt: param('orderAfterAt'),
-  orderAfterId: param('orderAfterId'),
-  orderLimit: param('orderLimit'),
-  orderOffset: param('orderOffset'),
+/** The order's values by name (listOrderValues), or placeholders for them (listOrderPlaceholders). */
+export type ListOrderValues = Record<(typeof VALUE_NAMES)[number], unknown>
+
+/**
+ * A placeholder for every value, made by `placeholder` (the fast path's param()), for a query built
+ * once and run with listOrderValues.
+ */
+export function listOrderPlaceholders(placeholder: (name: string) => unknown): ListOrderValues {
+  return Object.fromEntries(VALUE_NAMES.map((name) => [name, placeholder(name)])) as ListOrderValues
 }
 
 /** Only the rows of `table` inside the change window (no cursor, no order): for the total. */
-export function changedWithin(table: string, order: ListOrder, values: Partial<Values>): Expression<SqlBool> {
+export function changedWithin(
+  table: string,
+  order: ListOrder,
+  values: Partial<ListOrderValues>,
+): Expression<SqlBool> {
   if (order.by !== 'updated') return sql<SqlBool>`1 = 1`
   const updatedAt = sql.ref(`${table}.updated_at`)
   return sql<SqlBool>`${updatedAt} > ${values.orderSince} and ${updatedAt} <= ${values.orderUntil}`
@@ -86,14 +94,14 @@ export function changedWithin(table: string, order: ListOrder, values: Partial<V
 
 /**
  * Applies the order to a query over `table`: the change window, the keyset start, ORDER BY, LIMIT and
- * OFFSET. `values` are the real values (listOrderValues) or placeholders (LIST_ORDER_PARAMS).
+ * OFFSET. `values` are the real values (listOrderValues) or placeholders (listOrderPlaceholders).
  */
 // biome-ignore lint/suspicious/noExplicitAny: works on a select over any table of the schema
 export function inListOrder<Q extends SelectQueryBuilder<any, any, any>>(
   query: Q,
   table: string,
   order: ListOrder,
-  values: Values,
+  values: ListOrderValues,
 ): Q {
   const column = order.by === 'updated' ? 'updated_at' : 'created_at'
   const at = sql.ref(`${table}.${column}`)

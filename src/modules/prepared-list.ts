@@ -1,16 +1,16 @@
 // A filtered list of one table read through prepared statements (shifts, vehicles): a page in list
 // order and the total of the same filters, each built once per shape — the filters present and what
-// of the order changes the SQL — and run with the values bound by name (db/hot-query.ts, prepareOnce).
+// of the order changes the SQL — and run with the values bound by name (db/fast-path/).
 // The caller names the shape's prefix, builds the filtered query with param() placeholders, and
 // gives the filters' values under the placeholders' names.
 import type { SelectQueryBuilder } from 'kysely'
-import { prepareOnce } from '../db/hot-query.js'
+import { fastPath, param } from '../db/fast-path/index.js'
 import type { Executor } from '../db/types.js'
 import {
   changedWithin,
   inListOrder,
-  LIST_ORDER_PARAMS,
   type ListOrder,
+  listOrderPlaceholders,
   listOrderShape,
   listOrderValues,
 } from '../http/list-order.js'
@@ -33,9 +33,12 @@ export function readListPage<Row>(
   // biome-ignore lint/suspicious/noExplicitAny: a select over any table of the schema
   build: () => SelectQueryBuilder<any, any, any>,
 ): Promise<Row[]> {
-  return prepareOnce(db, `${list.shape}:${listOrderShape(order)}`, () =>
-    inListOrder(build(), list.table, order, LIST_ORDER_PARAMS),
-  ).run<Row>({ ...list.values, ...listOrderValues(order, limit) })
+  return fastPath.read<Row>(
+    db,
+    `${list.shape}:${listOrderShape(order)}`,
+    () => inListOrder(build(), list.table, order, listOrderPlaceholders(param)),
+    { ...list.values, ...listOrderValues(order, limit) },
+  )
 }
 
 /**
@@ -49,10 +52,14 @@ export async function countListed(
   // biome-ignore lint/suspicious/noExplicitAny: a count over any table of the schema
   build: () => SelectQueryBuilder<any, any, { total: number }>,
 ): Promise<number> {
-  const [row] = await prepareOnce(db, `${list.shape}:${order?.by ?? 'created'}`, () =>
-    build().$if(order?.by === 'updated', (q) =>
-      q.where(changedWithin(list.table, order as ListOrder, LIST_ORDER_PARAMS)),
-    ),
-  ).run<{ total: number | string }>({ ...list.values, ...(order ? listOrderValues(order, 0) : {}) })
+  const [row] = await fastPath.read<{ total: number | string }>(
+    db,
+    `${list.shape}:${order?.by ?? 'created'}`,
+    () =>
+      build().$if(order?.by === 'updated', (q) =>
+        q.where(changedWithin(list.table, order as ListOrder, listOrderPlaceholders(param))),
+      ),
+    { ...list.values, ...(order ? listOrderValues(order, 0) : {}) },
+  )
   return Number(row?.total ?? 0)
 }

@@ -13,7 +13,7 @@ import { RequestMetrics } from './request-metrics.js'
 export interface DatabaseStats {
   /** PostgreSQL: the pg.Pool counters. */
   pool?: { totalCount: number; idleCount: number; waitingCount: number }
-  /** SQLite: group commit (sqlite-driver.ts): COMMITs issued and the transactions they carried. */
+  /** SQLite: group commit (db/sqlite/group-commit.ts): COMMITs issued and the transactions they carried. */
   groupCommit?: { commits: number; transactions: number }
 }
 

@@ -1,5 +1,5 @@
 import type { ExpressionBuilder, Transaction, Updateable } from 'kysely'
-import { isPostgres } from '../../db/database.js'
+import { lockForUpdate } from '../../db/locking.js'
 import type { ApiKeyRow, ApiKeysTable, Database, Executor, PlanTier } from '../../db/types.js'
 
 export interface ApiKeyWithPlan extends ApiKeyRow {
@@ -123,14 +123,10 @@ export async function findApiKeyForUpdate(
   organisationId: string,
   id: string,
 ): Promise<ApiKeyRow | undefined> {
-  let query = trx
-    .selectFrom('api_keys')
-    .selectAll()
-    .where('organisation_id', '=', organisationId)
-    .where('id', '=', id)
-  // SQLite has one writer at a time: a write transaction is already exclusive.
-  if (isPostgres(trx)) query = query.forUpdate()
-  return query.executeTakeFirst()
+  return lockForUpdate(
+    trx,
+    trx.selectFrom('api_keys').selectAll().where('organisation_id', '=', organisationId).where('id', '=', id),
+  ).executeTakeFirst()
 }
 
 /**

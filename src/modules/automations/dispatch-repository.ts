@@ -2,7 +2,8 @@
 // each row they touch carries its organisation id, and deliveries never mix one with another.
 import type { Transaction } from 'kysely'
 import { isPostgres, sqlBool } from '../../db/database.js'
-import { idList, inIdList, param, prepareOnce } from '../../db/hot-query.js'
+import { fastPath, idList, inIdList, param } from '../../db/fast-path/index.js'
+import { lockForUpdate } from '../../db/locking.js'
 import type { AutomationRow, Database, Executor, OutboxEventRow } from '../../db/types.js'
 
 /**
@@ -14,16 +15,21 @@ export async function claimPendingEvents(
   limit: number,
 ): Promise<OutboxEventRow[]> {
   // Prepared once, as are the claim's other statements: the dispatcher claims after every write.
-  return prepareOnce(trx, 'outbox.claim', () => {
-    const query = trx
-      .selectFrom('outbox_events')
-      .selectAll()
-      .where('dispatched_at', 'is', null)
-      .orderBy('occurred_at')
-      .orderBy('id')
-      .limit(param<number>('limit'))
-    return isPostgres(trx) ? query.forUpdate().skipLocked() : query
-  }).run<OutboxEventRow>({ limit })
+  return fastPath.read<OutboxEventRow>(
+    trx,
+    'outbox.claim',
+    () => {
+      const pending = trx
+        .selectFrom('outbox_events')
+        .selectAll()
+        .where('dispatched_at', 'is', null)
+        .orderBy('occurred_at')
+        .orderBy('id')
+        .limit(param<number>('limit'))
+      return lockForUpdate(trx, pending, { skipLocked: true })
+    },
+    { limit },
+  )
 }
 
 /**
@@ -37,29 +43,38 @@ export async function findActiveAutomations(
   if (events.length === 0) return []
   const organisations = [...new Set(events.map((e) => e.organisation_id))]
   const names = [...new Set(events.map((e) => e.event))]
-  return prepareOnce(trx, 'automations.listening', () => {
-    const query = trx
-      .selectFrom('automations')
-      .selectAll()
-      .where(inIdList(trx, 'organisation_id', 'organisations'))
-      .where(inIdList(trx, 'event', 'names'))
-      .where('is_active', '=', param<number>('active'))
-    return isPostgres(trx) ? query.forKeyShare() : query
-  }).run<AutomationRow>({
-    organisations: idList(trx, organisations),
-    names: idList(trx, names),
-    active: sqlBool(true),
-  })
+  return fastPath.read<AutomationRow>(
+    trx,
+    'automations.listening',
+    () => {
+      const query = trx
+        .selectFrom('automations')
+        .selectAll()
+        .where(inIdList(trx, 'organisation_id', 'organisations'))
+        .where(inIdList(trx, 'event', 'names'))
+        .where('is_active', '=', param<number>('active'))
+      return isPostgres(trx) ? query.forKeyShare() : query
+    },
+    {
+      organisations: idList(trx, organisations),
+      names: idList(trx, names),
+      active: sqlBool(true),
+    },
+  )
 }
 
 export async function markDispatched(trx: Executor, ids: readonly string[], at: string): Promise<void> {
   if (ids.length === 0) return
-  await prepareOnce(trx, 'outbox.markDispatched', () =>
-    trx
-      .updateTable('outbox_events')
-      .set({ dispatched_at: param<string>('at') })
-      .where(inIdList(trx, 'id', 'ids')),
-  ).run({ at, ids: idList(trx, ids) })
+  await fastPath.write(
+    trx,
+    'outbox.markDispatched',
+    () =>
+      trx
+        .updateTable('outbox_events')
+        .set({ dispatched_at: param<string>('at') })
+        .where(inIdList(trx, 'id', 'ids')),
+    { at, ids: idList(trx, ids) },
+  )
 }
 
 /** Executions left PENDING by a process that stopped mid-delivery: failed, never re-sent. */

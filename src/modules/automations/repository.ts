@@ -1,7 +1,8 @@
 // Automations and their execution log. Every query takes the organisation id, except the
 // dispatcher's claims (dispatch-repository.ts), which work across organisations by design.
 import type { Updateable } from 'kysely'
-import { isPostgres, sqlBool } from '../../db/database.js'
+import { sqlBool } from '../../db/database.js'
+import { lockForUpdate } from '../../db/locking.js'
 import type {
   AutomationRow,
   AutomationsTable,
@@ -74,13 +75,12 @@ export async function findAutomation(
   id: string,
   options: { forUpdate?: boolean } = {},
 ): Promise<AutomationRow | undefined> {
-  let query = db
+  const query = db
     .selectFrom('automations')
     .selectAll()
     .where('organisation_id', '=', organisationId)
     .where('id', '=', id)
-  if (options.forUpdate && isPostgres(db)) query = query.forUpdate()
-  return query.executeTakeFirst()
+  return (options.forUpdate ? lockForUpdate(db, query) : query).executeTakeFirst()
 }
 
 export async function updateAutomation(

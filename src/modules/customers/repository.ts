@@ -1,12 +1,12 @@
 import { type ExpressionBuilder, sql } from 'kysely'
 import { isPostgres } from '../../db/database.js'
-import { param, prepareOnce } from '../../db/hot-query.js'
+import { fastPath, param } from '../../db/fast-path/index.js'
 import type { CustomerRow, CustomerUpdate, Database, Executor, NewCustomer } from '../../db/types.js'
 import {
   changedWithin,
   inListOrder,
-  type LIST_ORDER_PARAMS,
   type ListOrder,
+  type ListOrderValues,
   listOrderValues,
 } from '../../http/list-order.js'
 
@@ -67,7 +67,7 @@ export async function listCustomers(
       ),
     'customers',
     order,
-    listOrderValues(order, limit) as typeof LIST_ORDER_PARAMS,
+    listOrderValues(order, limit) as ListOrderValues,
   ).execute()
 }
 
@@ -121,13 +121,17 @@ export async function findCustomer(
   organisationId: string,
   id: string,
 ): Promise<CustomerRow | undefined> {
-  const [row] = await prepareOnce(db, 'customers.find', () =>
-    db
-      .selectFrom('customers')
-      .selectAll()
-      .where('organisation_id', '=', param<string>('organisationId'))
-      .where('id', '=', param<string>('id')),
-  ).run<CustomerRow>({ organisationId, id })
+  const [row] = await fastPath.read<CustomerRow>(
+    db,
+    'customers.find',
+    () =>
+      db
+        .selectFrom('customers')
+        .selectAll()
+        .where('organisation_id', '=', param<string>('organisationId'))
+        .where('id', '=', param<string>('id')),
+    { organisationId, id },
+  )
   return row
 }
 

@@ -1,6 +1,6 @@
 import { sql } from 'kysely'
 import { isPostgres } from '../../db/database.js'
-import { type HotQuery, param, prepareOnce, runHotQuery } from '../../db/hot-query.js'
+import { fastPath, type HotQuery, param } from '../../db/fast-path/index.js'
 import type { Executor, OutboxEventsTable } from '../../db/types.js'
 
 export async function insertOutboxEvent(
@@ -8,7 +8,7 @@ export async function insertOutboxEvent(
   row: Omit<OutboxEventsTable, 'dispatched_at'>,
 ): Promise<void> {
   // Prepared once: every write of the service ends with this insert.
-  await prepareOnce(
+  await fastPath.deferrableWrite(
     db,
     'outbox.insert',
     () =>
@@ -19,8 +19,8 @@ export async function insertOutboxEvent(
         data: param('data'),
         occurred_at: param('occurred_at'),
       }),
-    { deferrable: true },
-  ).run(row)
+    row,
+  )
 }
 
 // Any number of events of one organisation and instant in one statement: the rows travel as one
@@ -44,7 +44,7 @@ export async function insertOutboxEvents(
   const params = isPostgres(db)
     ? [organisationId, occurredAt, rows.map((r) => r.id), rows.map((r) => r.event), rows.map((r) => r.data)]
     : [organisationId, occurredAt, JSON.stringify(rows.map((r) => [r.id, r.event, r.data]))]
-  await runHotQuery(db, INSERT_OUTBOX_EVENTS, params)
+  await fastPath.writeSql(db, INSERT_OUTBOX_EVENTS, params)
 }
 
 /**

@@ -4,7 +4,7 @@
 // shifts/service.ts findShiftsForAssignment).
 import type { Transaction } from 'kysely'
 import { isPostgres } from '../../db/database.js'
-import { type HotQuery, runHotQuery } from '../../db/hot-query.js'
+import { fastPath, type HotQuery } from '../../db/fast-path/index.js'
 import type { Database, Executor, JobRow } from '../../db/types.js'
 
 export async function findJobTagIds(db: Executor, organisationId: string, jobId: string): Promise<string[]> {
@@ -60,7 +60,7 @@ export type JobAssignmentRow = Pick<JobRow, (typeof ASSIGNMENT_COLUMNS)[number]>
 
 // Every row in one statement, the rows as one parameter: a JSON array of arrays on SQLite, one array
 // per column on PostgreSQL. One statement, not one per job: in a request's SAVEPOINT (the group commit,
-// db/sqlite-driver.ts) each SQLite statement costs more the more the transaction has written — 1,900
+// db/sqlite/group-commit.ts) each SQLite statement costs more the more the transaction has written — 1,900
 // single-job updates took 0.4–0.7 s, this one 80–140 ms (measured, triggers included). The CTE is
 // materialised so that SQLite looks each row's job up by (organisation_id, id) rather than scanning
 // the organisation's jobs for each row. The columns set are those updateJob sets for an assign or an
@@ -94,5 +94,5 @@ export async function updateAssignments(
         updatedAt,
         organisationId,
       ]
-  await runHotQuery(trx, UPDATE_ASSIGNMENTS, params)
+  await fastPath.writeSql(trx, UPDATE_ASSIGNMENTS, params)
 }

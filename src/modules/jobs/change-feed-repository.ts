@@ -5,8 +5,8 @@ import type { Database, Executor } from '../../db/types.js'
 import {
   changedWithin,
   inListOrder,
-  type LIST_ORDER_PARAMS,
   type ListOrder,
+  type ListOrderValues,
   listOrderValues,
 } from '../../http/list-order.js'
 import {
@@ -32,7 +32,7 @@ export async function listJobsChanged(
     selectJobs(db).where((eb) => changedJobConditions(eb, organisationId, filters)),
     'jobs',
     order,
-    listOrderValues(order, limit) as typeof LIST_ORDER_PARAMS,
+    listOrderValues(order, limit) as ListOrderValues,
   ).execute() as Promise<JobListedRow[]>
 }
 

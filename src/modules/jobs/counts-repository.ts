@@ -1,6 +1,6 @@
 // The total of a jobs list without a day or a search: from the trigger-maintained counters when they
 // can answer, else by counting the matching rows.
-import { param, prepareOnce } from '../../db/hot-query.js'
+import { fastPath, param } from '../../db/fast-path/index.js'
 import type { Executor } from '../../db/types.js'
 import { filterConditions, type JobEqualityFilters } from './list-repository.js'
 
@@ -17,20 +17,24 @@ export async function countJobs(
   // '' and '*' are the counters' own keys, never a location id: count those the slow way (as 0).
   const countable = filters.locationId !== '' && filters.locationId !== '*'
   if (filters.customerId === undefined && countable) {
-    const [counted] = await prepareOnce(db, 'jobs.count', () =>
-      db
-        .selectFrom('job_counts')
-        .select((eb) => eb.fn.sum<number>('count').as('count'))
-        .where('organisation_id', '=', param<string>('organisationId'))
-        .where('status', '=', param<string>('status'))
-        .where('priority', '=', param<string>('priority'))
-        .where('location_id', '=', param<string>('locationId')),
-    ).run<{ count: number }>({
-      organisationId,
-      status: filters.status ?? '*',
-      priority: filters.priority ?? '*',
-      locationId: filters.locationId ?? '*',
-    })
+    const [counted] = await fastPath.read<{ count: number }>(
+      db,
+      'jobs.count',
+      () =>
+        db
+          .selectFrom('job_counts')
+          .select((eb) => eb.fn.sum<number>('count').as('count'))
+          .where('organisation_id', '=', param<string>('organisationId'))
+          .where('status', '=', param<string>('status'))
+          .where('priority', '=', param<string>('priority'))
+          .where('location_id', '=', param<string>('locationId')),
+      {
+        organisationId,
+        status: filters.status ?? '*',
+        priority: filters.priority ?? '*',
+        locationId: filters.locationId ?? '*',
+      },
+    )
     return Number(counted?.count ?? 0)
   }
   const row = await db

@@ -1,7 +1,7 @@
 // The single-job read (GET /jobs/:id, and every write's answer) as one statement: the job, its
 // customer, location and worker, and its tags and demands aggregated as JSON — one round trip
-// instead of three, written once per dialect (see db/hot-query.ts).
-import type { HotQuery } from '../../db/hot-query.js'
+// instead of three, written once per dialect (see db/fast-path/).
+import type { HotQuery } from '../../db/fast-path/index.js'
 
 const columns = `jobs.*,
   customers.name AS customer_name, customers.address AS customer_address,

@@ -2,7 +2,7 @@
 // filters every list applies, and the first page of GET /jobs in list order. Every query is scoped by
 // organisation and ignores soft-deleted rows.
 import { type ExpressionBuilder, sql } from 'kysely'
-import { param, prepareOnce } from '../../db/hot-query.js'
+import { fastPath, param } from '../../db/fast-path/index.js'
 import type { Database, Executor, JobPriority, JobRow, JobStatus } from '../../db/types.js'
 import type { CursorPosition } from '../../http/cursor.js'
 
@@ -109,29 +109,32 @@ export async function listJobs(
   const placeholders = Object.fromEntries(
     present.map((name) => [name, param<string>(name)]),
   ) as JobEqualityFilters
-  const query = prepareOnce(db, shape, () =>
-    selectJobs(db)
-      .where((eb) => filterConditions(eb, param<string>('organisationId'), placeholders))
-      .$if(after !== undefined, (q) =>
-        q.where((eb) =>
-          eb(
-            eb.refTuple('jobs.created_at', 'jobs.id'),
-            '<',
-            eb.tuple(param<string>('afterCreatedAt'), param<string>('afterId')),
+  return fastPath.read<JobListedRow>(
+    db,
+    shape,
+    () =>
+      selectJobs(db)
+        .where((eb) => filterConditions(eb, param<string>('organisationId'), placeholders))
+        .$if(after !== undefined, (q) =>
+          q.where((eb) =>
+            eb(
+              eb.refTuple('jobs.created_at', 'jobs.id'),
+              '<',
+              eb.tuple(param<string>('afterCreatedAt'), param<string>('afterId')),
+            ),
           ),
-        ),
-      )
-      .orderBy('jobs.created_at', 'desc')
-      .orderBy('jobs.id', 'desc')
-      .limit(param<number>('limit'))
-      .$if(after === undefined, (q) => q.offset(param<number>('offset'))),
+        )
+        .orderBy('jobs.created_at', 'desc')
+        .orderBy('jobs.id', 'desc')
+        .limit(param<number>('limit'))
+        .$if(after === undefined, (q) => q.offset(param<number>('offset'))),
+    {
+      organisationId,
+      ...filters,
+      afterCreatedAt: after?.createdAt,
+      afterId: after?.id,
+      limit: page.limit,
+      offset: page.offset,
+    },
   )
-  return query.run<JobListedRow>({
-    organisationId,
-    ...filters,
-    afterCreatedAt: after?.createdAt,
-    afterId: after?.id,
-    limit: page.limit,
-    offset: page.offset,
-  })
 }

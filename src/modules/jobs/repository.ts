@@ -3,8 +3,8 @@
 // (list-repository.ts, change-feed-repository.ts, counts-repository.ts, search-repository.ts). Every
 // query is scoped by organisation and ignores soft-deleted rows.
 import type { Transaction } from 'kysely'
-import { isPostgres } from '../../db/database.js'
-import { idList, inIdList, param, prepareOnce, runHotQuery } from '../../db/hot-query.js'
+import { fastPath, idList, inIdList, param } from '../../db/fast-path/index.js'
+import { lockForUpdate } from '../../db/locking.js'
 import type { Database, Executor, JobRow, JobUpdate, NewJob } from '../../db/types.js'
 import { JOB_COLUMNS } from './fields.js'
 import { JOB_DETAIL, JOB_DETAIL_FOR_UPDATE, JOB_REFERENCES } from './hot-queries.js'
@@ -22,7 +22,7 @@ export async function findJobWithExtras(
   organisationId: string,
   id: string,
 ): Promise<JobWithExtrasRow | undefined> {
-  const [row] = await runHotQuery<JobWithExtrasRow>(db, JOB_DETAIL, [organisationId, id])
+  const [row] = await fastPath.readSql<JobWithExtrasRow>(db, JOB_DETAIL, [organisationId, id])
   return row
 }
 
@@ -32,7 +32,7 @@ export async function findJobWithExtrasForUpdate(
   organisationId: string,
   id: string,
 ): Promise<JobWithExtrasRow | undefined> {
-  const [row] = await runHotQuery<JobWithExtrasRow>(trx, JOB_DETAIL_FOR_UPDATE, [organisationId, id])
+  const [row] = await fastPath.readSql<JobWithExtrasRow>(trx, JOB_DETAIL_FOR_UPDATE, [organisationId, id])
   return row
 }
 
@@ -52,7 +52,7 @@ export async function findJobReferences(
   customerId: string | null,
   locationId: string | null,
 ): Promise<JobReferencesRow> {
-  const [row] = await runHotQuery<JobReferencesRow>(trx, JOB_REFERENCES, [
+  const [row] = await fastPath.readSql<JobReferencesRow>(trx, JOB_REFERENCES, [
     organisationId,
     customerId,
     organisationId,
@@ -75,16 +75,20 @@ export async function jobExists(db: Executor, organisationId: string, id: string
 
 /** The live job row, locked against concurrent writers until the transaction ends (PostgreSQL). */
 export async function findJobForUpdate(trx: Transaction<Database>, organisationId: string, id: string) {
-  const [row] = await prepareOnce(trx, 'jobs.forUpdate', () => {
-    const query = trx
-      .selectFrom('jobs')
-      .selectAll()
-      .where('organisation_id', '=', param<string>('organisationId'))
-      .where('id', '=', param<string>('id'))
-      .where('deleted_at', 'is', null)
-    // SQLite has one writer at a time: a write transaction is already exclusive.
-    return isPostgres(trx) ? query.forUpdate() : query
-  }).run<JobRow>({ organisationId, id })
+  const [row] = await fastPath.read<JobRow>(
+    trx,
+    'jobs.forUpdate',
+    () => {
+      const query = trx
+        .selectFrom('jobs')
+        .selectAll()
+        .where('organisation_id', '=', param<string>('organisationId'))
+        .where('id', '=', param<string>('id'))
+        .where('deleted_at', 'is', null)
+      return lockForUpdate(trx, query)
+    },
+    { organisationId, id },
+  )
   return row
 }
 
@@ -99,25 +103,30 @@ export async function findJobsForUpdate(
   ids: readonly string[],
 ): Promise<JobRow[]> {
   if (ids.length === 0) return []
-  return prepareOnce(trx, 'jobs.manyForUpdate', () => {
-    const query = trx
-      .selectFrom('jobs')
-      .selectAll()
-      .where('organisation_id', '=', param<string>('organisationId'))
-      .where(inIdList(trx, 'id', 'ids'))
-      .where('deleted_at', 'is', null)
-      .orderBy('id')
-    return isPostgres(trx) ? query.forUpdate() : query
-  }).run<JobRow>({ organisationId, ids: idList(trx, ids) })
+  return fastPath.read<JobRow>(
+    trx,
+    'jobs.manyForUpdate',
+    () => {
+      const query = trx
+        .selectFrom('jobs')
+        .selectAll()
+        .where('organisation_id', '=', param<string>('organisationId'))
+        .where(inIdList(trx, 'id', 'ids'))
+        .where('deleted_at', 'is', null)
+        .orderBy('id')
+      return lockForUpdate(trx, query)
+    },
+    { organisationId, ids: idList(trx, ids) },
+  )
 }
 
 export async function insertJob(db: Executor, job: NewJob): Promise<void> {
-  await prepareOnce(
+  await fastPath.deferrableWrite(
     db,
     'jobs.insert',
     () => db.insertInto('jobs').values(Object.fromEntries(JOB_COLUMNS.map((c) => [c, param(c)])) as NewJob),
-    { deferrable: true },
-  ).run(job)
+    job,
+  )
 }
 
 export async function updateJob(
@@ -128,7 +137,7 @@ export async function updateJob(
 ): Promise<void> {
   // One statement per set of changed columns (a PATCH changes a few of a dozen).
   const columns = Object.keys(changes).sort() as (keyof JobUpdate)[]
-  await prepareOnce(
+  await fastPath.deferrableWrite(
     db,
     `jobs.update:${columns.join(',')}`,
     () =>
@@ -138,8 +147,8 @@ export async function updateJob(
         .where('organisation_id', '=', param<string>('organisationId'))
         .where('id', '=', param<string>('id'))
         .where('deleted_at', 'is', null),
-    { deferrable: true },
-  ).run({ ...changes, organisationId, id })
+    { ...changes, organisationId, id },
+  )
 }
 
 export async function softDeleteJob(

@@ -1,11 +1,12 @@
 import { type ExpressionBuilder, sql, type Transaction, type Updateable } from 'kysely'
 import { isPostgres, sqlBool } from '../../db/database.js'
+import { lockForUpdate } from '../../db/locking.js'
 import type { Database, Executor, LocationRow, LocationsTable } from '../../db/types.js'
 import {
   changedWithin,
   inListOrder,
-  type LIST_ORDER_PARAMS,
   type ListOrder,
+  type ListOrderValues,
   listOrderValues,
 } from '../../http/list-order.js'
 
@@ -39,7 +40,7 @@ export async function listLocations(
       .where((eb) => listConditions(eb, organisationId, filters)),
     'locations',
     order,
-    listOrderValues(order, limit) as typeof LIST_ORDER_PARAMS,
+    listOrderValues(order, limit) as ListOrderValues,
   ).execute()
 }
 
@@ -105,14 +106,14 @@ export async function findLocationForUpdate(
   organisationId: string,
   id: string,
 ): Promise<LocationRow | undefined> {
-  let query = trx
-    .selectFrom('locations')
-    .selectAll()
-    .where('organisation_id', '=', organisationId)
-    .where('id', '=', id)
-  // SQLite has one writer at a time: a write transaction is already exclusive.
-  if (isPostgres(trx)) query = query.forUpdate()
-  return query.executeTakeFirst()
+  return lockForUpdate(
+    trx,
+    trx
+      .selectFrom('locations')
+      .selectAll()
+      .where('organisation_id', '=', organisationId)
+      .where('id', '=', id),
+  ).executeTakeFirst()
 }
 
 /**

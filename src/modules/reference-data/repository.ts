@@ -3,6 +3,7 @@
 // the kind's row at its boundary.
 import { type Kysely, sql } from 'kysely'
 import { isPostgres } from '../../db/database.js'
+import { lockForUpdate } from '../../db/locking.js'
 import type { Database, Executor } from '../../db/types.js'
 import { type BaseRow, CAPACITY_DIMENSIONS, type ReferenceKind, TAGS } from './kinds.js'
 
@@ -62,9 +63,7 @@ export function referenceRepository<Row extends BaseRow>(kind: ReferenceKind<Row
     },
 
     async findForUpdate(db, organisationId, id) {
-      let query = rowsOf(db, organisationId).where('id', '=', id)
-      // SQLite has one writer at a time: a write transaction is already exclusive.
-      if (isPostgres(db)) query = query.forUpdate()
+      const query = lockForUpdate(db, rowsOf(db, organisationId).where('id', '=', id))
       return (await query.executeTakeFirst()) as Row | undefined
     },
 

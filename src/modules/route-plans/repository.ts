@@ -2,6 +2,7 @@
 // queue's current round, which work across organisations by design (one queue serves them all).
 import { sql, type Transaction, type Updateable } from 'kysely'
 import { isPostgres, sqlBool } from '../../db/database.js'
+import { lockForUpdate } from '../../db/locking.js'
 import type { Database, Executor, RoutePlanRow, RoutePlansTable } from '../../db/types.js'
 
 export type RoutePlanUpdate = Updateable<RoutePlansTable>
@@ -40,13 +41,14 @@ export async function lockRoutePlan(
   organisationId: string,
   id: string,
 ): Promise<RoutePlanRow | undefined> {
-  let query = trx
-    .selectFrom('route_plans')
-    .selectAll()
-    .where('organisation_id', '=', organisationId)
-    .where('id', '=', id)
-  if (isPostgres(trx)) query = query.forUpdate()
-  return query.executeTakeFirst()
+  return lockForUpdate(
+    trx,
+    trx
+      .selectFrom('route_plans')
+      .selectAll()
+      .where('organisation_id', '=', organisationId)
+      .where('id', '=', id),
+  ).executeTakeFirst()
 }
 
 function plansMatching(db: Executor, organisationId: string, filters: RoutePlanFilters) {
@@ -177,7 +179,7 @@ export async function claimQueuedPlan(
   progress: string,
 ): Promise<RoutePlanRow | undefined> {
   return db.transaction().execute(async (trx) => {
-    let query = trx
+    const queued = trx
       .selectFrom('route_plans')
       .selectAll()
       .where('status', '=', 'QUEUED')
@@ -185,8 +187,7 @@ export async function claimQueuedPlan(
       .orderBy('created_at')
       .orderBy('id')
       .limit(1)
-    if (isPostgres(trx)) query = query.forUpdate().skipLocked()
-    const plan = await query.executeTakeFirst()
+    const plan = await lockForUpdate(trx, queued, { skipLocked: true }).executeTakeFirst()
     if (!plan) return undefined
     const changes = {
       status: 'RUNNING',

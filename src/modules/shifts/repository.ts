@@ -3,7 +3,8 @@
 
 import type { ExpressionBuilder, Transaction, Updateable } from 'kysely'
 import { isPostgres, sqlBool } from '../../db/database.js'
-import { idList, inIdList, param, prepareOnce, presentFilters } from '../../db/hot-query.js'
+import { fastPath, idList, inIdList, param, presentFilters } from '../../db/fast-path/index.js'
+import { lockForUpdate } from '../../db/locking.js'
 import { referenceExists } from '../../db/references.js'
 import type {
   Database,
@@ -32,7 +33,7 @@ export interface ShiftListedRow extends ShiftRow {
   vehicle_name: string
 }
 
-/** Conditions for the filters that are set; values are param() placeholders (see prepareOnce). */
+/** Conditions for the filters that are set; values are param() placeholders (see db/fast-path/). */
 function filterConditions(eb: ExpressionBuilder<Database, 'shifts'>, present: readonly string[]) {
   const conditions = [eb('shifts.organisation_id', '=', param<string>('organisationId'))]
   if (present.includes('locationId'))
@@ -123,15 +124,19 @@ export async function findBreaksOfShifts(
   shiftIds: readonly string[],
 ): Promise<ShiftBreakRow[]> {
   if (shiftIds.length === 0) return []
-  return prepareOnce(db, 'shifts.breaks', () =>
-    db
-      .selectFrom('shift_breaks')
-      .selectAll()
-      .where('organisation_id', '=', param<string>('organisationId'))
-      .where(inIdList(db, 'shift_id', 'shiftIds'))
-      .orderBy('start_time')
-      .orderBy('id'),
-  ).run<ShiftBreakRow>({ organisationId, shiftIds: idList(db, shiftIds) })
+  return fastPath.read<ShiftBreakRow>(
+    db,
+    'shifts.breaks',
+    () =>
+      db
+        .selectFrom('shift_breaks')
+        .selectAll()
+        .where('organisation_id', '=', param<string>('organisationId'))
+        .where(inIdList(db, 'shift_id', 'shiftIds'))
+        .orderBy('start_time')
+        .orderBy('id'),
+    { organisationId, shiftIds: idList(db, shiftIds) },
+  )
 }
 
 export async function insertShift(db: Executor, row: ShiftRow): Promise<void> {
@@ -154,14 +159,10 @@ export async function findShiftRowForUpdate(
   organisationId: string,
   id: string,
 ): Promise<ShiftRow | undefined> {
-  let query = trx
-    .selectFrom('shifts')
-    .selectAll()
-    .where('organisation_id', '=', organisationId)
-    .where('id', '=', id)
-  // SQLite has one writer at a time: a write transaction is already exclusive.
-  if (isPostgres(trx)) query = query.forUpdate()
-  return query.executeTakeFirst()
+  return lockForUpdate(
+    trx,
+    trx.selectFrom('shifts').selectAll().where('organisation_id', '=', organisationId).where('id', '=', id),
+  ).executeTakeFirst()
 }
 
 // Existence checks for a shift's references, locking them until the shift is written.

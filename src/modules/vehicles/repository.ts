@@ -1,8 +1,9 @@
 // SQL for vehicles. Every query is scoped by organisation; tags and capacities are loaded for a whole
 // page of vehicles in one query each, never one query per vehicle.
 import { type ExpressionBuilder, sql, type Transaction, type Updateable } from 'kysely'
-import { isPostgres, sqlBool } from '../../db/database.js'
-import { idList, inIdList, param, prepareOnce, presentFilters } from '../../db/hot-query.js'
+import { sqlBool } from '../../db/database.js'
+import { fastPath, idList, inIdList, param, presentFilters } from '../../db/fast-path/index.js'
+import { lockForUpdate } from '../../db/locking.js'
 import type { Database, Executor, VehicleRow, VehiclesTable } from '../../db/types.js'
 import type { ListOrder } from '../../http/list-order.js'
 import { countListed, type PreparedList, readListPage } from '../prepared-list.js'
@@ -32,7 +33,7 @@ export interface VehicleCapacityRow {
   max_value: number
 }
 
-/** Conditions for the filters that are set; values are param() placeholders (see prepareOnce). */
+/** Conditions for the filters that are set; values are param() placeholders (see db/fast-path/). */
 function filterConditions(eb: ExpressionBuilder<Database, 'vehicles'>, present: readonly string[]) {
   const conditions = [eb('vehicles.organisation_id', '=', param<string>('organisationId'))]
   if (present.includes('locationId')) {
@@ -122,18 +123,22 @@ export async function findTagsOfVehicles(
   if (vehicleIds.length === 0) return []
   // CROSS JOIN keeps SQLite's planner from walking every tag of the organisation (to read them in
   // name order) instead of starting from the page's vehicles; the page's few rows are sorted after.
-  return prepareOnce(db, 'vehicles.tags', () =>
-    db
-      .selectFrom('vehicle_tags')
-      .crossJoin('tags')
-      .whereRef('tags.id', '=', 'vehicle_tags.tag_id')
-      .whereRef('tags.organisation_id', '=', 'vehicle_tags.organisation_id')
-      .select(['vehicle_tags.vehicle_id', 'tags.id', 'tags.name'])
-      .where(notIndexed('vehicle_tags.organisation_id'), '=', param<string>('organisationId'))
-      .where(inIdList(db, 'vehicle_tags.vehicle_id', 'vehicleIds'))
-      .orderBy('tags.name')
-      .orderBy('tags.id'),
-  ).run<VehicleTagRow>({ organisationId, vehicleIds: idList(db, vehicleIds) })
+  return fastPath.read<VehicleTagRow>(
+    db,
+    'vehicles.tags',
+    () =>
+      db
+        .selectFrom('vehicle_tags')
+        .crossJoin('tags')
+        .whereRef('tags.id', '=', 'vehicle_tags.tag_id')
+        .whereRef('tags.organisation_id', '=', 'vehicle_tags.organisation_id')
+        .select(['vehicle_tags.vehicle_id', 'tags.id', 'tags.name'])
+        .where(notIndexed('vehicle_tags.organisation_id'), '=', param<string>('organisationId'))
+        .where(inIdList(db, 'vehicle_tags.vehicle_id', 'vehicleIds'))
+        .orderBy('tags.name')
+        .orderBy('tags.id'),
+    { organisationId, vehicleIds: idList(db, vehicleIds) },
+  )
 }
 
 export async function findCapacitiesOfVehicles(
@@ -142,24 +147,28 @@ export async function findCapacitiesOfVehicles(
   vehicleIds: readonly string[],
 ): Promise<VehicleCapacityRow[]> {
   if (vehicleIds.length === 0) return []
-  return prepareOnce(db, 'vehicles.capacities', () =>
-    db
-      .selectFrom('vehicle_capacities')
-      .crossJoin('capacity_dimensions as dimension')
-      .whereRef('dimension.id', '=', 'vehicle_capacities.capacity_dimension_id')
-      .whereRef('dimension.organisation_id', '=', 'vehicle_capacities.organisation_id')
-      .select([
-        'vehicle_capacities.vehicle_id',
-        'dimension.id',
-        'dimension.key',
-        'dimension.label',
-        'vehicle_capacities.max_value',
-      ])
-      .where(notIndexed('vehicle_capacities.organisation_id'), '=', param<string>('organisationId'))
-      .where(inIdList(db, 'vehicle_capacities.vehicle_id', 'vehicleIds'))
-      .orderBy('dimension.key')
-      .orderBy('dimension.id'),
-  ).run<VehicleCapacityRow>({ organisationId, vehicleIds: idList(db, vehicleIds) })
+  return fastPath.read<VehicleCapacityRow>(
+    db,
+    'vehicles.capacities',
+    () =>
+      db
+        .selectFrom('vehicle_capacities')
+        .crossJoin('capacity_dimensions as dimension')
+        .whereRef('dimension.id', '=', 'vehicle_capacities.capacity_dimension_id')
+        .whereRef('dimension.organisation_id', '=', 'vehicle_capacities.organisation_id')
+        .select([
+          'vehicle_capacities.vehicle_id',
+          'dimension.id',
+          'dimension.key',
+          'dimension.label',
+          'vehicle_capacities.max_value',
+        ])
+        .where(notIndexed('vehicle_capacities.organisation_id'), '=', param<string>('organisationId'))
+        .where(inIdList(db, 'vehicle_capacities.vehicle_id', 'vehicleIds'))
+        .orderBy('dimension.key')
+        .orderBy('dimension.id'),
+    { organisationId, vehicleIds: idList(db, vehicleIds) },
+  )
 }
 
 export async function insertVehicle(db: Executor, row: VehicleRow): Promise<void> {
@@ -205,14 +214,10 @@ export async function findVehicleForUpdate(
   organisationId: string,
   id: string,
 ): Promise<VehicleRow | undefined> {
-  let query = trx
-    .selectFrom('vehicles')
-    .selectAll()
-    .where('organisation_id', '=', organisationId)
-    .where('id', '=', id)
-  // SQLite has one writer at a time: a write transaction is already exclusive.
-  if (isPostgres(trx)) query = query.forUpdate()
-  return query.executeTakeFirst()
+  return lockForUpdate(
+    trx,
+    trx.selectFrom('vehicles').selectAll().where('organisation_id', '=', organisationId).where('id', '=', id),
+  ).executeTakeFirst()
 }
 
 export async function updateVehicle(

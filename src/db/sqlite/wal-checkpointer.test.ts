@@ -8,9 +8,9 @@ import { fileURLToPath } from 'node:url'
 import SQLite from 'better-sqlite3'
 import { sql } from 'kysely'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { DIALECTS } from '../../test/helpers.js'
-import { createDatabase } from './database.js'
-import { WalCheckpointer } from './sqlite-wal.js'
+import { DIALECTS } from '../../../test/helpers.js'
+import { createDatabase } from '../database.js'
+import { WalCheckpointer } from './wal-checkpointer.js'
 
 describe.runIf(DIALECTS.includes('sqlite'))('sqlite: WAL work off the event loop', () => {
   let dir: string
@@ -82,7 +82,7 @@ describe.runIf(DIALECTS.includes('sqlite'))('sqlite: WAL work off the event loop
   it('lets a process that closes its database carry on afterwards (the worker keeps it alive until then)', () => {
     // A command-line run has nothing else to keep Node alive while the checkpoint worker closes.
     const script = join(dir, 'close.mts')
-    const database = fileURLToPath(new URL('./database.ts', import.meta.url))
+    const database = fileURLToPath(new URL('../database.ts', import.meta.url))
     writeFileSync(
       script,
       `import { createDatabase } from ${JSON.stringify(database)}

@@ -7,8 +7,11 @@ import { join } from 'node:path'
 import SQLite from 'better-sqlite3'
 import { Kysely, sql } from 'kysely'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { DIALECTS } from '../../test/helpers.js'
-import { GroupCommitSqliteDialect, MAX_BATCH, SqliteStatements, WalSync } from './sqlite-driver.js'
+import { DIALECTS } from '../../../test/helpers.js'
+import { GroupCommitSqliteDialect } from './dialect.js'
+import { MAX_BATCH } from './group-commit.js'
+import { SqliteStatements } from './statement-cache.js'
+import { WalSync } from './wal-sync.js'
 
 interface Tables {
   parent: { id: number }

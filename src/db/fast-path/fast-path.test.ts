@@ -1,12 +1,14 @@
-// Hot reads skip query building, and on SQLite even the driver when no transaction is open: they
-// must still never see another transaction's uncommitted writes.
+// The fast path's statements skip query building, and on SQLite even the driver when no transaction
+// is open: they must still never see another transaction's uncommitted writes. Under test, a
+// statement whose shape misses a branch of its SQL is refused.
 import { sql, type Transaction } from 'kysely'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { client, createTenant, createTestApp, DIALECTS, type TestContext } from '../../test/helpers.js'
-import { insertOutboxEvent } from '../modules/events/repository.js'
-import { getJob } from '../modules/jobs/service.js'
-import { newId } from './ids.js'
-import type { Database } from './types.js'
+import { client, createTenant, createTestApp, DIALECTS, type TestContext } from '../../../test/helpers.js'
+import { insertOutboxEvent } from '../../modules/events/repository.js'
+import { getJob } from '../../modules/jobs/service.js'
+import { newId } from '../ids.js'
+import type { Database } from '../types.js'
+import { fastPath, param, StaleStatementError } from './index.js'
 
 const outboxRow = (organisationId: string, id: string, event = 'JOB_DELETED') => ({
   id,
@@ -103,6 +105,51 @@ for (const dialect of DIALECTS) {
         expect(response.body.data.job.title).toBe('Schema drift')
       }
       expect((await api.get('/jobs')).status).toBe(200)
+    })
+
+    it('refuse a statement whose shape does not name a branch that changes its SQL', async () => {
+      const tenant = await createTenant(t)
+      const db = t.database.db
+      const titled = (title?: string) =>
+        fastPath.read<{ id: string }>(
+          db,
+          `test.jobs.titled:${dialect}`,
+          () =>
+            db
+              .selectFrom('jobs')
+              .select('id')
+              .where('organisation_id', '=', param<string>('organisationId'))
+              .$if(title !== undefined, (q) => q.where('title', '=', param<string>('title'))),
+          { organisationId: tenant.organisationId, title },
+        )
+      expect(await titled()).toEqual([])
+      await expect((async () => titled('Forgotten'))()).rejects.toThrow(StaleStatementError)
+      await expect((async () => titled('Forgotten'))()).rejects.toThrow(/must name every branch/)
+      // The same branch as the one cached runs.
+      expect(await titled()).toEqual([])
+    })
+
+    it('answer a deferrable write with nothing, and have it done by the commit', async () => {
+      const tenant = await createTenant(t)
+      const db = t.database.db
+      const id = newId()
+      const answer = await db.transaction().execute((trx) =>
+        fastPath.deferrableWrite(
+          trx,
+          'test.outbox.insert',
+          () =>
+            trx.insertInto('outbox_events').values({
+              id: param('id'),
+              organisation_id: param('organisation_id'),
+              event: param('event'),
+              data: param('data'),
+              occurred_at: param('occurred_at'),
+            }),
+          outboxRow(tenant.organisationId, id),
+        ),
+      )
+      expect(answer).toBeUndefined()
+      expect(await db.selectFrom('outbox_events').select('id').where('id', '=', id).execute()).toHaveLength(1)
     })
   })
 }

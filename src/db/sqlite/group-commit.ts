@@ -5,223 +5,24 @@
 // work), and the shared transaction commits once the event loop has run the other requests that were
 // ready (see scheduleCommit), or after MAX_BATCH members. A member's `commitTransaction` resolves only
 // after that COMMIT is durable, so no write is acknowledged before it is on disk, and a failed COMMIT
-// fails every member of the batch.
-//
-// Durable, with a WalSync: SQLite itself runs with synchronous=NORMAL (a COMMIT appends its frames to
-// the WAL and returns), and the WAL is then fdatasync'ed on libuv's thread pool, so the event loop
-// serves other requests while the disk works; batches that commit meanwhile share the next fdatasync.
-// Without one, SQLite's own synchronous setting decides (FULL: the COMMIT itself waits for the disk).
+// fails every member of the batch. Given a WalSync (wal-sync.ts), the driver makes the COMMIT durable
+// with an fdatasync off the event loop.
 //
 // Nothing outside the batch ever sees its uncommitted rows: a query that runs outside a transaction
-// commits the open batch before it runs, and the direct reads of hot-query.ts skip the connection
-// only while no transaction is open.
-import type SQLite from 'better-sqlite3'
-import {
-  type CompiledQuery,
-  type DatabaseConnection,
-  type DatabaseIntrospector,
-  type Dialect,
-  type DialectAdapter,
-  type Driver,
-  type Kysely,
-  type QueryCompiler,
-  type QueryResult,
-  SqliteAdapter,
-  SqliteIntrospector,
-  SqliteQueryCompiler,
-} from 'kysely'
+// commits the open batch before it runs, and the direct reads of the fast path (fast-path/run.ts)
+// skip the connection only while no transaction is open.
+import type { CompiledQuery, DatabaseConnection, Driver, QueryResult } from 'kysely'
+import type { SqliteStatements } from './statement-cache.js'
+import type { WalSync } from './wal-sync.js'
 
 /** Upper bound on the requests one COMMIT makes durable: bounds the wait of the batch's first member. */
 export const MAX_BATCH = 32
-
-const STATEMENT_CACHE_SIZE = 500
-
-interface CachedStatement {
-  statement: SQLite.Statement
-  /** For a statement that returns rows: turns one raw row (an array) into an object. */
-  toObject?: (row: unknown[]) => Record<string, unknown>
-  /** Changes the schema: the column lists of cached statements may no longer hold after it. */
-  changesSchema?: boolean
-}
-
-/**
- * better-sqlite3 statements kept by SQL text: compiling SQL is the larger part of a point read's cost
- * (measured ≈ 2.3× on a primary-key read). Rows are read as arrays and turned into objects by a
- * function generated once per statement, from its column names: better-sqlite3's own row objects cost
- * about 0.1 µs more per value (a 20-job page: 170 µs → 107 µs, measured).
- */
-export class SqliteStatements {
-  private readonly statements = new Map<string, CachedStatement>()
-
-  /** A read transaction opened by readCommitted, ended before any other use of the connection. */
-  private snapshot = false
-  private readonly endSnapshot = (): void => {
-    if (!this.snapshot) return
-    this.snapshot = false
-    this.cached('COMMIT').statement.run()
-  }
-
-  constructor(private readonly raw: SQLite.Database) {}
-
-  /** A transaction of the driver's is open (a write batch, or a request's); a read snapshot is not one. */
-  get inTransaction(): boolean {
-    return this.raw.inTransaction && !this.snapshot
-  }
-
-  /**
-   * Rows of a read made outside any transaction, which sees committed data only. A statement run on
-   * its own opens and closes a read transaction of its own — two fcntl locks and an fstat, ≈ 6 µs here,
-   * more than a primary-key read itself (measured). The direct reads of one turn of the event loop
-   * share one instead. It ends at the end of the turn, and before the driver runs anything (a write
-   * of this process is never hidden from a later read); another process's write becomes visible from
-   * the next turn, as it would a moment later anyway.
-   */
-  readCommitted<R>(sql: string, parameters: readonly unknown[]): R[] {
-    if (!this.snapshot) {
-      this.cached('BEGIN').statement.run()
-      this.snapshot = true
-      setImmediate(this.endSnapshot)
-    }
-    return this.rowsOf<R>(this.cached(sql), parameters)
-  }
-
-  /** Rows for a statement that returns them; otherwise the changes it made, as Kysely expects. */
-  execute<R>(sql: string, parameters: readonly unknown[] = []): QueryResult<R> {
-    this.endSnapshot()
-    const entry = this.cached(sql)
-    if (entry.toObject) return { rows: this.rowsOf<R>(entry, parameters) }
-    const { changes, lastInsertRowid } = entry.statement.run(...parameters)
-    if (entry.changesSchema) this.statements.clear()
-    return { numAffectedRows: BigInt(changes), insertId: BigInt(lastInsertRowid), rows: [] }
-  }
-
-  /** False for a statement that may change the database (SQLite's sqlite3_stmt_readonly). */
-  isReadonly(sql: string): boolean {
-    return this.cached(sql).statement.readonly
-  }
-
-  close(): void {
-    this.endSnapshot()
-    this.statements.clear()
-    this.raw.close()
-  }
-
-  private rowsOf<R>({ statement, toObject }: CachedStatement, parameters: readonly unknown[]): R[] {
-    const rows = statement.all(...parameters) as unknown[][]
-    const objects = new Array<R>(rows.length)
-    for (let i = 0; i < rows.length; i++)
-      objects[i] = (toObject as (row: unknown[]) => R)(rows[i] as unknown[])
-    return objects
-  }
-
-  private cached(sql: string): CachedStatement {
-    let entry = this.statements.get(sql)
-    if (!entry) {
-      if (this.statements.size >= STATEMENT_CACHE_SIZE) {
-        this.statements.delete(this.statements.keys().next().value as string)
-      }
-      const statement = this.raw.prepare(sql)
-      entry = statement.reader
-        ? { statement: statement.raw(true), toObject: objectBuilder(statement.columns().map((c) => c.name)) }
-        : { statement, changesSchema: /^\s*(create|alter|drop)\b/i.test(sql) }
-      this.statements.set(sql, entry)
-    }
-    return entry
-  }
-}
-
-/**
- * `(row) => ({ "id": row[0], "title": row[1], … })`, compiled: V8 gives every object the same shape.
- * The names are the statement's own columns, quoted with JSON.stringify; a repeated name keeps its
- * last value, as better-sqlite3's objects do.
- */
-function objectBuilder(names: string[]): (row: unknown[]) => Record<string, unknown> {
-  const fields = names.map((name, index) => `${JSON.stringify(name)}: row[${index}]`)
-  return new Function('row', `return { ${fields.join(', ')} }`) as (row: unknown[]) => Record<string, unknown>
-}
-
-/** Flushes a file to disk (fdatasync) without blocking the event loop. */
-export type SyncFile = () => Promise<void>
-
-interface Waiter {
-  resolve(): void
-  reject(error: unknown): void
-}
-
-/**
- * Group fsync of the WAL: `sync()` resolves once an fdatasync that began after the call has completed,
- * so everything written to the WAL before the call is on disk. One fdatasync runs at a time; the calls
- * made while it runs share the next one.
- */
-export class WalSync {
-  /** fdatasyncs completed, for tests and diagnostics. */
-  syncs = 0
-  private running: Promise<void> | null = null
-  private waiting: Waiter[] = []
-
-  constructor(
-    private readonly syncFile: SyncFile,
-    private readonly closeFile: () => Promise<void> = async () => {},
-  ) {}
-
-  sync(): Promise<void> {
-    const done = new Promise<void>((resolve, reject) => this.waiting.push({ resolve, reject }))
-    if (!this.running) this.running = this.round()
-    return done
-  }
-
-  /** Waits for the fdatasyncs asked for so far, then closes the file. */
-  async close(): Promise<void> {
-    while (this.running) await this.running
-    await this.closeFile()
-  }
-
-  private async round(): Promise<void> {
-    while (this.waiting.length > 0) {
-      const waiters = this.waiting
-      this.waiting = []
-      try {
-        await this.syncFile()
-        this.syncs += 1
-        for (const waiter of waiters) waiter.resolve()
-      } catch (error) {
-        for (const waiter of waiters) waiter.reject(error)
-      }
-    }
-    this.running = null
-  }
-}
 
 interface Batch {
   members: number
   done: Promise<void>
   resolve(): void
   reject(error: unknown): void
-}
-
-/** Kysely's SQLite dialect (compiler, adapter, introspector) with the group-commit driver. */
-export class GroupCommitSqliteDialect implements Dialect {
-  readonly driver: GroupCommitSqliteDriver
-
-  constructor(database: SqliteStatements, walSync?: WalSync) {
-    this.driver = new GroupCommitSqliteDriver(database, walSync)
-  }
-
-  createDriver(): Driver {
-    return this.driver
-  }
-
-  createQueryCompiler(): QueryCompiler {
-    return new SqliteQueryCompiler()
-  }
-
-  createAdapter(): DialectAdapter {
-    return new SqliteAdapter()
-  }
-
-  createIntrospector(db: Kysely<unknown>): DatabaseIntrospector {
-    return new SqliteIntrospector(db)
-  }
 }
 
 /** The lease each SQLite transaction runs on, learnt from its first statement (rememberLease). */

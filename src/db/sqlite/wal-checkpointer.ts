@@ -1,31 +1,9 @@
-// The disk work of SQLite's write-ahead log, kept off the event loop. better-sqlite3 is synchronous:
-// whatever SQLite waits for, every request waits for. Two waits are moved elsewhere:
-// - the fdatasync that makes a COMMIT durable runs on libuv's thread pool (walFile, with the
-//   group-commit driver's WalSync), while SQLite itself runs with synchronous=NORMAL;
-// - checkpoints (copying the WAL back into the database file, with its own fsyncs) run in a worker
-//   thread on a connection of its own (WalCheckpointer). SQLite's automatic checkpoint ran inside
-//   the COMMIT that crossed 1 000 WAL pages and held the event loop for 10-150 ms (measured).
-import type { FileHandle } from 'node:fs/promises'
-import { open } from 'node:fs/promises'
+// Checkpoints (copying the WAL back into the database file, with its own fsyncs) run in a worker
+// thread on a connection of its own. SQLite's automatic checkpoint ran inside the COMMIT that
+// crossed 1 000 WAL pages and held the event loop for 10-150 ms (measured); better-sqlite3 is
+// synchronous, so whatever SQLite waits for, every request waits for.
 import { createRequire } from 'node:module'
 import { Worker } from 'node:worker_threads'
-import type { SyncFile } from './sqlite-driver.js'
-
-/** fdatasync and close of the WAL file, opened on first use (it exists once SQLite has written). */
-export function walFile(path: string): [sync: SyncFile, close: () => Promise<void>] {
-  let handle: Promise<FileHandle> | undefined
-  const sync = async () => {
-    handle ??= open(path, 'r').catch((error: unknown) => {
-      handle = undefined
-      throw error
-    })
-    await (await handle).datasync()
-  }
-  const close = async () => {
-    await (await handle)?.close()
-  }
-  return [sync, close]
-}
 
 /**
  * How many WAL pages the serving connection lets pile up before it checkpoints on its own: a
