@@ -5,7 +5,9 @@
 // counts each phase apart, and the difference of the last two over ITERATIONS is the cost of an
 // iteration of warm code (start-up, construction and the optimising compiler left out). With
 // --base, the same is measured on another checkout (e.g. a `git worktree` of an older commit) and
-// the plans of both are compared (distance and a fingerprint of every route).
+// the plans of both are compared (distance and a fingerprint of every route). The subtraction
+// assumes the two solves' construction costs the same: code that builds new closures on every solve
+// re-warms them in each (faaf401's search() did), so compare the phases' totals there as well.
 //
 //   tsx bench/routing/instructions.ts [--base DIR] [--iterations N] [--instances RC208,R101,...]
 //
