@@ -1,9 +1,11 @@
 // What every route module is registered with: the services app.ts builds once per app (src/services.ts)
 // and hands to the routes of both APIs.
 import type { Kysely } from 'kysely'
+import type { Clock } from '../clock.js'
 import type { Database } from '../db/types.js'
 import type { ApiKeyResolver, Dashboard } from './auth/index.js'
 import type { Webhooks } from './automations/webhooks.js'
+import type { LiveRefresher } from './live/refresher.js'
 import type { PlanRunner } from './route-plans/runner.js'
 
 export interface RouteOptions {
@@ -20,4 +22,8 @@ export interface RouteOptions {
   routePlanQueueMax: number
   /** Sessions and passwords (admin API). */
   dashboard?: Dashboard
+  /** The server's "now" (ETAs, shifts, positions). */
+  clock: Clock
+  /** The live day's ETA refresher and its settings. */
+  live: LiveRefresher
 }

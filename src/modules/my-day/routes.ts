@@ -33,7 +33,7 @@ function me(request: FastifyRequest): { organisationId: string; userId: string }
 
 const ONLY_MINE = 'Only the signed-in user’s own jobs: any other job is 404, as if it did not exist.'
 
-export const myDayRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app, { db }) => {
+export const myDayRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app, { db, clock }) => {
   app.get(
     '/my/jobs',
     {
@@ -55,7 +55,7 @@ export const myDayRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app, 
       return {
         data: {
           date: request.query.date,
-          jobs: await my.myDay(db, organisationId, userId, request.query.date),
+          jobs: await my.myDay(db, organisationId, userId, request.query.date, clock()),
         },
         message: SUCCESS,
       }
@@ -78,7 +78,7 @@ export const myDayRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app, 
     async (request) => {
       const { organisationId, userId } = me(request)
       return {
-        data: { job: await my.myJob(db, organisationId, userId, request.params.id) },
+        data: { job: await my.myJob(db, organisationId, userId, request.params.id, clock()) },
         message: SUCCESS,
       }
     },
@@ -107,7 +107,7 @@ export const myDayRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app, 
     async (request) => {
       const { organisationId, userId } = me(request)
       return {
-        data: { job: await my.startMyJob(db, organisationId, userId, request.params.id) },
+        data: { job: await my.startMyJob(db, organisationId, userId, request.params.id, clock()) },
         message: SUCCESS,
       }
     },
@@ -138,7 +138,7 @@ export const myDayRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app, 
     async (request) => {
       const { organisationId, userId } = me(request)
       return {
-        data: { job: await my.completeMyJob(db, organisationId, userId, request.params.id) },
+        data: { job: await my.completeMyJob(db, organisationId, userId, request.params.id, clock()) },
         message: SUCCESS,
       }
     },
