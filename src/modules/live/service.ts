@@ -135,6 +135,14 @@ export async function liveDay(
   return (await predictShifts(db, organisationId, instances, now)).map(toLiveShift)
 }
 
+/** The user's shifts on `date` (each on its depot's clock), earliest first. */
+export async function myShifts(db: Executor, organisationId: string, userId: string, date: string) {
+  const instances = await shiftsOn(db, organisationId, date, { userId })
+  return instances
+    .map((i) => ({ id: i.shift.id, start: iso(i.start), end: iso(i.end) }))
+    .sort((a, b) => a.start.localeCompare(b.start))
+}
+
 /** Each of the user's jobs of `date` still to visit: its eta, expected start and risk. */
 export async function myDayEtas(
   db: Executor,

@@ -19,6 +19,7 @@ import {
   MyFormResponse,
   MyJobResponse,
 } from './schemas.js'
+import { myShifts } from '../live/service.js'
 import * as my from './service.js'
 
 const TAGS = ['My day']
@@ -44,7 +45,8 @@ export const myDayRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app, 
         summary: 'My jobs of a day',
         description:
           'The signed-in user’s jobs scheduled on `date` (on the clock of each job’s depot), in visiting ' +
-          'order: an applied route plan schedules them in its order, so scheduledStart order is the plan’s. ' +
+          'order: an applied route plan schedules them in its order, so scheduledStart order is the plan’s; ' +
+          'each still to visit with its predicted eta, expectedStart and risk; and the user’s shifts that day. ' +
           'Any signed-in user (a WORKER mostly); not for API keys.',
         querystring: MyDayQuery,
         response: { 200: MyDayResponse, ...COMMON_ERRORS },
@@ -56,6 +58,7 @@ export const myDayRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app, 
         data: {
           date: request.query.date,
           jobs: await my.myDay(db, organisationId, userId, request.query.date, clock()),
+          shifts: await myShifts(db, organisationId, userId, request.query.date),
         },
         message: SUCCESS,
       }

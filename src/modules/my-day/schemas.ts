@@ -89,8 +89,18 @@ export const MyDayQuery = Type.Object(
   { additionalProperties: false },
 )
 
+export const MyShift = Type.Object(
+  { id: Id, start: DateTime, end: DateTime },
+  {
+    additionalProperties: false,
+    description:
+      'One of the user’s shifts on the date: the phone shares its position from 30 min before start to ' +
+      '30 min after end, never outside',
+  },
+)
+
 export const MyDayResponse = Envelope(
-  Type.Object({ date: Type.String(), jobs: Type.Array(MyJob) }),
+  Type.Object({ date: Type.String(), jobs: Type.Array(MyJob), shifts: Type.Array(MyShift) }),
   'The day’s jobs in visiting order',
 )
 export const MyJobResponse = Envelope(Type.Object({ job: MyJob }), 'The job')

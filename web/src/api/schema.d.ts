@@ -770,7 +770,7 @@ export type paths = {
         };
         /**
          * My jobs of a day
-         * @description The signed-in user’s jobs scheduled on `date` (on the clock of each job’s depot), in visiting order: an applied route plan schedules them in its order, so scheduledStart order is the plan’s. Any signed-in user (a WORKER mostly); not for API keys.
+         * @description The signed-in user’s jobs scheduled on `date` (on the clock of each job’s depot), in visiting order: an applied route plan schedules them in its order, so scheduledStart order is the plan’s; each still to visit with its predicted eta, expectedStart and risk; and the user’s shifts that day. Any signed-in user (a WORKER mostly); not for API keys.
          */
         get: operations["listMyJobs"];
         put?: never;
@@ -16703,6 +16703,22 @@ export interface operations {
                         data: {
                             date: string;
                             jobs: components["schemas"]["MyJob"][];
+                            shifts: {
+                                /** @description Opaque identifier */
+                                id: string;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601 datetime in UTC with milliseconds
+                                 * @example 2026-11-23T09:00:00.000Z
+                                 */
+                                start: string;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601 datetime in UTC with milliseconds
+                                 * @example 2026-11-23T09:00:00.000Z
+                                 */
+                                end: string;
+                            }[];
                         };
                         /** @example Success */
                         message: string;
