@@ -177,7 +177,9 @@ for (const dialect of DIALECTS) {
       expect(day.currentJob).toBeNull()
       expect(day.stops.map((x: { eta: string }) => x.eta)).toEqual([iso('09:10:00'), plus('09:40:00', LEG)])
       const mine = await s.me.get(`/my/jobs?date=${DATE}`)
-      expect(mine.body.data.shifts).toEqual([{ id: s.shift.id, start: iso('08:00:00'), end: iso('16:00:00') }])
+      expect(mine.body.data.shifts).toEqual([
+        { id: s.shift.id, start: iso('08:00:00'), end: iso('16:00:00') },
+      ])
       const byId = new Map(mine.body.data.jobs.map((j: { id: string }) => [j.id, j]))
       expect(byId.get(s.b)).toMatchObject({
         eta: iso('09:10:00'),

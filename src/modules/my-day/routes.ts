@@ -10,6 +10,7 @@ import {
   NoInputBody,
   SUCCESS,
 } from '../../http/schemas.js'
+import { myShifts } from '../live/service.js'
 import type { RouteOptions } from '../route-options.js'
 import {
   MyDayQuery,
@@ -19,7 +20,6 @@ import {
   MyFormResponse,
   MyJobResponse,
 } from './schemas.js'
-import { myShifts } from '../live/service.js'
 import * as my from './service.js'
 
 const TAGS = ['My day']
