@@ -11,6 +11,8 @@ import * as live from './repository.js'
 import { organisationsOnShift, prunePositions, refreshEtas } from './service.js'
 
 export const LIVE_LEASE = 'live-refresh'
+/** Job writes this close together share one recomputation of their organisation's ETAs. */
+const WAKE_DELAY_MS = 200
 
 export interface LiveSettings {
   etaChangeMinutes: number
@@ -24,6 +26,8 @@ export class LiveRefresher {
   readonly holder = randomUUID()
   private timer: NodeJS.Timeout | undefined
   private readonly pending = new Set<string>()
+  /** The recomputation asked for by wakes and not yet done, if any. */
+  private scheduled: Promise<void> | null = null
   private running: Promise<void> = Promise.resolve()
 
   constructor(
@@ -46,15 +50,30 @@ export class LiveRefresher {
     await live.releaseLease(this.db, LIVE_LEASE, this.holder).catch(() => {})
   }
 
-  /** Recompute this organisation's shifts under way soon (after the write that asked has committed). */
+  /**
+   * Recompute this organisation's shifts under way soon: writes within WAKE_DELAY_MS of each other
+   * share one recomputation, so a burst of job writes costs one, not one each.
+   */
   wake(organisationId: string): void {
     this.pending.add(organisationId)
-    this.running = this.running.then(() => this.drain())
+    this.scheduled ??= new Promise<void>((resolve) => {
+      setTimeout(() => {
+        this.scheduled = null
+        // One recomputation at a time: a burst arriving while one runs goes after it.
+        this.running = this.running.then(() => this.refreshPending())
+        void this.running.then(resolve)
+      }, WAKE_DELAY_MS).unref()
+    })
   }
 
   /** Resolves once every recomputation asked for so far has finished (tests, shutdown). */
-  settled(): Promise<void> {
-    return this.running
+  async settled(): Promise<void> {
+    for (;;) {
+      if (this.scheduled) await this.scheduled
+      const running = this.running
+      await running
+      if (!this.scheduled && running === this.running) return
+    }
   }
 
   /**
@@ -84,7 +103,7 @@ export class LiveRefresher {
     }
   }
 
-  private async drain(): Promise<void> {
+  private async refreshPending(): Promise<void> {
     for (const organisationId of [...this.pending]) {
       this.pending.delete(organisationId)
       try {
