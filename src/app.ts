@@ -104,6 +104,9 @@ declare module 'fastify' {
 
 export type App = FastifyInstance
 
+/** Writes to these routes can move a day's ETAs (positions recompute their own worker at once). */
+const MOVES_ETAS = ['/jobs', '/route-plans', '/shifts', '/customers']
+
 export async function buildApp(deps: AppDeps): Promise<App> {
   const limits = serverLimitsOf(deps.config)
   const app = Fastify(fastifyOptions(limits, deps)).withTypeProvider<TypeBoxTypeProvider>()
@@ -160,10 +163,11 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     metrics.requests.record(request.routeOptions.url, method, reply.statusCode, reply.elapsedTime)
     if (method !== 'GET' && reply.statusCode < 400) {
       webhooks.dispatcher.wake()
-      // A job written (started, completed, assigned, changed, planned) moves its day's ETAs.
+      // A job written (started, completed, assigned, changed, planned), a shift or a customer's hours
+      // changed: the day's ETAs move.
       const url = request.routeOptions.url ?? ''
       const organisationId = request.auth?.organisationId
-      if (organisationId && (url.includes('/jobs') || url.includes('/route-plans'))) live.wake(organisationId)
+      if (organisationId && MOVES_ETAS.some((part) => url.includes(part))) live.wake(organisationId)
     }
     done()
   })

@@ -89,12 +89,27 @@ export async function shiftsAround(
   at: number,
   filters: { userId?: string } = {},
 ): Promise<ShiftInstance[]> {
-  const dates = [utcDate(at - DAY), utcDate(at), utcDate(at + DAY)]
+  const instances = await shiftsBetween(db, organisationId, at, at, filters)
+  return instances.filter((instance) => covers(instance, at))
+}
+
+/** Whether `at` falls within the instance, from 30 min before its start to 30 min after its end. */
+export const covers = (instance: ShiftInstance, at: number) =>
+  at >= instance.start - SHIFT_GRACE_MS && at <= instance.end + SHIFT_GRACE_MS
+
+/** Every shift instance on the dates around [from, to] (a day either side: any zone's day). */
+export async function shiftsBetween(
+  db: Executor,
+  organisationId: string | null,
+  from: number,
+  to: number,
+  filters: { userId?: string } = {},
+): Promise<ShiftInstance[]> {
   const found: ShiftInstance[] = []
-  for (const date of dates) {
+  for (let day = Date.parse(utcDate(from - DAY)); day <= to + DAY; day += DAY) {
+    const date = utcDate(day)
     for (const row of await live.findShiftsOfDay(db, organisationId, weekdayOf(date), filters)) {
-      const instance = instanceOn(row, date)
-      if (at >= instance.start - SHIFT_GRACE_MS && at <= instance.end + SHIFT_GRACE_MS) found.push(instance)
+      found.push(instanceOn(row, date))
     }
   }
   return found

@@ -7,10 +7,12 @@ import { AppError, type ErrorDetail } from '../../http/errors.js'
 import { recordEvent } from '../events/service.js'
 import { DAY, MINUTE } from '../shifts/zoned-time.js'
 import {
+  covers,
   predictShifts,
   type ShiftInstance,
   type ShiftPrediction,
   shiftsAround,
+  shiftsBetween,
   shiftsOn,
 } from './forecast-day.js'
 import * as live from './repository.js'
@@ -42,9 +44,10 @@ async function assertOnShift(
   userId: string,
   positions: PositionBody['positions'],
 ): Promise<void> {
+  const times = positions.map((p) => Date.parse(p.recordedAt))
+  const shifts = await shiftsBetween(db, organisationId, Math.min(...times), Math.max(...times), { userId })
   for (const [i, p] of positions.entries()) {
-    const on = await shiftsAround(db, organisationId, Date.parse(p.recordedAt), { userId })
-    if (on.length === 0) {
+    if (!shifts.some((shift) => covers(shift, times[i] as number))) {
       throw new AppError(
         'OFF_SHIFT',
         `positions/${i}/recordedAt ${p.recordedAt} is outside your shifts (from 30 min before to 30 min ` +
