@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { FastifyRequest } from 'fastify'
 import { AppError } from '../../http/errors.js'
-import { BODY_ERRORS, COMMON_ERRORS, errorResponses, SUCCESS } from '../../http/schemas.js'
+import { BODY_ERRORS, COMMON_ERRORS, errorResponses, NOT_FOUND_ERROR, SUCCESS } from '../../http/schemas.js'
 import type { RouteOptions } from '../route-options.js'
 import { LiveQuery, LiveResponse, PositionBody, PositionResponse } from './schemas.js'
 import { liveDay, recordPositions, refreshEtas } from './service.js'
@@ -70,9 +70,9 @@ export const liveAdminRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (a
           '÷ the vehicle’s speed factor); windows narrowed by the customer’s hours; breaks at their ' +
           'time. risk: AT_RISK when the expected start is within 15 min of the latest start that still ' +
           'ends the visit in its window, or a SOFT window is missed; LATE when a HARD one can no longer be met. ' +
-          'Admins and dispatchers only.',
+          'Admins and dispatchers only; a locationId not of this organisation is 404.',
         querystring: LiveQuery,
-        response: { 200: LiveResponse, ...COMMON_ERRORS },
+        response: { 200: LiveResponse, ...COMMON_ERRORS, ...NOT_FOUND_ERROR },
       },
     },
     async (request) => {

@@ -257,7 +257,7 @@ for (const dialect of DIALECTS) {
       expect(
         (await s.admin.get(`/live?date=${DATE}&locationId=${s.depot.id}`)).body.data.shifts,
       ).toHaveLength(1)
-      expect((await s.admin.get(`/live?date=${DATE}&locationId=elsewhere`)).body.data.shifts).toHaveLength(0)
+      expect((await s.admin.get(`/live?date=${DATE}&locationId=elsewhere`)).status).toBe(404)
       const worker = await s.me.get(`/live?date=${DATE}`)
       expect([worker.status, worker.body.code]).toEqual([403, 'FORBIDDEN'])
       // An API key is no worker: /my is for sessions.
@@ -269,6 +269,8 @@ for (const dialect of DIALECTS) {
       const theirs = await other.admin.get(`/live?date=${DATE}`)
       expect(theirs.body.data.shifts.map((x: { shiftId: string }) => x.shiftId)).toEqual([other.shift.id])
       expect(theirs.body.data.shifts[0].lastPosition).toBeNull()
+      const across = await other.admin.get(`/live?date=${DATE}&locationId=${s.depot.id}`)
+      expect([across.status, across.body.code]).toEqual([404, 'NOT_FOUND'])
       expect((await s.admin.get('/live?date=26-11-2026')).status).toBe(400)
     })
 

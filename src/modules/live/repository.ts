@@ -248,6 +248,16 @@ export async function findJobSchedule(db: Executor, organisationId: string, jobI
     .executeTakeFirst()
 }
 
+export async function locationExists(db: Executor, organisationId: string, id: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('locations')
+    .select('id')
+    .where('organisation_id', '=', organisationId)
+    .where('id', '=', id)
+    .executeTakeFirst()
+  return row !== undefined
+}
+
 export async function findRoutingSettings(db: Executor, organisationId: string) {
   return db
     .selectFrom('organisations')

@@ -3,7 +3,7 @@
 import type { Kysely } from 'kysely'
 import type { Database, Executor } from '../../db/types.js'
 import { toDecimalString } from '../../db/values.js'
-import { AppError, type ErrorDetail } from '../../http/errors.js'
+import { AppError, type ErrorDetail, notFound } from '../../http/errors.js'
 import { recordEvent } from '../events/service.js'
 import { DAY, MINUTE } from '../shifts/zoned-time.js'
 import {
@@ -132,6 +132,9 @@ export async function liveDay(
   request: { date: string; locationId?: string },
   now: number,
 ): Promise<LiveShift[]> {
+  if (request.locationId && !(await live.locationExists(db, organisationId, request.locationId))) {
+    throw notFound('Location')
+  }
   const instances = await shiftsOn(db, organisationId, request.date, {
     ...(request.locationId ? { locationId: request.locationId } : {}),
   })

@@ -890,7 +890,7 @@ export type paths = {
         };
         /**
          * Where every worker is and when each stop will be reached
-         * @description Per shift of `date` (optionally of one depot): the worker, vehicle, last position with its recordedAt, the job under way, and each remaining stop’s eta (arrival), expectedStart and risk, predicted from now: from the job under way (its expected end: startedAt + service duration, or now if overdue), else a position of the last 15 min, else the last job done, else the route’s start; travel as the optimiser’s (great-circle × detour at the organisation’s speed ÷ the vehicle’s speed factor); windows narrowed by the customer’s hours; breaks at their time. risk: AT_RISK when the expected start is within 15 min of the latest start that still ends the visit in its window, or a SOFT window is missed; LATE when a HARD one can no longer be met. Admins and dispatchers only.
+         * @description Per shift of `date` (optionally of one depot): the worker, vehicle, last position with its recordedAt, the job under way, and each remaining stop’s eta (arrival), expectedStart and risk, predicted from now: from the job under way (its expected end: startedAt + service duration, or now if overdue), else a position of the last 15 min, else the last job done, else the route’s start; travel as the optimiser’s (great-circle × detour at the organisation’s speed ÷ the vehicle’s speed factor); windows narrowed by the customer’s hours; breaks at their time. risk: AT_RISK when the expected start is within 15 min of the latest start that still ends the visit in its window, or a SOFT window is missed; LATE when a HARD one can no longer be met. Admins and dispatchers only; a locationId not of this organisation is 404.
          */
         get: operations["getLiveDay"];
         put?: never;
@@ -18068,6 +18068,24 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
                         code: "FORBIDDEN" | "PLAN_UPGRADE_REQUIRED";
+                    };
+                };
+            };
+            /** @description Resource not found (NOT_FOUND) */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code: "NOT_FOUND";
                     };
                 };
             };
