@@ -195,6 +195,9 @@ export interface JobsTable {
   created_at: Timestamp
   updated_at: Timestamp
   deleted_at: Timestamp | null
+  /** When the server received the start (started_at is when the worker started, as sent). */
+  start_recorded_at: Timestamp | null
+  complete_recorded_at: Timestamp | null
 }
 
 export interface JobTagsTable {

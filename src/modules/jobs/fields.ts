@@ -181,6 +181,28 @@ export const JOB_FIELDS = [
   { column: 'created_at', name: 'createdAt', schema: DateTime, created: true },
   { column: 'updated_at', name: 'updatedAt', schema: DateTime },
   { column: 'deleted_at' },
+  {
+    column: 'start_recorded_at',
+    name: 'startRecordedAt',
+    schema: Nullable(
+      Type.String({
+        ...DateTime,
+        description: 'When the server received the start; startedAt is when the worker started, as sent',
+      }),
+    ),
+    detailOnly: true,
+  },
+  {
+    column: 'complete_recorded_at',
+    name: 'completeRecordedAt',
+    schema: Nullable(
+      Type.String({
+        ...DateTime,
+        description: 'When the server received the completion; completedAt is when it happened, as sent',
+      }),
+    ),
+    detailOnly: true,
+  },
 ] as const satisfies readonly JobField[]
 
 type Field = (typeof JOB_FIELDS)[number]

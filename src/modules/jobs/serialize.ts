@@ -2,7 +2,7 @@
 // hottest paths, and a literal gives every object one hidden class at no per-row cost. fields.test.ts
 // fails when a literal and the table disagree (a field missing, misnamed, from another column or out of
 // the schema's order).
-import type { JobDetailRow, JobListedRow } from './repository.js'
+import type { JobDetailRow, JobListedRow } from './list-repository.js'
 import type { JobDetail, JobListed } from './schemas.js'
 
 export function serializeJobListed(row: JobListedRow): JobListed {
@@ -46,6 +46,8 @@ export function serializeJobDetail(row: JobDetailRow, extras: JobExtras): JobDet
   const job = serializeJobListed(row) as JobDetail
   job.shiftId = row.shift_id
   job.actualDuration = row.actual_duration
+  job.startRecordedAt = row.start_recorded_at
+  job.completeRecordedAt = row.complete_recorded_at
   job.customer = row.customer_id
     ? {
         id: row.customer_id,

@@ -12,7 +12,7 @@ import {
 } from '../form-templates/service.js'
 import type { FormSubmission } from '../forms/schemas.js'
 import { recordFormSubmission } from '../forms/service.js'
-import { completeJob, startJob } from '../jobs/dispatch-service.js'
+import { completeJob, type HappenedBody, startJob } from '../jobs/dispatch-service.js'
 import { lockJob } from '../jobs/service.js'
 import { myDayEtas } from '../live/service.js'
 import { DAY, localTime } from '../shifts/zoned-time.js'
@@ -182,14 +182,16 @@ export async function myJob(
   return day.find((j) => j.id === id) ?? (job as MyJob)
 }
 
+/** `body.startedAt`: when the worker started, if the phone sends it (done offline, sent later). */
 export async function startMyJob(
   db: Kysely<Database>,
   organisationId: string,
   userId: string,
   id: string,
   now: number,
+  body: HappenedBody = {},
 ) {
-  await startJob(db, organisationId, id, userId)
+  await startJob(db, organisationId, id, userId, body)
   return myJob(db, organisationId, userId, id, now)
 }
 
@@ -199,8 +201,9 @@ export async function completeMyJob(
   userId: string,
   id: string,
   now: number,
+  body: HappenedBody = {},
 ) {
-  await completeJob(db, organisationId, id, userId)
+  await completeJob(db, organisationId, id, userId, body)
   return myJob(db, organisationId, userId, id, now)
 }
 

@@ -252,7 +252,7 @@ export async function deleteShift(
   })
 }
 
-export type { AssignableShift } from './repository.js'
+export type { AssignableShift, ShiftHours } from './repository.js'
 
 /** The shifts job assignments name (jobs' dispatch), locked until the caller's transaction ends. */
 export async function findShiftsForAssignment(
@@ -261,4 +261,27 @@ export async function findShiftsForAssignment(
   ids: readonly string[],
 ): Promise<repository.AssignableShift[]> {
   return repository.findShiftsForAssignment(trx, organisationId, ids)
+}
+
+/** The weekly hours of a user's shifts (only `shiftId` when given), each with its depot's time zone. */
+export async function findShiftHoursOfUser(
+  db: Executor,
+  organisationId: string,
+  userId: string,
+  shiftId: string | null,
+): Promise<repository.ShiftHours[]> {
+  return repository.findShiftHoursOfUser(db, organisationId, userId, shiftId)
+}
+
+/**
+ * Writes a shift with its breaks as given (ids and timestamps included): for the demo organisation (cli/demo-seed.ts), which writes a history no request could make; no rule is
+ * checked, the demo's data is known good.
+ */
+export async function seedShift(
+  db: Executor,
+  row: ShiftRow,
+  breaks: readonly ShiftBreakRow[],
+): Promise<void> {
+  await repository.insertShift(db, row)
+  for (const shiftBreak of breaks) await repository.insertShiftBreak(db, shiftBreak)
 }

@@ -1281,6 +1281,18 @@ export type components = {
             shiftId: string | null;
             /** @description Seconds from start to completion */
             actualDuration: number | null;
+            /**
+             * Format: date-time
+             * @description When the server received the start; startedAt is when the worker started, as sent
+             * @example 2026-11-23T09:00:00.000Z
+             */
+            startRecordedAt: string | null;
+            /**
+             * Format: date-time
+             * @description When the server received the completion; completedAt is when it happened, as sent
+             * @example 2026-11-23T09:00:00.000Z
+             */
+            completeRecordedAt: string | null;
             tags: {
                 tag: {
                     /** @description Opaque identifier */
