@@ -140,10 +140,22 @@ for (const dialect of DIALECTS) {
       await answered(1)
 
       await page.context().setOffline(true)
-      await moveTo(31, north(400))
-      await moveTo(31, north(800))
-      await moveTo(31, north(1200))
-      await page.waitForTimeout(500)
+      // Each fix kept on the phone before the clock moves on (the device reports it asynchronously).
+      const buffered = () =>
+        page.evaluate(() => {
+          // The tests' tsconfig has no DOM: the page's storage through globalThis.
+          const storage = (
+            globalThis as unknown as {
+              localStorage: Record<string, string> & { getItem(key: string): string | null }
+            }
+          ).localStorage
+          const key = Object.keys(storage).find((k) => k.startsWith('fieldservice.my.positions.'))
+          return key ? (JSON.parse(storage.getItem(key) ?? '[]') as unknown[]).length : 0
+        })
+      for (const [i, metres] of [400, 800, 1200].entries()) {
+        await moveTo(31, north(metres))
+        await expect.poll(buffered, { timeout: 5000 }).toBe(i + 1)
+      }
       expect(sent.filter((s) => s.status === 201)).toHaveLength(1)
       await page.context().setOffline(false)
       await expect
