@@ -49,6 +49,8 @@ import { formTemplateAdminRoutes } from './modules/form-templates/admin-routes.j
 import { formAdminRoutes } from './modules/forms/admin-routes.js'
 import { jobAdminRoutes } from './modules/jobs/admin-routes.js'
 import { jobRoutes } from './modules/jobs/routes.js'
+import { liveAdminRoutes, livePositionRoutes } from './modules/live/admin-routes.js'
+import type { LiveRefresher } from './modules/live/refresher.js'
 import { locationAdminRoutes } from './modules/locations/admin-routes.js'
 import { locationRoutes } from './modules/locations/routes.js'
 import { myDayRoutes } from './modules/my-day/routes.js'
@@ -87,6 +89,8 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** The webhook sender and dispatcher this app runs (started when the app is ready). */
     webhooks: Webhooks
+    /** The live day's ETA refresher (its minute's tick under a lease; woken by job writes). */
+    live: LiveRefresher
     /** The rate-limit store both APIs share (its status feeds /readyz and /metrics). */
     rateLimits: RateLimits
     /** serving → draining → closing: drives /readyz and `connection: close` during shutdown. */
@@ -99,6 +103,9 @@ declare module 'fastify' {
 }
 
 export type App = FastifyInstance
+
+/** Writes to these routes can move a day's ETAs (positions recompute their own worker at once). */
+const MOVES_ETAS = ['/jobs', '/route-plans', '/shifts', '/customers']
 
 export async function buildApp(deps: AppDeps): Promise<App> {
   const limits = serverLimitsOf(deps.config)
@@ -143,8 +150,9 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   })
 
   // 4. The services the routes use (webhooks, plan runner, key cache, dashboard sign-in: services.ts).
-  const { routeOptions: options, login, webhooks } = buildServices(app, deps, requestDb, rateLimits, ipLimit)
+  const { routeOptions: options, login, webhooks, live } = buildServices(app, deps, requestDb, rateLimits, ipLimit)
   app.decorate('webhooks', webhooks)
+  app.decorate('live', live)
   // Metrics: requests are counted in the same onResponse hook (by route pattern, never the URL);
   // everything else is read when /metrics is scraped.
   const metrics = new ServiceMetrics({
@@ -156,7 +164,14 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   app.addHook('onResponse', (request, reply, done) => {
     const method = request.method
     metrics.requests.record(request.routeOptions.url, method, reply.statusCode, reply.elapsedTime)
-    if (method !== 'GET' && reply.statusCode < 400) webhooks.dispatcher.wake()
+    if (method !== 'GET' && reply.statusCode < 400) {
+      webhooks.dispatcher.wake()
+      // A job written (started, completed, assigned, changed, planned), a shift or a customer's hours
+      // changed: the day's ETAs move.
+      const url = request.routeOptions.url ?? ''
+      const organisationId = request.auth?.organisationId
+      if (organisationId && MOVES_ETAS.some((part) => url.includes(part))) live.wake(organisationId)
+    }
     done()
   })
 
@@ -190,6 +205,8 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     ['dispatch', formAdminRoutes],
     ['admin', formTemplateAdminRoutes],
     ['worker', myDayRoutes],
+    ['worker', livePositionRoutes],
+    ['dispatch', liveAdminRoutes],
     ['dispatch', routePlanAdminRoutes],
     ['dispatch', boardAdminRoutes],
     ['pro-admin', apiKeyAdminRoutes],

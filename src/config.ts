@@ -50,6 +50,12 @@ export interface Config extends ServerLimits {
   planWorkers: number
   /** QUEUED and RUNNING route plans one organisation may have at once (ROUTE_PLAN_QUEUE_MAX); 0: no cap. */
   routePlanQueueMax: number
+  /** Workers' positions are kept this many days, then pruned (POSITION_RETENTION_DAYS). */
+  positionRetentionDays: number
+  /** JOB_ETA_CHANGED when a stop's predicted arrival moves by more than this since the last one (ETA_CHANGE_MINUTES). */
+  etaChangeMinutes: number
+  /** Recompute the ETAs of shifts in progress this often, on one instance at a time (LIVE_REFRESH_SECONDS); 0: never here. */
+  liveRefreshSeconds: number
   /** Prometheus metrics on a port of their own (not the API's); 0 turns the endpoint off. */
   metricsPort: number
   /** Interface of the metrics port: loopback unless the scraper runs on another host. */
@@ -123,6 +129,12 @@ export const DEFAULT_HEAP_GROWTH_PERCENT = 100
  * rerun or two, while fifty of one organisation's cannot fill the queue in front of everyone else's.
  */
 export const DEFAULT_ROUTE_PLAN_QUEUE_MAX = 10
+/** The live day (issue 29): positions kept a week; a quarter of an hour is worth telling a customer. */
+export const LIVE_DEFAULTS = {
+  positionRetentionDays: 7,
+  etaChangeMinutes: 15,
+  liveRefreshSeconds: 60,
+} as const
 
 function boolean(name: string, fallback: boolean, env: NodeJS.ProcessEnv): boolean {
   const raw = env[name]?.trim().toLowerCase()
@@ -215,6 +227,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     changeSettleMs: integer('CHANGE_FEED_SETTLE_MS', DEFAULT_CHANGE_SETTLE_MS, env),
     planWorkers: integer('PLAN_WORKERS', 1, env),
     routePlanQueueMax: integer('ROUTE_PLAN_QUEUE_MAX', DEFAULT_ROUTE_PLAN_QUEUE_MAX, env),
+    positionRetentionDays: positive('POSITION_RETENTION_DAYS', LIVE_DEFAULTS.positionRetentionDays, env),
+    etaChangeMinutes: positive('ETA_CHANGE_MINUTES', LIVE_DEFAULTS.etaChangeMinutes, env),
+    liveRefreshSeconds: integer('LIVE_REFRESH_SECONDS', LIVE_DEFAULTS.liveRefreshSeconds, env),
     metricsPort: port('METRICS_PORT', DEFAULT_METRICS_PORT, env),
     metricsHost: env.METRICS_HOST || '127.0.0.1',
     shutdownDelayMs: integer('SHUTDOWN_DELAY_MS', 5000, env),

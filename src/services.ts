@@ -4,9 +4,11 @@
 // modules as their RouteOptions.
 import type { FastifyInstance } from 'fastify'
 import type { Kysely } from 'kysely'
+import { type Clock, systemClock } from './clock.js'
 import {
   type Config,
   DEFAULT_ROUTE_PLAN_QUEUE_MAX,
+  LIVE_DEFAULTS,
   type SESSION_DEFAULTS,
   WEBHOOK_DEFAULTS,
 } from './config.js'
@@ -15,6 +17,7 @@ import type { IpLimit } from './http/ip-rate-limit.js'
 import type { RateLimits } from './http/rate-limit.js'
 import { ApiKeyResolver, buildDashboardSignIn, type SessionLogin } from './modules/auth/index.js'
 import { type WebhookConfig, Webhooks } from './modules/automations/webhooks.js'
+import { LiveRefresher } from './modules/live/refresher.js'
 import type { RouteOptions } from './modules/route-options.js'
 import { PLAN_RUNNER_DEFAULTS, PlanRunner } from './modules/route-plans/runner.js'
 import { solveDay } from './modules/route-plans/solve-day.js'
@@ -26,9 +29,10 @@ export interface ServiceDeps {
   config: Pick<Config, 'authCacheTtlMs' | 'defaultRateLimitPerMinute'> &
     Partial<WebhookConfig> &
     Partial<Pick<Config, 'planWorkers' | 'routePlanQueueMax'>> &
+    Partial<Pick<Config, keyof typeof LIVE_DEFAULTS>> &
     Partial<Pick<Config, keyof typeof SESSION_DEFAULTS>>
-  /** The clock dashboard sessions are timed by, and "now" of a route plan (tests move it); Date.now by default. */
-  clock?: () => number
+  /** The server's "now": dashboard sessions, ETAs and shifts (tests move it); Date.now by default. */
+  clock?: Clock
   /** scrypt parameters of new password hashes (tests use cheap ones); DEFAULT_SCRYPT by default. */
   passwordParams?: ScryptParams
 }
@@ -39,6 +43,8 @@ export interface Services {
   /** How the admin API takes a session cookie in place of a key. */
   login: SessionLogin
   webhooks: Webhooks
+  /** The live day's ETA refresher (woken by job writes; its minute's tick under a lease). */
+  live: LiveRefresher
 }
 
 /**
@@ -68,6 +74,11 @@ export function buildServices(
     app.addHook('onReady', async () => planRunner.start())
     app.addHook('onClose', async () => planRunner.close())
   }
+  // The live day: ETAs recomputed every minute on the instance holding the lease, and on writes.
+  const clock = deps.clock ?? systemClock
+  const live = new LiveRefresher(deps.db, clock, { ...LIVE_DEFAULTS, ...pickLive(deps.config) }, app.log)
+  app.addHook('onReady', async () => live.start())
+  app.addHook('onClose', async () => live.close())
   const { dashboard, login } = buildDashboardSignIn({
     db: deps.db,
     config: deps.config,
@@ -85,7 +96,17 @@ export function buildServices(
     ...(planRunner ? { planRunner } : {}),
     routePlanQueueMax: deps.config.routePlanQueueMax ?? DEFAULT_ROUTE_PLAN_QUEUE_MAX,
     dashboard,
-    ...(deps.clock ? { clock: deps.clock } : {}),
+    clock,
+    live,
   }
-  return { routeOptions, login, webhooks }
+  return { routeOptions, login, webhooks, live }
+}
+
+function pickLive(config: ServiceDeps['config']): Partial<Record<keyof typeof LIVE_DEFAULTS, number>> {
+  const picked: Partial<Record<keyof typeof LIVE_DEFAULTS, number>> = {}
+  for (const key of Object.keys(LIVE_DEFAULTS) as (keyof typeof LIVE_DEFAULTS)[]) {
+    const value = config[key]
+    if (value !== undefined) picked[key] = value
+  }
+  return picked
 }

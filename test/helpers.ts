@@ -100,6 +100,9 @@ export type TestAppConfig = Partial<
     signInMaxFailuresPerIp: number
     signInMaxFailuresPerDevice: number
     changeSettleMs: number
+    etaChangeMinutes: number
+    positionRetentionDays: number
+    liveRefreshSeconds: number
   } & WebhookConfig
 >
 
@@ -131,6 +134,8 @@ export async function createTestApp(
       webhookAllowPrivate: true,
       webhookTimeoutMs: 2000,
       planWorkers: 0,
+      // Tests run the live day's minute refresh themselves (app.live.tick()).
+      liveRefreshSeconds: 0,
       ipRateLimitPerMinute: TEST_IP_RATE_LIMIT_PER_MINUTE,
       ...config,
     },

@@ -95,6 +95,8 @@ for (const dialect of DIALECTS) {
         JOB_COMPLETED: 1,
         JOB_CANCELLED: 1,
         FORM_SUBMITTED: 1,
+        // Jobs without a shift have no eta to announce.
+        JOB_ETA_CHANGED: 0,
       }
       const total = Object.values(expected).reduce((a, b) => a + b, 0)
       const received = await receiver.waitFor(total)

@@ -21,6 +21,7 @@ import * as m0018 from './migrations/0018-server-secrets.js'
 import * as m0019 from './migrations/0019-route-plan-queue.js'
 import * as m0020 from './migrations/0020-idempotency-credentials.js'
 import * as m0021 from './migrations/0021-job-recorded-times.js'
+import * as m0022 from './migrations/0022-live-day.js'
 import * as m0023 from './migrations/0023-route-plan-now.js'
 
 // Migrations are listed here, in order, so they run the same from source and from dist/.
@@ -46,6 +47,7 @@ export const MIGRATIONS: MigrationList = {
   '0019-route-plan-queue': m0019,
   '0020-idempotency-credentials': m0020,
   '0021-job-recorded-times': m0021,
+  '0022-live-day': m0022,
   '0023-route-plan-now': m0023,
 }
 

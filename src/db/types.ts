@@ -295,6 +295,36 @@ export interface FormSubmissionsTable {
   created_at: Timestamp
 }
 
+/** Migration 0022: where a worker's phone was, sent while on shift; pruned after the retention. */
+export interface PositionsTable {
+  id: string
+  organisation_id: string
+  user_id: string
+  /** Decimal text (SQLite) or numeric (PostgreSQL), read back as a string. */
+  latitude: string
+  longitude: string
+  /** Metres; null when the device gave none. */
+  accuracy: number | null
+  recorded_at: Timestamp
+  received_at: Timestamp
+}
+
+/** Migration 0022: the arrival last announced for a job (JOB_ETA_CHANGED), per schedule. */
+export interface JobEtasTable {
+  organisation_id: string
+  job_id: string
+  scheduled_start: Timestamp | null
+  sent_eta: Timestamp
+  updated_at: Timestamp
+}
+
+/** Migration 0022: who runs a named background task until when (one instance at a time). */
+export interface LeasesTable {
+  name: string
+  holder: string
+  expires_at: Timestamp
+}
+
 export interface FormTemplatesTable {
   id: string
   organisation_id: string
@@ -444,6 +474,9 @@ export interface Database {
   server_secrets: ServerSecretsTable
   idempotency_keys: IdempotencyKeysTable
   idempotency_claims: IdempotencyClaimsTable
+  positions: PositionsTable
+  job_etas: JobEtasTable
+  leases: LeasesTable
 }
 
 export type JobRow = Selectable<JobsTable>

@@ -290,7 +290,14 @@ export async function installOpenApi<Event extends string>(
       {
         name: 'My day',
         description:
-          "The signed-in worker's own jobs: the day in visiting order, start, complete, fill in forms",
+          "The signed-in worker's own jobs: the day in visiting order, start, complete, fill in forms, " +
+          'send the device position while on shift',
+      },
+      {
+        name: 'Live day',
+        description:
+          'Where every worker is and when each remaining stop will be reached: ETAs and late risk, ' +
+          'predicted from now (positions sent by My day, the job under way, the travel model, windows, breaks)',
       },
       { name: 'API keys', description: 'Keys for integrations' },
       {

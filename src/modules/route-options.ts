@@ -1,9 +1,11 @@
 // What every route module is registered with: the services app.ts builds once per app (src/services.ts)
 // and hands to the routes of both APIs.
 import type { Kysely } from 'kysely'
+import type { Clock } from '../clock.js'
 import type { Database } from '../db/types.js'
 import type { ApiKeyResolver, Dashboard } from './auth/index.js'
 import type { Webhooks } from './automations/webhooks.js'
+import type { LiveRefresher } from './live/refresher.js'
 import type { PlanRunner } from './route-plans/runner.js'
 
 export interface RouteOptions {
@@ -18,8 +20,10 @@ export interface RouteOptions {
   planRunner?: PlanRunner
   /** ROUTE_PLAN_QUEUE_MAX: QUEUED and RUNNING plans an organisation may have at once; 0: no cap. */
   routePlanQueueMax: number
-  /** "Now", as route plans read it (tests fix it); Date.now when absent. */
-  clock?: () => number
   /** Sessions and passwords (admin API). */
   dashboard?: Dashboard
+  /** The server's "now" (ETAs, shifts, positions, the instant a plan of today starts from). */
+  clock: Clock
+  /** The live day's ETA refresher and its settings. */
+  live: LiveRefresher
 }

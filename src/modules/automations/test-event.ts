@@ -64,6 +64,12 @@ export function sampleEventData(event: EventType, at: string): EventData[EventTy
       assignedUserId: `${TEST_EVENT_PREFIX}user`,
       completedAt: at,
     },
+    JOB_ETA_CHANGED: {
+      jobId,
+      eta: end,
+      previousEta: start,
+      risk: 'AT_RISK',
+    },
     JOB_CANCELLED: {
       jobId,
       title,

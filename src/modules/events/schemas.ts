@@ -129,6 +129,25 @@ export const FormSubmittedData = Type.Object(
   { ...Closed, title: 'FormSubmittedData' },
 )
 
+export const EtaRisk = StringEnum(
+  ['ON_TIME', 'AT_RISK', 'LATE'],
+  'ON_TIME; AT_RISK: expected to start within 15 min of the latest start its window allows, or a SOFT ' +
+    'window already missed; LATE: a HARD window can no longer be met',
+)
+
+export const JobEtaChangedData = Type.Object(
+  {
+    jobId: JobId,
+    eta: Type.String({ ...DateTime, description: 'The predicted arrival now' }),
+    previousEta: Type.String({
+      ...DateTime,
+      description: 'The arrival last announced (the scheduled start before any was announced)',
+    }),
+    risk: EtaRisk,
+  },
+  { ...Closed, title: 'JobEtaChangedData' },
+)
+
 export const EVENT_DATA = {
   JOB_CREATED: JobCreatedData,
   JOB_UPDATED: JobUpdatedData,
@@ -138,6 +157,7 @@ export const EVENT_DATA = {
   JOB_COMPLETED: JobCompletedData,
   JOB_CANCELLED: JobCancelledData,
   FORM_SUBMITTED: FormSubmittedData,
+  JOB_ETA_CHANGED: JobEtaChangedData,
 } as const
 
 export type EventType = keyof typeof EVENT_DATA
@@ -199,6 +219,11 @@ export const EVENT_DESCRIPTIONS: Readonly<Record<EventType, string>> = {
   JOB_CANCELLED: 'A job was cancelled (admin POST /jobs/:id/cancel). Followed by STATUS_CHANGED.',
   FORM_SUBMITTED:
     'A form submission was received for a job (admin POST /jobs/:id/form-submissions), in any job status.',
+  JOB_ETA_CHANGED:
+    "A remaining stop's predicted arrival moved by more than ETA_CHANGE_MINUTES (default 15) since the " +
+    'last one announced (before any, since its scheduled start). Predictions are recomputed when a ' +
+    "worker's position arrives, when a job is written, and every minute for shifts in progress; each " +
+    'change is sent once, whatever the number of instances.',
 }
 
 /** JOB_COMPLETED → JobCompleted: the name of the event's schema in the OpenAPI documents. */

@@ -10,6 +10,7 @@ import {
   SUCCESS,
 } from '../../http/schemas.js'
 import { CompleteJobBody, StartJobBody } from '../jobs/admin-schemas.js'
+import { myShifts } from '../live/service.js'
 import type { RouteOptions } from '../route-options.js'
 import {
   MyDayQuery,
@@ -33,7 +34,7 @@ function me(request: FastifyRequest): { organisationId: string; userId: string }
 
 const ONLY_MINE = 'Only the signed-in user’s own jobs: any other job is 404, as if it did not exist.'
 
-export const myDayRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app, { db }) => {
+export const myDayRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app, { db, clock }) => {
   app.get(
     '/my/jobs',
     {
@@ -44,7 +45,8 @@ export const myDayRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app, 
         summary: 'My jobs of a day',
         description:
           'The signed-in user’s jobs scheduled on `date` (on the clock of each job’s depot), in visiting ' +
-          'order: an applied route plan schedules them in its order, so scheduledStart order is the plan’s. ' +
+          'order: an applied route plan schedules them in its order, so scheduledStart order is the plan’s; ' +
+          'each still to visit with its predicted eta, expectedStart and risk; and the user’s shifts that day. ' +
           'Any signed-in user (a WORKER mostly); not for API keys.',
         querystring: MyDayQuery,
         response: { 200: MyDayResponse, ...COMMON_ERRORS },
@@ -55,7 +57,8 @@ export const myDayRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app, 
       return {
         data: {
           date: request.query.date,
-          jobs: await my.myDay(db, organisationId, userId, request.query.date),
+          jobs: await my.myDay(db, organisationId, userId, request.query.date, clock()),
+          shifts: await myShifts(db, organisationId, userId, request.query.date),
         },
         message: SUCCESS,
       }
@@ -78,7 +81,7 @@ export const myDayRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app, 
     async (request) => {
       const { organisationId, userId } = me(request)
       return {
-        data: { job: await my.myJob(db, organisationId, userId, request.params.id) },
+        data: { job: await my.myJob(db, organisationId, userId, request.params.id, clock()) },
         message: SUCCESS,
       }
     },
@@ -110,7 +113,7 @@ export const myDayRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app, 
       const { organisationId, userId } = me(request)
       const body = { startedAt: request.body?.startedAt }
       return {
-        data: { job: await my.startMyJob(db, organisationId, userId, request.params.id, body) },
+        data: { job: await my.startMyJob(db, organisationId, userId, request.params.id, clock(), body) },
         message: SUCCESS,
       }
     },
@@ -143,7 +146,7 @@ export const myDayRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app, 
       const { organisationId, userId } = me(request)
       const body = { completedAt: request.body?.completedAt }
       return {
-        data: { job: await my.completeMyJob(db, organisationId, userId, request.params.id, body) },
+        data: { job: await my.completeMyJob(db, organisationId, userId, request.params.id, clock(), body) },
         message: SUCCESS,
       }
     },

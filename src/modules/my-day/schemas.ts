@@ -12,6 +12,7 @@ import {
   Nullable,
   TimeWindowType,
 } from '../../http/schemas.js'
+import { EtaRisk } from '../events/schemas.js'
 import { FormAnswers, FormTemplate } from '../form-templates/schemas.js'
 import { FormSubmission } from '../forms/schemas.js'
 
@@ -37,6 +38,18 @@ export const MyJob = Type.Object(
     scheduledEnd: Nullable(DateTime),
     startedAt: Nullable(DateTime),
     completedAt: Nullable(DateTime),
+    eta: Nullable(
+      Type.String({
+        ...DateTime,
+        description: 'Predicted arrival, from now (null: not a stop still to visit on a shift)',
+      }),
+    ),
+    expectedStart: Nullable(DateTime),
+    risk: Type.Unsafe<Static<typeof EtaRisk> | null>({
+      ...EtaRisk,
+      type: ['string', 'null'],
+      enum: [...(EtaRisk as unknown as { enum: string[] }).enum, null],
+    }),
     timeZone: Type.String({ description: 'IANA time zone of the depot: the times to show' }),
     customer: Nullable(
       Type.Object({ id: Id, name: Type.String(), address: Type.String() }, { additionalProperties: false }),
@@ -76,8 +89,18 @@ export const MyDayQuery = Type.Object(
   { additionalProperties: false },
 )
 
+export const MyShift = Type.Object(
+  { id: Id, start: DateTime, end: DateTime },
+  {
+    additionalProperties: false,
+    description:
+      'One of the user’s shifts on the date: the phone shares its position from 30 min before start to ' +
+      '30 min after end, never outside',
+  },
+)
+
 export const MyDayResponse = Envelope(
-  Type.Object({ date: Type.String(), jobs: Type.Array(MyJob) }),
+  Type.Object({ date: Type.String(), jobs: Type.Array(MyJob), shifts: Type.Array(MyShift) }),
   'The day’s jobs in visiting order',
 )
 export const MyJobResponse = Envelope(Type.Object({ job: MyJob }), 'The job')

@@ -14,6 +14,7 @@ import type { FormSubmission } from '../forms/schemas.js'
 import { recordFormSubmission } from '../forms/service.js'
 import { completeJob, type HappenedBody, startJob } from '../jobs/dispatch-service.js'
 import { lockJob } from '../jobs/service.js'
+import { myDayEtas } from '../live/service.js'
 import { DAY, localTime } from '../shifts/zoned-time.js'
 import type { MyJob } from './schemas.js'
 
@@ -76,7 +77,14 @@ async function tagsOf(db: Executor, organisationId: string, jobIds: string[]) {
   return byJob
 }
 
-async function shape(db: Executor, organisationId: string, rows: MyJobRow[]): Promise<MyJob[]> {
+type Etas = Awaited<ReturnType<typeof myDayEtas>>
+
+async function shape(
+  db: Executor,
+  organisationId: string,
+  rows: MyJobRow[],
+  etas: Etas = new Map(),
+): Promise<MyJob[]> {
   const tags = await tagsOf(
     db,
     organisationId,
@@ -105,6 +113,9 @@ async function shape(db: Executor, organisationId: string, rows: MyJobRow[]): Pr
         scheduledEnd: row.scheduled_end,
         startedAt: row.started_at,
         completedAt: row.completed_at,
+        eta: etas.get(row.id)?.eta ?? null,
+        expectedStart: etas.get(row.id)?.expectedStart ?? null,
+        risk: etas.get(row.id)?.risk ?? null,
         timeZone: row.depot_timezone ?? 'UTC',
         customer:
           row.customer_id && row.customer_name !== null
@@ -133,6 +144,7 @@ export async function myDay(
   organisationId: string,
   userId: string,
   date: string,
+  now: number,
 ): Promise<MyJob[]> {
   const dayUtc = Date.parse(`${date}T00:00:00.000Z`)
   // Every zone's day lies within a day and a half of the UTC one.
@@ -147,7 +159,7 @@ export async function myDay(
     const at = Date.parse(row.scheduled_start as string)
     return at >= localTime(dayUtc, 0, zone) && at < localTime(dayUtc + DAY, 0, zone)
   })
-  return shape(db, organisationId, onDate)
+  return shape(db, organisationId, onDate, await myDayEtas(db, organisationId, userId, date, now))
 }
 
 /** One of the user's jobs (its sequence among that day's jobs), or 404. */
@@ -156,6 +168,7 @@ export async function myJob(
   organisationId: string,
   userId: string,
   id: string,
+  now: number,
 ): Promise<MyJob> {
   const row = await selectMyJobs(db, organisationId, userId).where('jobs.id', '=', id).executeTakeFirst()
   if (!row) throw notFound('Job')
@@ -165,7 +178,7 @@ export async function myJob(
   const local = new Intl.DateTimeFormat('en-CA', { timeZone: zone, dateStyle: 'short' }).format(
     new Date(row.scheduled_start),
   )
-  const day = await myDay(db, organisationId, userId, local)
+  const day = await myDay(db, organisationId, userId, local, now)
   return day.find((j) => j.id === id) ?? (job as MyJob)
 }
 
@@ -175,10 +188,11 @@ export async function startMyJob(
   organisationId: string,
   userId: string,
   id: string,
+  now: number,
   body: HappenedBody = {},
 ) {
   await startJob(db, organisationId, id, userId, body)
-  return myJob(db, organisationId, userId, id)
+  return myJob(db, organisationId, userId, id, now)
 }
 
 export async function completeMyJob(
@@ -186,10 +200,11 @@ export async function completeMyJob(
   organisationId: string,
   userId: string,
   id: string,
+  now: number,
   body: HappenedBody = {},
 ) {
   await completeJob(db, organisationId, id, userId, body)
-  return myJob(db, organisationId, userId, id)
+  return myJob(db, organisationId, userId, id, now)
 }
 
 /** A form of the user's job, answered against its template; FORM_SUBMITTED with the worker as submitter. */

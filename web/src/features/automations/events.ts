@@ -12,6 +12,11 @@ export const EVENTS: { value: EventName; label: string; hint: string }[] = [
   { value: 'JOB_COMPLETED', label: 'Job completed', hint: 'A job is marked completed' },
   { value: 'JOB_CANCELLED', label: 'Job cancelled', hint: 'A job is cancelled' },
   { value: 'FORM_SUBMITTED', label: 'Form submitted', hint: 'A form submission is received' },
+  {
+    value: 'JOB_ETA_CHANGED',
+    label: 'Arrival time changed',
+    hint: 'A stop’s predicted arrival moves by more than 15 minutes',
+  },
 ]
 
 // Fails to compile when the API gains an event this list lacks.

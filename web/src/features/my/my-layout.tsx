@@ -7,6 +7,7 @@ import { useSession, useSignOut } from '../../app/session'
 import favicon from '../../favicon.svg'
 import { Button } from '../../ui/button'
 import { ConfirmDialog } from '../../ui/confirm-dialog'
+import { LocationBanner } from './location-banner'
 import { useInstallableApp } from './pwa'
 import { OfflineQueueProvider, useQueue } from './queue-context'
 import { QueueIndicator } from './queue-panel'
@@ -33,6 +34,7 @@ export function MyLayout() {
           </div>
         </header>
         <OfflineNotice />
+        <LocationBanner userId={session.user.id} />
         <main id="my-main" className="my-main" tabIndex={-1}>
           <Outlet />
         </main>
