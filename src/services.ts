@@ -6,6 +6,7 @@ import type { FastifyInstance } from 'fastify'
 import type { Kysely } from 'kysely'
 import {
   type Config,
+  DEFAULT_PUBLIC_BASE_URL,
   DEFAULT_ROUTE_PLAN_QUEUE_MAX,
   type SESSION_DEFAULTS,
   WEBHOOK_DEFAULTS,
@@ -27,7 +28,8 @@ export interface ServiceDeps {
   config: Pick<Config, 'authCacheTtlMs' | 'defaultRateLimitPerMinute'> &
     Partial<WebhookConfig> &
     Partial<Pick<Config, 'planWorkers' | 'routePlanQueueMax'>> &
-    Partial<Pick<Config, keyof typeof SESSION_DEFAULTS>>
+    Partial<Pick<Config, keyof typeof SESSION_DEFAULTS>> &
+    Partial<Pick<Config, 'publicBaseUrl' | 'smtpUrl' | 'smtpFrom'>>
   /** The clock dashboard sessions are timed by (tests move it); Date.now by default. */
   clock?: () => number
   /** scrypt parameters of new password hashes (tests use cheap ones); DEFAULT_SCRYPT by default. */
@@ -85,6 +87,9 @@ export function buildServices(
     ...(planRunner ? { planRunner } : {}),
     routePlanQueueMax: deps.config.routePlanQueueMax ?? DEFAULT_ROUTE_PLAN_QUEUE_MAX,
     dashboard,
+    publicBaseUrl: deps.config.publicBaseUrl ?? DEFAULT_PUBLIC_BASE_URL,
+    smtpConfigured: deps.config.smtpUrl !== undefined,
+    ...(deps.clock ? { clock: deps.clock } : {}),
   }
   return { routeOptions, login, webhooks }
 }

@@ -95,6 +95,8 @@ for (const dialect of DIALECTS) {
         JOB_COMPLETED: 1,
         JOB_CANCELLED: 1,
         FORM_SUBMITTED: 1,
+        // Sent only by My day's "On my way" (test/tracking.test.ts); this walkthrough uses an API key.
+        JOB_EN_ROUTE: 0,
       }
       const total = Object.values(expected).reduce((a, b) => a + b, 0)
       const received = await receiver.waitFor(total)

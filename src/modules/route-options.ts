@@ -20,4 +20,10 @@ export interface RouteOptions {
   routePlanQueueMax: number
   /** Sessions and passwords (admin API). */
   dashboard?: Dashboard
+  /** PUBLIC_BASE_URL: where tracking links point. */
+  publicBaseUrl: string
+  /** Whether SMTP_URL is set: customer emails can be sent (GET /organisation says so). */
+  smtpConfigured: boolean
+  /** The clock "On my way" is stamped with (tests move it); Date.now by default. */
+  clock?: () => number
 }

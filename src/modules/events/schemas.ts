@@ -129,6 +129,18 @@ export const FormSubmittedData = Type.Object(
   { ...Closed, title: 'FormSubmittedData' },
 )
 
+export const JobEnRouteData = Type.Object(
+  {
+    jobId: JobId,
+    eta: Nullable(
+      Type.String({ ...DateTime, description: 'Predicted arrival; null when where the worker is is unknown' }),
+    ),
+    trackingUrl: Type.String({ description: "The customer's tracking page (no sign-in): share it with them" }),
+    worker: Type.Object({ firstName: Type.String() }, Closed),
+  },
+  { ...Closed, title: 'JobEnRouteData' },
+)
+
 export const EVENT_DATA = {
   JOB_CREATED: JobCreatedData,
   JOB_UPDATED: JobUpdatedData,
@@ -138,6 +150,7 @@ export const EVENT_DATA = {
   JOB_COMPLETED: JobCompletedData,
   JOB_CANCELLED: JobCancelledData,
   FORM_SUBMITTED: FormSubmittedData,
+  JOB_EN_ROUTE: JobEnRouteData,
 } as const
 
 export type EventType = keyof typeof EVENT_DATA
@@ -199,6 +212,9 @@ export const EVENT_DESCRIPTIONS: Readonly<Record<EventType, string>> = {
   JOB_CANCELLED: 'A job was cancelled (admin POST /jobs/:id/cancel). Followed by STATUS_CHANGED.',
   FORM_SUBMITTED:
     'A form submission was received for a job (admin POST /jobs/:id/form-submissions), in any job status.',
+  JOB_EN_ROUTE:
+    'The worker set off to the job ("On my way", admin POST /my/jobs/:id/en-route); the status stays ' +
+    'ASSIGNED. Sent once per job: pressing it again sends nothing and keeps the same tracking link.',
 }
 
 /** JOB_COMPLETED → JobCompleted: the name of the event's schema in the OpenAPI documents. */

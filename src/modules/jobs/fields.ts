@@ -181,6 +181,14 @@ export const JOB_FIELDS = [
   { column: 'created_at', name: 'createdAt', schema: DateTime, created: true },
   { column: 'updated_at', name: 'updatedAt', schema: DateTime },
   { column: 'deleted_at' },
+  {
+    column: 'en_route_at',
+    name: 'enRouteAt',
+    schema: Nullable(
+      Type.String({ ...DateTime, description: 'When the worker said "On my way" (the status stays ASSIGNED)' }),
+    ),
+    detailOnly: true,
+  },
 ] as const satisfies readonly JobField[]
 
 type Field = (typeof JOB_FIELDS)[number]

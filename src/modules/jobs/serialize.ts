@@ -46,6 +46,7 @@ export function serializeJobDetail(row: JobDetailRow, extras: JobExtras): JobDet
   const job = serializeJobListed(row) as JobDetail
   job.shiftId = row.shift_id
   job.actualDuration = row.actual_duration
+  job.enRouteAt = row.en_route_at
   job.customer = row.customer_id
     ? {
         id: row.customer_id,

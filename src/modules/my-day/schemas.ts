@@ -37,6 +37,9 @@ export const MyJob = Type.Object(
     scheduledEnd: Nullable(DateTime),
     startedAt: Nullable(DateTime),
     completedAt: Nullable(DateTime),
+    enRouteAt: Nullable(
+      Type.String({ ...DateTime, description: 'When I said "On my way" (POST /my/jobs/:id/en-route)' }),
+    ),
     timeZone: Type.String({ description: 'IANA time zone of the depot: the times to show' }),
     customer: Nullable(
       Type.Object({ id: Id, name: Type.String(), address: Type.String() }, { additionalProperties: false }),

@@ -14,6 +14,7 @@ import type { FormSubmission } from '../forms/schemas.js'
 import { recordFormSubmission } from '../forms/service.js'
 import { completeJob, startJob } from '../jobs/dispatch-service.js'
 import { lockJob } from '../jobs/service.js'
+import { setOff } from '../tracking/service.js'
 import { DAY, localTime } from '../shifts/zoned-time.js'
 import type { MyJob } from './schemas.js'
 
@@ -105,6 +106,7 @@ async function shape(db: Executor, organisationId: string, rows: MyJobRow[]): Pr
         scheduledEnd: row.scheduled_end,
         startedAt: row.started_at,
         completedAt: row.completed_at,
+        enRouteAt: row.en_route_at,
         timeZone: row.depot_timezone ?? 'UTC',
         customer:
           row.customer_id && row.customer_name !== null
@@ -181,6 +183,22 @@ export async function completeMyJob(
   id: string,
 ) {
   await completeJob(db, organisationId, id, userId)
+  return myJob(db, organisationId, userId, id)
+}
+
+/**
+ * "On my way" to one of the user's ASSIGNED jobs: enRouteAt, the tracking link and JOB_EN_ROUTE the
+ * first time; again, nothing changes (tracking/service.ts).
+ */
+export async function setOffToMyJob(
+  db: Kysely<Database>,
+  organisationId: string,
+  userId: string,
+  id: string,
+  publicBaseUrl: string,
+  at: string,
+) {
+  await setOff(db, organisationId, userId, id, publicBaseUrl, at)
   return myJob(db, organisationId, userId, id)
 }
 

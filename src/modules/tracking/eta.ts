@@ -1,0 +1,36 @@
+// The arrival predicted when a worker sets off, until the live ETA engine (issue 29 §2) replaces it:
+// from where the worker most likely is — their current job, else the one they completed last today —
+// over the optimiser's own travel model and the organisation's routing settings. Unknown (null) when
+// the worker has no such job or either place has no coordinates: a guess from nowhere would mislead
+// the customer more than no window at all.
+import { greatCircleMatrix } from '../../optimiser/travel.js'
+import type { Executor } from '../../db/types.js'
+import { findOrganisation } from '../organisations/service.js'
+import { lastJobOfWorker, placeOfJob } from './repository.js'
+
+/** A worker's last job counts as where they are for this long after its completion. */
+const LAST_JOB_FRESH_MS = 12 * 3_600_000
+
+export async function estimateArrival(
+  db: Executor,
+  organisationId: string,
+  workerId: string,
+  jobId: string,
+  setOffAt: string,
+): Promise<string | null> {
+  const departure = Date.parse(setOffAt)
+  const fromJob = await lastJobOfWorker(db, organisationId, workerId, jobId, departure - LAST_JOB_FRESH_MS)
+  if (fromJob === undefined) return null
+  const [from, to, organisation] = await Promise.all([
+    placeOfJob(db, organisationId, fromJob),
+    placeOfJob(db, organisationId, jobId),
+    findOrganisation(db, organisationId),
+  ])
+  if (!from || !to || !organisation) return null
+  const travel = greatCircleMatrix([from, to], {
+    detourFactor: organisation.routing_detour_factor,
+    speedKmh: organisation.routing_speed_kmh,
+  })
+  const seconds = travel.duration[1] ?? 0
+  return new Date(departure + seconds * 1000).toISOString()
+}
