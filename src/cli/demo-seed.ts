@@ -401,6 +401,7 @@ class DemoSeeder {
       created_at: iso(createdAt),
       updated_at: iso(Math.max(createdAt, Math.min(this.now, lastEvent))),
       deleted_at: null,
+      en_route_at: null,
     })
     for (const tag of template.tags ?? [])
       await insertJobTag(this.trx, this.organisationId, id, this.tagIds.get(tag)!)

@@ -191,6 +191,7 @@ export async function createJob(
       created_at: now,
       updated_at: now,
       deleted_at: null,
+      en_route_at: null,
     }
     await repository.insertJob(trx, job)
     // The answer is what GET /jobs/:id reads back, built from what was written and the references
