@@ -41,6 +41,7 @@ import { automationAdminRoutes } from './modules/automations/admin-routes.js'
 import { executionAdminRoutes } from './modules/automations/execution-routes.js'
 import type { Webhooks } from './modules/automations/webhooks.js'
 import { boardAdminRoutes } from './modules/board/admin-routes.js'
+import { customerMessageAdminRoutes } from './modules/customer-messages/admin-routes.js'
 import { customerAdminRoutes } from './modules/customers/admin-routes.js'
 import { customerRoutes } from './modules/customers/routes.js'
 import { eventFeedRoutes } from './modules/events/feed.js'
@@ -199,6 +200,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     ['pro-admin', apiKeyAdminRoutes],
     ['pro-admin', automationAdminRoutes],
     ['pro-admin', executionAdminRoutes],
+    ['admin', customerMessageAdminRoutes],
   ]
   await registerApi(
     app,

@@ -30,8 +30,8 @@ export interface OrganisationsTable {
   created_at: Timestamp
   updated_at: Timestamp
   /** Customer emails when a job is en route / completed (migration 0024). */
-  notify_customer_en_route: Generated<Bool>
-  notify_customer_completed: Generated<Bool>
+  notify_customer_en_route: ColumnType<boolean | number, number | undefined, number>
+  notify_customer_completed: ColumnType<boolean | number, number | undefined, number>
 }
 
 export interface UsersTable {
@@ -491,6 +491,7 @@ export type ShiftRow = Selectable<ShiftsTable>
 export type ShiftBreakRow = Selectable<ShiftBreaksTable>
 export type ApiKeyRow = Selectable<ApiKeysTable>
 export type OrganisationRow = Selectable<OrganisationsTable>
+export type OrganisationUpdate = Updateable<OrganisationsTable>
 export type AutomationRow = Selectable<AutomationsTable>
 export type WebhookExecutionRow = Selectable<WebhookExecutionsTable>
 export type UserSessionRow = Selectable<UserSessionsTable>

@@ -43,7 +43,10 @@ for (const dialect of DIALECTS) {
 
         const changed = await of().patch(`/customers/${customer.id}`, { phone: '+33123456789' })
         expect(changed.status).toBe(200)
-        expect(changed.body.data.customer).toMatchObject({ email: 'orders@bakery.example', phone: '+33123456789' })
+        expect(changed.body.data.customer).toMatchObject({
+          email: 'orders@bakery.example',
+          phone: '+33123456789',
+        })
         const cleared = await of().patch(`/customers/${customer.id}`, { email: null, phone: null })
         expect(cleared.body.data.customer).toMatchObject({ email: null, phone: null })
         expect((await of().get(`/customers/${customer.id}`)).body.data.customer).toMatchObject({
@@ -62,11 +65,14 @@ for (const dialect of DIALECTS) {
           [{ phone: '+1234567890123456' }, '/body/phone', 'E.164'],
           [{ phone: 441612345678 }, '/body/phone', ''],
         ] as const
-        const customer = (await of().post('/customers', { name: 'Kept', ...PLACE, phone: '+441610000000' })).body
-          .data.customer
+        const customer = (await of().post('/customers', { name: 'Kept', ...PLACE, phone: '+441610000000' }))
+          .body.data.customer
         for (const [fields, path, message] of bad) {
           const created = await of().post('/customers', { name: 'Refused', ...PLACE, ...fields })
-          expect([created.status, created.body.code], JSON.stringify(fields)).toEqual([400, 'VALIDATION_ERROR'])
+          expect([created.status, created.body.code], JSON.stringify(fields)).toEqual([
+            400,
+            'VALIDATION_ERROR',
+          ])
           const detail = created.body.details.find((d: { path: string }) => d.path === path)
           expect(detail?.message, JSON.stringify(created.body.details)).toContain(message)
           const updated = await of().patch(`/customers/${customer.id}`, fields)
@@ -80,11 +86,14 @@ for (const dialect of DIALECTS) {
     }
 
     it("another organisation's customer stays 404 for a write of these fields", async () => {
-      const mine = (await client(t, tenant.headers).post('/customers', { name: 'Mine', ...PLACE })).body.data.customer
+      const mine = (await client(t, tenant.headers).post('/customers', { name: 'Mine', ...PLACE })).body.data
+        .customer
       const other = client(t, (await createTenant(t)).headers)
       const response = await other.patch(`/customers/${mine.id}`, { email: 'x@example.com' })
       expect(response.status).toBe(404)
-      expect((await client(t, tenant.headers).get(`/customers/${mine.id}`)).body.data.customer.email).toBeNull()
+      expect(
+        (await client(t, tenant.headers).get(`/customers/${mine.id}`)).body.data.customer.email,
+      ).toBeNull()
     })
   })
 }

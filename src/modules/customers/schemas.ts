@@ -1,7 +1,6 @@
 import { type Static, Type } from '@sinclair/typebox'
 import {
   ChangeFeedPagination,
-  Nullable,
   CursorQuery,
   DateTime,
   Duration,
@@ -12,6 +11,7 @@ import {
   LatitudeString,
   Longitude,
   LongitudeString,
+  Nullable,
   PageQuery,
   TimeOfDay,
   TimeWindowType,

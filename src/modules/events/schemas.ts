@@ -133,9 +133,14 @@ export const JobEnRouteData = Type.Object(
   {
     jobId: JobId,
     eta: Nullable(
-      Type.String({ ...DateTime, description: 'Predicted arrival; null when where the worker is is unknown' }),
+      Type.String({
+        ...DateTime,
+        description: 'Predicted arrival; null when where the worker is is unknown',
+      }),
     ),
-    trackingUrl: Type.String({ description: "The customer's tracking page (no sign-in): share it with them" }),
+    trackingUrl: Type.String({
+      description: "The customer's tracking page (no sign-in): share it with them",
+    }),
     worker: Type.Object({ firstName: Type.String() }, Closed),
   },
   { ...Closed, title: 'JobEnRouteData' },

@@ -185,7 +185,10 @@ export const JOB_FIELDS = [
     column: 'en_route_at',
     name: 'enRouteAt',
     schema: Nullable(
-      Type.String({ ...DateTime, description: 'When the worker said "On my way" (the status stays ASSIGNED)' }),
+      Type.String({
+        ...DateTime,
+        description: 'When the worker said "On my way" (the status stays ASSIGNED)',
+      }),
     ),
     detailOnly: true,
   },

@@ -14,8 +14,8 @@ import type { FormSubmission } from '../forms/schemas.js'
 import { recordFormSubmission } from '../forms/service.js'
 import { completeJob, startJob } from '../jobs/dispatch-service.js'
 import { lockJob } from '../jobs/service.js'
-import { setOff } from '../tracking/service.js'
 import { DAY, localTime } from '../shifts/zoned-time.js'
+import { setOff } from '../tracking/service.js'
 import type { MyJob } from './schemas.js'
 
 const TERMINAL = new Set(['COMPLETED', 'CANCELLED'])

@@ -3,8 +3,9 @@
 // over the optimiser's own travel model and the organisation's routing settings. Unknown (null) when
 // the worker has no such job or either place has no coordinates: a guess from nowhere would mislead
 // the customer more than no window at all.
-import { greatCircleMatrix } from '../../optimiser/travel.js'
+
 import type { Executor } from '../../db/types.js'
+import { greatCircleMatrix } from '../../optimiser/travel.js'
 import { findOrganisation } from '../organisations/service.js'
 import { lastJobOfWorker, placeOfJob } from './repository.js'
 

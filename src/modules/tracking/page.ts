@@ -134,5 +134,7 @@ const SCRIPT = `'use strict'
 })()
 `
 
-export const trackingPage = freeze(PAGE, 'text/html; charset=utf-8', REVALIDATE, { 'x-robots-tag': 'noindex' })
+export const trackingPage = freeze(PAGE, 'text/html; charset=utf-8', REVALIDATE, {
+  'x-robots-tag': 'noindex',
+})
 export const trackingScript = freeze(SCRIPT, 'text/javascript; charset=utf-8', REVALIDATE)

@@ -130,7 +130,8 @@ export function coordinatesOf(
   customerLatitude: string | null,
   customerLongitude: string | null,
 ): Coordinates | null {
-  if (jobLatitude !== null && jobLongitude !== null) return { lat: Number(jobLatitude), lng: Number(jobLongitude) }
+  if (jobLatitude !== null && jobLongitude !== null)
+    return { lat: Number(jobLatitude), lng: Number(jobLongitude) }
   if (customerLatitude !== null && customerLongitude !== null)
     return { lat: Number(customerLatitude), lng: Number(customerLongitude) }
   return null

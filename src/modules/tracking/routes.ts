@@ -45,5 +45,7 @@ export const trackingRoutes: FastifyPluginAsyncTypebox<TrackingRouteOptions> = a
   app.get(TRACKING_SCRIPT_PATH, { schema: { hide: true } }, (request, reply) =>
     sendFrozen(request, reply, trackingScript),
   )
-  app.get('/t/:token', { schema: { hide: true } }, (request, reply) => sendFrozen(request, reply, trackingPage))
+  app.get('/t/:token', { schema: { hide: true } }, (request, reply) =>
+    sendFrozen(request, reply, trackingPage),
+  )
 }

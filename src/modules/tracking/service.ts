@@ -115,7 +115,8 @@ function statusOf(row: repository.TrackedJobRow): Tracking['status'] {
 /** When the visit ended (completed or cancelled), or null while it has not. */
 function endedAt(row: repository.TrackedJobRow): number | null {
   if (row.status === 'COMPLETED') return Date.parse(row.completed_at ?? row.updated_at)
-  if (row.status === 'CANCELLED' || row.deleted_at !== null) return Date.parse(row.deleted_at ?? row.updated_at)
+  if (row.status === 'CANCELLED' || row.deleted_at !== null)
+    return Date.parse(row.deleted_at ?? row.updated_at)
   return null
 }
 

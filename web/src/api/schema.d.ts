@@ -51,8 +51,8 @@ export type paths = {
         options?: never;
         head?: never;
         /**
-         * Rename the organisation or change its plan
-         * @description A plan change applies from the next request: moving to FREE or STARTER ends API access for every key of the organisation, this one included (an operator restores it with the CLI).
+         * Rename the organisation, change its plan or its settings
+         * @description A plan change applies from the next request: moving to FREE or STARTER ends API access for every key of the organisation, this one included (an operator restores it with the CLI). `notifications.customerEmails` turns the customer emails on or off (sent only when the service has SMTP_URL: `smtpConfigured`).
          */
         patch: operations["updateOrganisation"];
         trace?: never;
@@ -821,6 +821,26 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/my/jobs/{id}/en-route": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * On my way to one of my jobs
+         * @description The worker sets off to an ASSIGNED job: the status stays ASSIGNED, the job records `enRouteAt`, gets a tracking link for its customer (`<PUBLIC_BASE_URL>/t/<token>`) and JOB_EN_ROUTE { jobId, eta, trackingUrl, worker: { firstName } } is sent (and, when the organisation turned customer emails on, the customer gets the link by email). Once per job: calling it again answers the job as it is, sends nothing and keeps the link already made. 422 INVALID_TRANSITION unless the job is ASSIGNED. Only the signed-in user’s own jobs: any other job is 404, as if it did not exist.
+         */
+        post: operations["setOffToMyJob"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/my/jobs/{id}/complete": {
         parameters: {
             query?: never;
@@ -1273,6 +1293,26 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/customer-messages": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The emails sent to customers
+         * @description Each "on my way" and "completed" email sent to a customer (organisation `notifications`), with its outcome, newest first — beside the webhook executions. Kept for WEBHOOK_RETENTION_DAYS.
+         */
+        get: operations["listCustomerMessages"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 };
 export type webhooks = {
     JOB_CREATED: {
@@ -1531,6 +1571,38 @@ export type webhooks = {
         patch?: never;
         trace?: never;
     };
+    JOB_EN_ROUTE: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * JOB_EN_ROUTE
+         * @description The worker set off to the job ("On my way", admin POST /my/jobs/:id/en-route); the status stays ASSIGNED. Sent once per job: pressing it again sends nothing and keeps the same tracking link.
+         *
+         *     Sent as one HTTP POST with a JSON body to the URL of every active automation whose
+         *     trigger is this event, after the change has committed. A non-2xx answer, or no answer within 10 s, is
+         *     recorded as a failure in the automation's execution log and is not retried; it can be redelivered from
+         *     the execution log.
+         *
+         *     **Signature** ([Standard Webhooks](https://www.standardwebhooks.com)): `webhook-id` identifies the
+         *     delivery and is the same on every redelivery (use it to drop duplicates); `webhook-timestamp` is the
+         *     sending time in Unix seconds (refuse stale ones); `webhook-signature` is `v1,` followed by the base64
+         *     HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` (the raw body bytes), keyed with the
+         *     base64-decoded part of the automation's `whsec_…` secret after the prefix. While a rotated secret is
+         *     still valid, two signatures are sent, separated by a space: accept the request when either matches.
+         */
+        post: operations["webhookJobEnRoute"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 };
 export type components = {
     schemas: {
@@ -1589,7 +1661,7 @@ export type components = {
              * @description The event that triggers the automation (spec §6)
              * @enum {string}
              */
-            event: "JOB_CREATED" | "JOB_UPDATED" | "STATUS_CHANGED" | "JOB_ASSIGNED" | "JOB_UNASSIGNED" | "JOB_COMPLETED" | "JOB_CANCELLED" | "FORM_SUBMITTED";
+            event: "JOB_CREATED" | "JOB_UPDATED" | "STATUS_CHANGED" | "JOB_ASSIGNED" | "JOB_UNASSIGNED" | "JOB_COMPLETED" | "JOB_CANCELLED" | "FORM_SUBMITTED" | "JOB_EN_ROUTE";
             /**
              * @description What the automation does: POST the event to url
              * @enum {string}
@@ -1843,6 +1915,10 @@ export type components = {
             operationalStart: string;
             /** @description Closing time, HH:MM */
             operationalEnd: string;
+            /** @description Where "on my way" and completion emails go; null: none */
+            email: string | null;
+            /** @description E.164, e.g. +447700900123; null: none */
+            phone: string | null;
             /**
              * Format: date-time
              * @description ISO 8601 datetime in UTC with milliseconds
@@ -1855,6 +1931,43 @@ export type components = {
              * @example 2026-11-23T09:00:00.000Z
              */
             updatedAt: string;
+        };
+        /** CustomerMessage */
+        CustomerMessage: {
+            /** @description Opaque identifier */
+            id: string;
+            /** @description The outbox event (JOB_EN_ROUTE or JOB_COMPLETED) it is about */
+            eventId: string;
+            jobId: string;
+            /**
+             * @description EN_ROUTE: the job is on its way; COMPLETED: it is done
+             * @enum {string}
+             */
+            kind: "EN_ROUTE" | "COMPLETED";
+            /** @description The customer's email address when it was sent */
+            recipient: string;
+            subject: string;
+            /** @description The plain-text email as sent */
+            body: string;
+            /**
+             * @description PENDING while being sent; SENT once the SMTP server accepted it; FAILED otherwise (see error)
+             * @enum {string}
+             */
+            status: "PENDING" | "SENT" | "FAILED";
+            error: string | null;
+            durationMs: number | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 datetime in UTC with milliseconds
+             * @example 2026-11-23T09:00:00.000Z
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 datetime in UTC with milliseconds
+             * @example 2026-11-23T09:00:00.000Z
+             */
+            completedAt: string | null;
         };
         /** FormField */
         FormField: {
@@ -2353,6 +2466,12 @@ export type components = {
             shiftId: string | null;
             /** @description Seconds from start to completion */
             actualDuration: number | null;
+            /**
+             * Format: date-time
+             * @description When the worker said "On my way" (the status stays ASSIGNED)
+             * @example 2026-11-23T09:00:00.000Z
+             */
+            enRouteAt: string | null;
             tags: {
                 tag: {
                     /** @description Opaque identifier */
@@ -2369,6 +2488,34 @@ export type components = {
                 };
                 requiredValue: number;
             }[];
+        };
+        /** JobEnRouteData */
+        JobEnRouteData: {
+            /** @description The job */
+            jobId: string;
+            /**
+             * Format: date-time
+             * @description Predicted arrival; null when where the worker is is unknown
+             * @example 2026-11-23T09:00:00.000Z
+             */
+            eta: string | null;
+            /** @description The customer's tracking page (no sign-in): share it with them */
+            trackingUrl: string;
+            worker: {
+                firstName: string;
+            };
+        };
+        /** JobEnRouteWebhook */
+        JobEnRouteWebhook: {
+            /** @enum {string} */
+            event: "JOB_EN_ROUTE";
+            /**
+             * Format: date-time
+             * @description When the change happened (the same for every event one change emits)
+             * @example 2026-11-23T09:00:00.000Z
+             */
+            timestamp: string;
+            data: components["schemas"]["JobEnRouteData"];
         };
         /** JobUnassignedData */
         JobUnassignedData: {
@@ -2633,6 +2780,12 @@ export type components = {
              * @example 2026-11-23T09:00:00.000Z
              */
             completedAt: string | null;
+            /**
+             * Format: date-time
+             * @description When I said "On my way" (POST /my/jobs/:id/en-route)
+             * @example 2026-11-23T09:00:00.000Z
+             */
+            enRouteAt: string | null;
             /** @description IANA time zone of the depot: the times to show */
             timeZone: string;
             customer: {
@@ -2687,6 +2840,17 @@ export type components = {
                 speedKmh: number;
                 /** @description Route optimiser: cost of each minute a SOFT-window visit ends after latestEnd, in the currency of the vehicle costs (default 1) */
                 latenessPenaltyPerMinute: number;
+            };
+            /** @description Messages this service sends to your customers (default: none) */
+            notifications: {
+                customerEmails: {
+                    /** @description Email the customer (when they have an email) once the job is en route: the tracking link and the window */
+                    enRoute: boolean;
+                    /** @description Email the customer once the job is completed */
+                    completed: boolean;
+                    /** @description Whether this service has an SMTP server to send them with (SMTP_URL); false: no email is sent, whatever the switches say */
+                    smtpConfigured: boolean;
+                };
             };
             /**
              * Format: date-time
@@ -3231,7 +3395,7 @@ export type components = {
              * @description The event that triggers the automation (spec §6)
              * @enum {string}
              */
-            event: "JOB_CREATED" | "JOB_UPDATED" | "STATUS_CHANGED" | "JOB_ASSIGNED" | "JOB_UNASSIGNED" | "JOB_COMPLETED" | "JOB_CANCELLED" | "FORM_SUBMITTED";
+            event: "JOB_CREATED" | "JOB_UPDATED" | "STATUS_CHANGED" | "JOB_ASSIGNED" | "JOB_UNASSIGNED" | "JOB_COMPLETED" | "JOB_CANCELLED" | "FORM_SUBMITTED" | "JOB_EN_ROUTE";
             /** @description The URL the request went to */
             url: string;
             /**
@@ -3251,7 +3415,7 @@ export type components = {
                  * @description The event that triggers the automation (spec §6)
                  * @enum {string}
                  */
-                event: "JOB_CREATED" | "JOB_UPDATED" | "STATUS_CHANGED" | "JOB_ASSIGNED" | "JOB_UNASSIGNED" | "JOB_COMPLETED" | "JOB_CANCELLED" | "FORM_SUBMITTED";
+                event: "JOB_CREATED" | "JOB_UPDATED" | "STATUS_CHANGED" | "JOB_ASSIGNED" | "JOB_UNASSIGNED" | "JOB_COMPLETED" | "JOB_CANCELLED" | "FORM_SUBMITTED" | "JOB_EN_ROUTE";
                 /**
                  * Format: date-time
                  * @description ISO 8601 datetime in UTC with milliseconds
@@ -3963,6 +4127,14 @@ export interface operations {
                         speedKmh?: number;
                         /** @description Route optimiser: cost of each minute a SOFT-window visit ends after latestEnd, in the currency of the vehicle costs (default 1) */
                         latenessPenaltyPerMinute?: number;
+                    };
+                    notifications?: {
+                        customerEmails?: {
+                            /** @description Email the customer (when they have an email) once the job is en route: the tracking link and the window */
+                            enRoute?: boolean;
+                            /** @description Email the customer once the job is completed */
+                            completed?: boolean;
+                        };
                     };
                 };
             };
@@ -14156,7 +14328,9 @@ export interface operations {
                  *       "priority": "NORMAL",
                  *       "timeWindowType": "SOFT",
                  *       "operationalStart": "07:00",
-                 *       "operationalEnd": "17:30"
+                 *       "operationalEnd": "17:30",
+                 *       "email": "orders@nqbakery.example",
+                 *       "phone": "+441612345678"
                  *     }
                  */
                 "application/json": {
@@ -14190,6 +14364,13 @@ export interface operations {
                      * @example 08:30
                      */
                     operationalEnd?: string;
+                    /**
+                     * Format: email
+                     * @description An email address; null clears it
+                     */
+                    email?: string | null;
+                    /** @description A phone number in E.164 form: + and 8 to 15 digits, e.g. +447700900123; null clears it */
+                    phone?: string | null;
                 };
             };
         };
@@ -14636,6 +14817,13 @@ export interface operations {
                      * @example 08:30
                      */
                     operationalEnd?: string;
+                    /**
+                     * Format: email
+                     * @description An email address; null clears it
+                     */
+                    email?: string | null;
+                    /** @description A phone number in E.164 form: + and 8 to 15 digits, e.g. +447700900123; null clears it */
+                    phone?: string | null;
                 };
             };
         };
@@ -16729,6 +16917,252 @@ export interface operations {
         };
     };
     startMyJob: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: a new value per operation (a UUID, say), 1 to 255 printable ASCII characters. For 24 hours, a request with the same key, method, path and body gets the first response again, status and body, with `Idempotent-Replayed: true`, and nothing is done twice; with another method, path or body it gets 422 `IDEMPOTENCY_KEY_REUSED`, and while the first is still running 409 `IDEMPOTENCY_KEY_IN_USE`. Keys belong to the organisation (all its API keys share them). A request refused before it ran (a body or header that fails validation, 401, 403, 429) or that failed on the server (5xx) is not kept: retry it with the same key. The answers of a request that ran, errors included (404, 409, 422, a 400 naming a reference that does not exist), are kept and replayed. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /**
+                 * @description Resource id
+                 * @example 0193e2f4-5b7a-7c3d-9e1f-2a4b6c8d0e1f
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        /** @description No input: send {} or no body at all */
+        requestBody?: {
+            content: {
+                "application/json": Record<string, never>;
+            };
+        };
+        responses: {
+            /** @description The job */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            job: components["schemas"]["MyJob"];
+                        };
+                        /** @example Success */
+                        message: string;
+                    };
+                };
+            };
+            /** @description The request is not valid; `details` names each offending field (VALIDATION_ERROR) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code: "VALIDATION_ERROR";
+                    };
+                };
+            };
+            /** @description Missing, malformed, unknown, revoked or expired API key (UNAUTHORIZED) */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code: "UNAUTHORIZED";
+                    };
+                };
+            };
+            /** @description The key lacks the required scope (FORBIDDEN); or The organisation's plan has no API access (PLAN_UPGRADE_REQUIRED); or A dashboard session request that changes something came without the X-CSRF-Token header of its session, or with another one (CSRF_INVALID) */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code: "FORBIDDEN" | "PLAN_UPGRADE_REQUIRED" | "CSRF_INVALID";
+                    };
+                };
+            };
+            /** @description Resource not found (NOT_FOUND) */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code: "NOT_FOUND";
+                    };
+                };
+            };
+            /** @description A request with this Idempotency-Key is still running; retry once it has finished (IDEMPOTENCY_KEY_IN_USE) */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code: "IDEMPOTENCY_KEY_IN_USE";
+                    };
+                };
+            };
+            /** @description Body larger than 1 MiB (PAYLOAD_TOO_LARGE) */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code: "PAYLOAD_TOO_LARGE";
+                    };
+                };
+            };
+            /** @description Content-Type is not application/json (UNSUPPORTED_MEDIA_TYPE) */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code: "UNSUPPORTED_MEDIA_TYPE";
+                    };
+                };
+            };
+            /** @description The job is not in a status this action applies to (INVALID_TRANSITION); or This Idempotency-Key was used in the last 24 hours for another method, path or body; nothing was done (IDEMPOTENCY_KEY_REUSED) */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code: "INVALID_TRANSITION" | "IDEMPOTENCY_KEY_REUSED";
+                    };
+                };
+            };
+            /** @description Rate limit of the key exceeded; retry after `Retry-After` seconds (RATE_LIMITED) */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code: "RATE_LIMITED";
+                    };
+                };
+            };
+            /** @description Unexpected error; nothing of it is shown, it is logged with the request id (INTERNAL_ERROR) */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code: "INTERNAL_ERROR";
+                    };
+                };
+            };
+            /** @description Database unreachable for the moment (SERVICE_UNAVAILABLE); retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code: "SERVICE_UNAVAILABLE";
+                    };
+                };
+            };
+        };
+    };
+    setOffToMyJob: {
         parameters: {
             query?: never;
             header?: {
@@ -19705,7 +20139,7 @@ export interface operations {
                 /** @description Page size (default 50, max 100) */
                 limit?: number;
                 /** @description The event that triggers the automation (spec §6) */
-                event?: "JOB_CREATED" | "JOB_UPDATED" | "STATUS_CHANGED" | "JOB_ASSIGNED" | "JOB_UNASSIGNED" | "JOB_COMPLETED" | "JOB_CANCELLED" | "FORM_SUBMITTED";
+                event?: "JOB_CREATED" | "JOB_UPDATED" | "STATUS_CHANGED" | "JOB_ASSIGNED" | "JOB_UNASSIGNED" | "JOB_COMPLETED" | "JOB_CANCELLED" | "FORM_SUBMITTED" | "JOB_EN_ROUTE";
                 isActive?: boolean;
             };
             header?: never;
@@ -19866,7 +20300,7 @@ export interface operations {
                      * @description The event that triggers the automation (spec §6)
                      * @enum {string}
                      */
-                    event: "JOB_CREATED" | "JOB_UPDATED" | "STATUS_CHANGED" | "JOB_ASSIGNED" | "JOB_UNASSIGNED" | "JOB_COMPLETED" | "JOB_CANCELLED" | "FORM_SUBMITTED";
+                    event: "JOB_CREATED" | "JOB_UPDATED" | "STATUS_CHANGED" | "JOB_ASSIGNED" | "JOB_UNASSIGNED" | "JOB_COMPLETED" | "JOB_CANCELLED" | "FORM_SUBMITTED" | "JOB_EN_ROUTE";
                     /**
                      * @description What the automation does: POST the event to url
                      * @default SEND_WEBHOOK
@@ -20452,7 +20886,7 @@ export interface operations {
                      * @description The event that triggers the automation (spec §6)
                      * @enum {string}
                      */
-                    event?: "JOB_CREATED" | "JOB_UPDATED" | "STATUS_CHANGED" | "JOB_ASSIGNED" | "JOB_UNASSIGNED" | "JOB_COMPLETED" | "JOB_CANCELLED" | "FORM_SUBMITTED";
+                    event?: "JOB_CREATED" | "JOB_UPDATED" | "STATUS_CHANGED" | "JOB_ASSIGNED" | "JOB_UNASSIGNED" | "JOB_COMPLETED" | "JOB_CANCELLED" | "FORM_SUBMITTED" | "JOB_EN_ROUTE";
                     /**
                      * @description Where the events are POSTed: an absolute https URL on the public internet (http and private addresses only when the server runs with WEBHOOK_ALLOW_PRIVATE=true)
                      * @example https://erp.example.invalid/hooks/fieldservice
@@ -21651,7 +22085,7 @@ export interface operations {
                 /** @description PENDING while the request is in flight; SUCCESS when the receiver answered 2xx; FAILED otherwise */
                 status?: "PENDING" | "SUCCESS" | "FAILED";
                 /** @description The event that triggers the automation (spec §6) */
-                event?: "JOB_CREATED" | "JOB_UPDATED" | "STATUS_CHANGED" | "JOB_ASSIGNED" | "JOB_UNASSIGNED" | "JOB_COMPLETED" | "JOB_CANCELLED" | "FORM_SUBMITTED";
+                event?: "JOB_CREATED" | "JOB_UPDATED" | "STATUS_CHANGED" | "JOB_ASSIGNED" | "JOB_UNASSIGNED" | "JOB_COMPLETED" | "JOB_CANCELLED" | "FORM_SUBMITTED" | "JOB_EN_ROUTE";
                 automationId?: string;
             };
             header?: never;
@@ -21799,7 +22233,7 @@ export interface operations {
                 /** @description PENDING while the request is in flight; SUCCESS when the receiver answered 2xx; FAILED otherwise */
                 status?: "PENDING" | "SUCCESS" | "FAILED";
                 /** @description The event that triggers the automation (spec §6) */
-                event?: "JOB_CREATED" | "JOB_UPDATED" | "STATUS_CHANGED" | "JOB_ASSIGNED" | "JOB_UNASSIGNED" | "JOB_COMPLETED" | "JOB_CANCELLED" | "FORM_SUBMITTED";
+                event?: "JOB_CREATED" | "JOB_UPDATED" | "STATUS_CHANGED" | "JOB_ASSIGNED" | "JOB_UNASSIGNED" | "JOB_COMPLETED" | "JOB_CANCELLED" | "FORM_SUBMITTED" | "JOB_EN_ROUTE";
             };
             header?: never;
             path: {
@@ -22377,6 +22811,152 @@ export interface operations {
             };
         };
     };
+    listCustomerMessages: {
+        parameters: {
+            query?: {
+                /** @description 1-indexed page number */
+                page?: number;
+                /** @description Page size (default 50, max 100) */
+                limit?: number;
+                /** @description PENDING while being sent; SENT once the SMTP server accepted it; FAILED otherwise (see error) */
+                status?: "PENDING" | "SENT" | "FAILED";
+                jobId?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of customer emails, newest first */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            customerMessages: components["schemas"]["CustomerMessage"][];
+                            pagination: components["schemas"]["Pagination"];
+                        };
+                        /** @example Success */
+                        message: string;
+                    };
+                };
+            };
+            /** @description The request is not valid; `details` names each offending field (VALIDATION_ERROR) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code: "VALIDATION_ERROR";
+                    };
+                };
+            };
+            /** @description Missing, malformed, unknown, revoked or expired API key (UNAUTHORIZED) */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code: "UNAUTHORIZED";
+                    };
+                };
+            };
+            /** @description The key lacks the required scope (FORBIDDEN); or The organisation's plan has no API access (PLAN_UPGRADE_REQUIRED) */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code: "FORBIDDEN" | "PLAN_UPGRADE_REQUIRED";
+                    };
+                };
+            };
+            /** @description Rate limit of the key exceeded; retry after `Retry-After` seconds (RATE_LIMITED) */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code: "RATE_LIMITED";
+                    };
+                };
+            };
+            /** @description Unexpected error; nothing of it is shown, it is logged with the request id (INTERNAL_ERROR) */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code: "INTERNAL_ERROR";
+                    };
+                };
+            };
+            /** @description Database unreachable for the moment (SERVICE_UNAVAILABLE); retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code: "SERVICE_UNAVAILABLE";
+                    };
+                };
+            };
+        };
+    };
     webhookJobCreated: {
         parameters: {
             query?: never;
@@ -22597,6 +23177,35 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["FormSubmittedWebhook"];
+            };
+        };
+        responses: {
+            /** @description Delivered */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookJobEnRoute: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Delivery id: the same on every redelivery of this delivery */
+                "webhook-id": string;
+                /** @description When this attempt was sent, in Unix seconds */
+                "webhook-timestamp": string;
+                /** @description v1,<base64 HMAC-SHA256>; two, space-separated, during a secret rotation */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["JobEnRouteWebhook"];
             };
         };
         responses: {

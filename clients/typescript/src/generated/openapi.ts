@@ -501,6 +501,38 @@ export type webhooks = {
         patch?: never;
         trace?: never;
     };
+    JOB_EN_ROUTE: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * JOB_EN_ROUTE
+         * @description The worker set off to the job ("On my way", admin POST /my/jobs/:id/en-route); the status stays ASSIGNED. Sent once per job: pressing it again sends nothing and keeps the same tracking link.
+         *
+         *     Sent as one HTTP POST with a JSON body to the URL of every active automation whose
+         *     trigger is this event, after the change has committed. A non-2xx answer, or no answer within 10 s, is
+         *     recorded as a failure in the automation's execution log and is not retried; it can be redelivered from
+         *     the execution log.
+         *
+         *     **Signature** ([Standard Webhooks](https://www.standardwebhooks.com)): `webhook-id` identifies the
+         *     delivery and is the same on every redelivery (use it to drop duplicates); `webhook-timestamp` is the
+         *     sending time in Unix seconds (refuse stale ones); `webhook-signature` is `v1,` followed by the base64
+         *     HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` (the raw body bytes), keyed with the
+         *     base64-decoded part of the automation's `whsec_…` secret after the prefix. While a rotated secret is
+         *     still valid, two signatures are sent, separated by a space: accept the request when either matches.
+         */
+        post: operations["webhookJobEnRoute"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 };
 export type components = {
     schemas: {
@@ -564,6 +596,10 @@ export type components = {
             operationalStart: string;
             /** @description Closing time, HH:MM */
             operationalEnd: string;
+            /** @description Where "on my way" and completion emails go; null: none */
+            email: string | null;
+            /** @description E.164, e.g. +447700900123; null: none */
+            phone: string | null;
             /**
              * Format: date-time
              * @description ISO 8601 datetime in UTC with milliseconds
@@ -1249,6 +1285,12 @@ export type components = {
             shiftId: string | null;
             /** @description Seconds from start to completion */
             actualDuration: number | null;
+            /**
+             * Format: date-time
+             * @description When the worker said "On my way" (the status stays ASSIGNED)
+             * @example 2026-11-23T09:00:00.000Z
+             */
+            enRouteAt: string | null;
             tags: {
                 tag: {
                     /** @description Opaque identifier */
@@ -1265,6 +1307,64 @@ export type components = {
                 };
                 requiredValue: number;
             }[];
+        };
+        /** JobEnRouteData */
+        JobEnRouteData: {
+            /** @description The job */
+            jobId: string;
+            /**
+             * Format: date-time
+             * @description Predicted arrival; null when where the worker is is unknown
+             * @example 2026-11-23T09:00:00.000Z
+             */
+            eta: string | null;
+            /** @description The customer's tracking page (no sign-in): share it with them */
+            trackingUrl: string;
+            worker: {
+                firstName: string;
+            };
+        };
+        /** JobEnRouteFeedData */
+        JobEnRouteFeedData: {
+            /** @description The job */
+            jobId: string;
+            /**
+             * Format: date-time
+             * @description Predicted arrival; null when where the worker is is unknown
+             * @example 2026-11-23T09:00:00.000Z
+             */
+            eta: string | null;
+            /** @description The customer's tracking page (no sign-in): share it with them */
+            trackingUrl: string;
+            worker: {
+                firstName: string;
+            };
+        };
+        /** JobEnRouteFeedEvent */
+        JobEnRouteFeedEvent: {
+            /** @description The event; the delivery log of its webhooks names it as eventId */
+            id: string;
+            /** @enum {string} */
+            event: "JOB_EN_ROUTE";
+            /**
+             * Format: date-time
+             * @description ISO 8601 datetime in UTC with milliseconds
+             * @example 2026-11-23T09:00:00.000Z
+             */
+            timestamp: string;
+            data: components["schemas"]["JobEnRouteFeedData"];
+        };
+        /** JobEnRouteWebhook */
+        JobEnRouteWebhook: {
+            /** @enum {string} */
+            event: "JOB_EN_ROUTE";
+            /**
+             * Format: date-time
+             * @description When the change happened (the same for every event one change emits)
+             * @example 2026-11-23T09:00:00.000Z
+             */
+            timestamp: string;
+            data: components["schemas"]["JobEnRouteData"];
         };
         /** JobUnassignedData */
         JobUnassignedData: {
@@ -3215,7 +3315,9 @@ export interface operations {
                  *       "priority": "NORMAL",
                  *       "timeWindowType": "SOFT",
                  *       "operationalStart": "07:00",
-                 *       "operationalEnd": "17:30"
+                 *       "operationalEnd": "17:30",
+                 *       "email": "orders@nqbakery.example",
+                 *       "phone": "+441612345678"
                  *     }
                  */
                 "application/json": {
@@ -3249,6 +3351,13 @@ export interface operations {
                      * @example 08:30
                      */
                     operationalEnd?: string;
+                    /**
+                     * Format: email
+                     * @description An email address; null clears it
+                     */
+                    email?: string | null;
+                    /** @description A phone number in E.164 form: + and 8 to 15 digits, e.g. +447700900123; null clears it */
+                    phone?: string | null;
                 };
             };
         };
@@ -3695,6 +3804,13 @@ export interface operations {
                      * @example 08:30
                      */
                     operationalEnd?: string;
+                    /**
+                     * Format: email
+                     * @description An email address; null clears it
+                     */
+                    email?: string | null;
+                    /** @description A phone number in E.164 form: + and 8 to 15 digits, e.g. +447700900123; null clears it */
+                    phone?: string | null;
                 };
             };
         };
@@ -4953,7 +5069,7 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description Only these event types, comma-separated: JOB_CREATED, JOB_UPDATED, STATUS_CHANGED, JOB_ASSIGNED, JOB_UNASSIGNED, JOB_COMPLETED, JOB_CANCELLED, FORM_SUBMITTED, JOB_DELETED
+                 * @description Only these event types, comma-separated: JOB_CREATED, JOB_UPDATED, STATUS_CHANGED, JOB_ASSIGNED, JOB_UNASSIGNED, JOB_COMPLETED, JOB_CANCELLED, FORM_SUBMITTED, JOB_EN_ROUTE, JOB_DELETED
                  * @example JOB_DELETED,STATUS_CHANGED
                  */
                 type?: string;
@@ -4986,7 +5102,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: {
-                            events: (components["schemas"]["JobCreatedFeedEvent"] | components["schemas"]["JobUpdatedFeedEvent"] | components["schemas"]["StatusChangedFeedEvent"] | components["schemas"]["JobAssignedFeedEvent"] | components["schemas"]["JobUnassignedFeedEvent"] | components["schemas"]["JobCompletedFeedEvent"] | components["schemas"]["JobCancelledFeedEvent"] | components["schemas"]["FormSubmittedFeedEvent"] | components["schemas"]["JobDeletedFeedEvent"])[];
+                            events: (components["schemas"]["JobCreatedFeedEvent"] | components["schemas"]["JobUpdatedFeedEvent"] | components["schemas"]["StatusChangedFeedEvent"] | components["schemas"]["JobAssignedFeedEvent"] | components["schemas"]["JobUnassignedFeedEvent"] | components["schemas"]["JobCompletedFeedEvent"] | components["schemas"]["JobCancelledFeedEvent"] | components["schemas"]["FormSubmittedFeedEvent"] | components["schemas"]["JobEnRouteFeedEvent"] | components["schemas"]["JobDeletedFeedEvent"])[];
                             pagination: components["schemas"]["EventFeedPagination"];
                         };
                         /** @example Success */
@@ -5339,6 +5455,35 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["FormSubmittedWebhook"];
+            };
+        };
+        responses: {
+            /** @description Delivered */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookJobEnRoute: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Delivery id: the same on every redelivery of this delivery */
+                "webhook-id": string;
+                /** @description When this attempt was sent, in Unix seconds */
+                "webhook-timestamp": string;
+                /** @description v1,<base64 HMAC-SHA256>; two, space-separated, during a secret rotation */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["JobEnRouteWebhook"];
             };
         };
         responses: {
