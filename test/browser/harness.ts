@@ -10,6 +10,7 @@ import { DEFAULT_DASHBOARD_DIR } from '../../src/http/dashboard.js'
 import { createApiKey } from '../../src/modules/api-keys/service.js'
 import { createOrganisation } from '../../src/modules/organisations/service.js'
 import { createUser, setUserPassword } from '../../src/modules/organisations/users-service.js'
+import type { PositionSource } from '../../src/modules/tracking/service.js'
 import { createTestDatabase, TEST_IP_RATE_LIMIT_PER_MINUTE, type TestDatabase } from '../helpers.js'
 import { ensureDashboardBuilt } from './build.js'
 
@@ -26,7 +27,7 @@ export interface DashboardServer {
 /** `planWorkers`: route plan runners in the server (none unless a test plans a day). */
 export async function startDashboard(
   dialect: Dialect,
-  options: { planWorkers?: number } = {},
+  options: { planWorkers?: number; positions?: PositionSource } = {},
 ): Promise<DashboardServer> {
   await ensureDashboardBuilt()
   const database = await createTestDatabase(dialect)
@@ -35,6 +36,7 @@ export async function startDashboard(
     dialect,
     passwordParams: TEST_SCRYPT,
     dashboardDir: DEFAULT_DASHBOARD_DIR,
+    ...(options.positions ? { positions: options.positions } : {}),
     config: {
       authCacheTtlMs: 0,
       defaultRateLimitPerMinute: 100,

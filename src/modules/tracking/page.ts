@@ -20,7 +20,7 @@ h1{font-size:1.35rem;margin:.2rem 0 1rem}
 .window{font-size:1.6rem;font-weight:600;margin:.1rem 0 0}
 .status{display:inline-block;padding:.15rem .6rem;border-radius:999px;background:#e3f8ff;color:#035388;font-weight:600;font-size:.9rem}
 svg{width:100%;height:auto;display:block;background:#eef2f5;border-radius:8px}
-.muted{color:#7b8794;font-size:.85rem;margin:.5rem 0 0}
+.muted{color:#52606d;font-size:.85rem;margin:.5rem 0 0}
 [hidden]{display:none}
 `
 
