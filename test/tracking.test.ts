@@ -96,6 +96,8 @@ for (const dialect of DIALECTS) {
         id: s.next,
         status: 'ASSIGNED',
         enRouteAt: '2026-11-26T10:00:00.000Z',
+        // The phone shows the customer's number as a tel: link.
+        customer: { id: s.customer.id, phone: '+441610000000' },
       })
       expect((await s.api.get(`/jobs/${s.next}`)).body.data.job).toMatchObject({
         status: 'ASSIGNED',

@@ -42,7 +42,15 @@ export const MyJob = Type.Object(
     ),
     timeZone: Type.String({ description: 'IANA time zone of the depot: the times to show' }),
     customer: Nullable(
-      Type.Object({ id: Id, name: Type.String(), address: Type.String() }, { additionalProperties: false }),
+      Type.Object(
+        {
+          id: Id,
+          name: Type.String(),
+          address: Type.String(),
+          phone: Nullable(Type.String({ description: 'E.164, for a call from the phone; null: none' })),
+        },
+        { additionalProperties: false },
+      ),
     ),
     latitude: Coordinate,
     longitude: Coordinate,

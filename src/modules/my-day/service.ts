@@ -42,6 +42,7 @@ function selectMyJobs(db: Executor, organisationId: string, userId: string) {
     .select([
       'customers.name as customer_name',
       'customers.address as customer_address',
+      'customers.phone as customer_phone',
       'customers.latitude as customer_latitude',
       'customers.longitude as customer_longitude',
       'depot.id as depot_id',
@@ -110,7 +111,12 @@ async function shape(db: Executor, organisationId: string, rows: MyJobRow[]): Pr
         timeZone: row.depot_timezone ?? 'UTC',
         customer:
           row.customer_id && row.customer_name !== null
-            ? { id: row.customer_id, name: row.customer_name, address: row.customer_address ?? '' }
+            ? {
+                id: row.customer_id,
+                name: row.customer_name,
+                address: row.customer_address ?? '',
+                phone: row.customer_phone,
+              }
             : null,
         latitude: ownPlace ? row.job_latitude : (row.customer_latitude ?? null),
         longitude: ownPlace ? row.job_longitude : (row.customer_longitude ?? null),

@@ -2793,6 +2793,8 @@ export type components = {
                 id: string;
                 name: string;
                 address: string;
+                /** @description E.164, for a call from the phone; null: none */
+                phone: string | null;
             } | null;
             /** @description Decimal degrees as a string */
             latitude: string | null;
