@@ -85,4 +85,14 @@ describe('the import graph of src/', () => {
       .filter((arrow) => !HTTP_DOORS.has(arrow.split(' -> ')[1] as string))
     expect(reaches).toEqual([])
   })
+
+  it("reaches a module's repositories only from inside that module (others call its service)", () => {
+    const moduleOf = (file: string) => /^src\/modules\/([^/]+)\//.exec(file)?.[1]
+    const reaches = [...graph]
+      .flatMap(([file, imports]) => imports.map((target) => [file, target] as const))
+      .filter(([, target]) => target.startsWith('src/modules/') && target.endsWith('repository.ts'))
+      .filter(([file, target]) => moduleOf(file) !== moduleOf(target))
+      .map(([file, target]) => `${file} -> ${target}`)
+    expect(reaches).toEqual([])
+  })
 })

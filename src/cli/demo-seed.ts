@@ -7,14 +7,14 @@ import { isPostgres } from '../db/database.js'
 import { newId } from '../db/ids.js'
 import type { Database, DayOfWeek, JobPriority, JobStatus, TimeWindowType } from '../db/types.js'
 import { toDecimalString } from '../db/values.js'
-import { insertCustomer } from '../modules/customers/repository.js'
-import { insertJob, insertJobDemand, insertJobTag } from '../modules/jobs/repository.js'
-import { insertLocation } from '../modules/locations/repository.js'
-import { findOrganisationByName, insertOrganisation } from '../modules/organisations/repository.js'
-import { insertUser } from '../modules/organisations/users-repository.js'
-import { insertCapacityDimension, insertTag } from '../modules/reference-data/repository.js'
-import { insertShift, insertShiftBreak } from '../modules/shifts/repository.js'
-import { insertVehicle, insertVehicleCapacity, insertVehicleTag } from '../modules/vehicles/repository.js'
+import { seedCustomer } from '../modules/customers/service.js'
+import { seedJob } from '../modules/jobs/service.js'
+import { seedLocation } from '../modules/locations/service.js'
+import { findOrganisationByName, seedOrganisation } from '../modules/organisations/service.js'
+import { seedUser } from '../modules/organisations/users-service.js'
+import { seedCapacityDimension, seedTag } from '../modules/reference-data/service.js'
+import { seedShift } from '../modules/shifts/service.js'
+import { seedVehicle } from '../modules/vehicles/service.js'
 import * as demo from './demo-data.js'
 import { DAY, HOUR, iso, isoOrNull, localTime, MINUTE, minutesOf, seededRandom } from './demo-time.js'
 
@@ -124,20 +124,20 @@ class DemoSeeder {
   async seed(): Promise<string> {
     const { organisation_id: _, ...organisation } = this.rowBase()
     this.organisationId = organisation.id
-    await insertOrganisation(this.trx, { ...organisation, ...demo.DEMO_ORGANISATION })
+    await seedOrganisation(this.trx, { ...organisation, ...demo.DEMO_ORGANISATION })
     for (const depot of demo.DEPOTS) {
       const row = { ...this.rowBase(), ...depot }
-      await insertLocation(this.trx, row)
+      await seedLocation(this.trx, row)
       this.depots.push(row)
     }
     for (const name of demo.TAGS) {
       const row = { ...this.rowBase(), name }
-      await insertTag(this.trx, row)
+      await seedTag(this.trx, row)
       this.tagIds.set(name, row.id)
     }
     for (const dimension of demo.CAPACITY_DIMENSIONS) {
       const row = { ...this.rowBase(), ...dimension }
-      await insertCapacityDimension(this.trx, row)
+      await seedCapacityDimension(this.trx, row)
       this.dimensionIds.set(dimension.key, row.id)
     }
     await this.insertVehicles()
@@ -173,12 +173,12 @@ class DemoSeeder {
         end_policy: vehicle.endPolicy,
         is_active: vehicle.isActive,
       }
-      await insertVehicle(this.trx, row)
-      for (const tag of tags)
-        await insertVehicleTag(this.trx, row.organisation_id, row.id, this.tagIds.get(tag)!)
-      for (const [key, max] of Object.entries(capacities)) {
-        await insertVehicleCapacity(this.trx, row.organisation_id, row.id, this.dimensionIds.get(key)!, max)
-      }
+      await seedVehicle(this.trx, row, {
+        tagIds: tags.map((tag) => this.tagIds.get(tag)!),
+        capacities: Object.entries(capacities).map(
+          ([key, max]) => [this.dimensionIds.get(key)!, max] as const,
+        ),
+      })
       this.vehicleIds.push(row.id)
     }
   }
@@ -188,10 +188,10 @@ class DemoSeeder {
       const email = `${name.toLowerCase().replace(/\W+/g, '.')}@${demo.DEMO_EMAIL_DOMAIN}`
       return { ...this.rowBase(), name, email, role, is_active: true }
     }
-    await insertUser(this.trx, member(demo.DISPATCHER.name, 'DISPATCHER'))
+    await seedUser(this.trx, member(demo.DISPATCHER.name, 'DISPATCHER'))
     for (const worker of demo.WORKERS) {
       const user = member(worker.name, 'WORKER')
-      await insertUser(this.trx, user)
+      await seedUser(this.trx, user)
       for (let dayIndex = 0; dayIndex < 6; dayIndex++) {
         const pattern = dayIndex < 5 ? worker.weekday : worker.saturday
         if (!pattern) continue
@@ -205,12 +205,11 @@ class DemoSeeder {
           end_time: pattern.end,
           is_generated: false,
         }
-        await insertShift(this.trx, shift)
-        for (const { start, end, isPaid } of pattern.breaks) {
+        const breaks = pattern.breaks.map(({ start, end, isPaid }) => {
           const { updated_at: _, ...base } = this.rowBase()
-          const row = { ...base, shift_id: shift.id, start_time: start, end_time: end, is_paid: isPaid }
-          await insertShiftBreak(this.trx, row)
-        }
+          return { ...base, shift_id: shift.id, start_time: start, end_time: end, is_paid: isPaid }
+        })
+        await seedShift(this.trx, shift, breaks)
         this.shifts.push({ id: shift.id, userId: user.id, worker, dayIndex, pattern })
       }
     }
@@ -233,7 +232,7 @@ class DemoSeeder {
         operational_start: opens,
         operational_end: closes,
       }
-      await insertCustomer(this.trx, row)
+      await seedCustomer(this.trx, row)
       // Degrees of longitude are ~0.6 of a degree of latitude this far north.
       const distances = this.depots.map((d) =>
         Math.hypot(+d.latitude - +row.latitude, (+d.longitude - +row.longitude) * 0.6),
@@ -373,7 +372,7 @@ class DemoSeeder {
     const priority = template.priority ?? (this.chance(0.1) ? 'HIGH' : (customer?.priority ?? 'NORMAL'))
     const windowType = this.chance(0.2) ? 'SOFT' : (customer?.time_window_type ?? 'SOFT')
     const id = newId(createdAt)
-    await insertJob(this.trx, {
+    const row = {
       id,
       organisation_id: this.organisationId,
       title: template.title,
@@ -402,11 +401,12 @@ class DemoSeeder {
       updated_at: iso(Math.max(createdAt, Math.min(this.now, lastEvent))),
       deleted_at: null,
       en_route_at: null,
-    })
-    for (const tag of template.tags ?? [])
-      await insertJobTag(this.trx, this.organisationId, id, this.tagIds.get(tag)!)
-    for (const [key, value] of Object.entries(template.demands ?? {})) {
-      await insertJobDemand(this.trx, this.organisationId, id, this.dimensionIds.get(key)!, value)
     }
+    await seedJob(this.trx, row, {
+      tagIds: (template.tags ?? []).map((tag) => this.tagIds.get(tag)!),
+      demands: Object.entries(template.demands ?? {}).map(
+        ([key, value]) => [this.dimensionIds.get(key)!, value] as const,
+      ),
+    })
   }
 }

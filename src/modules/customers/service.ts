@@ -137,3 +137,11 @@ export async function updateCustomer(
     return getCustomer(trx, organisationId, id)
   })
 }
+
+/**
+ * Writes a customer as given (its id and timestamps included): for the demo organisation (cli/demo-seed.ts), which writes a history no request could make; no rule is
+ * checked, the demo's data is known good.
+ */
+export async function seedCustomer(db: Executor, row: NewCustomer): Promise<void> {
+  await repository.insertCustomer(db, row)
+}

@@ -1,44 +1,11 @@
-// SQL the admin job routes need beyond the public repository: the user an assignment names, a job's
-// tag and demand sets, and many jobs' assignments written at once (a route plan applied). The shift an
-// assignment names is read by the shifts module (shifts/service.ts, findShiftsForAssignment).
+// SQL the admin job routes need beyond the public repository: a job's tag and demand sets, and many
+// jobs' assignments written at once (a route plan applied). The user and the shift an assignment names
+// are read by their own modules (organisations/users-service.ts findUsersForAssignment,
+// shifts/service.ts findShiftsForAssignment).
 import type { Transaction } from 'kysely'
 import { isPostgres } from '../../db/database.js'
 import { type HotQuery, runHotQuery } from '../../db/hot-query.js'
 import type { Database, Executor, JobRow } from '../../db/types.js'
-
-// On PostgreSQL the rows a write relies on are locked until it commits: an assignment share-locks its
-// user (and, through the shifts module, its shift and vehicle), so a concurrent deactivation or deletion waits and then sees the job; tag
-// and dimension checks key-share lock the rows, so a concurrent delete cannot slip in before the
-// foreign key is written.
-
-export interface AssignableUser {
-  id: string
-  is_active: boolean | number
-}
-
-export async function findUserForAssignment(
-  trx: Transaction<Database>,
-  organisationId: string,
-  id: string,
-): Promise<AssignableUser | undefined> {
-  return (await findUsersForAssignment(trx, organisationId, [id]))[0]
-}
-
-/** Users by id, in id order (the order their locks are taken in). */
-export async function findUsersForAssignment(
-  trx: Transaction<Database>,
-  organisationId: string,
-  ids: readonly string[],
-): Promise<AssignableUser[]> {
-  if (ids.length === 0) return []
-  const query = trx
-    .selectFrom('users')
-    .select(['id', 'is_active'])
-    .where('organisation_id', '=', organisationId)
-    .where('id', 'in', ids)
-    .orderBy('id')
-  return (isPostgres(trx) ? query.forShare() : query).execute()
-}
 
 export async function findJobTagIds(db: Executor, organisationId: string, jobId: string): Promise<string[]> {
   const rows = await db

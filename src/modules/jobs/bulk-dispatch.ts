@@ -12,6 +12,7 @@ import { nowIso } from '../../db/ids.js'
 import type { Database, JobRow, JobUpdate } from '../../db/types.js'
 import { notFound } from '../../http/errors.js'
 import { recordEventsInBulk } from '../events/service.js'
+import { findUsersForAssignment } from '../organisations/users-service.js'
 import { findShiftsForAssignment } from '../shifts/service.js'
 import * as admin from './admin-repository.js'
 import {
@@ -60,7 +61,7 @@ export async function assignJobsIn(
   const userIds = [...new Set(assignments.map((a) => a.userId))]
   const shiftIds = [...new Set(assignments.flatMap((a) => (a.shiftId === null ? [] : [a.shiftId])))]
   const users = new Map(
-    (await admin.findUsersForAssignment(trx, organisationId, userIds)).map((user) => [user.id, user]),
+    (await findUsersForAssignment(trx, organisationId, userIds)).map((user) => [user.id, user]),
   )
   const shifts = new Map(
     (await findShiftsForAssignment(trx, organisationId, shiftIds)).map((shift) => [shift.id, shift]),

@@ -5,7 +5,7 @@
 
 import type { Executor } from '../../db/types.js'
 import type { CursorPosition } from '../../http/cursor.js'
-import { type JobFilters, type JobListedRow, selectJobs } from './repository.js'
+import { type JobFilters, type JobListedRow, selectJobs } from './list-repository.js'
 
 type Overlap = NonNullable<JobFilters['overlapping']>
 

@@ -9,6 +9,7 @@ import type { Database, JobRow, JobUpdate } from '../../db/types.js'
 import { AppError, notFound, validationError } from '../../http/errors.js'
 import { type EventData, recordEvent, recordEvents } from '../events/service.js'
 import { assertFormsSubmitted } from '../form-templates/service.js'
+import { type AssignableUser, findUsersForAssignment } from '../organisations/users-service.js'
 import { findCapacityDimensionsByIds, findTagsByIds } from '../reference-data/service.js'
 import { type AssignableShift, findShiftsForAssignment } from '../shifts/service.js'
 import * as admin from './admin-repository.js'
@@ -70,14 +71,15 @@ async function assertAssignable(
   userId: string,
   shiftId: string | null,
 ): Promise<void> {
-  assertUserAssignable(await admin.findUserForAssignment(trx, organisationId, userId), userId)
+  const [user] = await findUsersForAssignment(trx, organisationId, [userId])
+  assertUserAssignable(user, userId)
   if (shiftId === null) return
   const [shift] = await findShiftsForAssignment(trx, organisationId, [shiftId])
   assertShiftAssignable(shift, shiftId, userId)
 }
 
-/** 400 unless the user (as findUserForAssignment reads it) exists and is active. */
-export function assertUserAssignable(user: admin.AssignableUser | undefined, userId: string): void {
+/** 400 unless the user (as findUsersForAssignment reads it) exists and is active. */
+export function assertUserAssignable(user: AssignableUser | undefined, userId: string): void {
   if (!user) throw validationError('/body/userId', `user ${userId} does not exist in your organisation`)
   if (!user.is_active) throw validationError('/body/userId', `user ${userId} is inactive`)
 }

@@ -2,7 +2,7 @@
 // hottest paths, and a literal gives every object one hidden class at no per-row cost. fields.test.ts
 // fails when a literal and the table disagree (a field missing, misnamed, from another column or out of
 // the schema's order).
-import type { JobDetailRow, JobListedRow } from './repository.js'
+import type { JobDetailRow, JobListedRow } from './list-repository.js'
 import type { JobDetail, JobListed } from './schemas.js'
 
 export function serializeJobListed(row: JobListedRow): JobListed {

@@ -9,10 +9,14 @@ import { listOrderOf, orderedPageOf } from '../../http/list-order.js'
 import { keysetPageOf, startOf } from '../../http/pagination.js'
 import type { CursorPagination } from '../../http/schemas.js'
 import { type EventData, recordEvent, recordFeedEvent } from '../events/service.js'
+import * as changeFeed from './change-feed-repository.js'
+import * as counts from './counts-repository.js'
 import * as days from './day-repository.js'
 import { CHANGE_FIELDS, CREATED_EVENT_PROPERTIES, columnsOfBody } from './fields.js'
+import * as lists from './list-repository.js'
 import * as repository from './repository.js'
 import type { AdminJobListQuery, CreateJobBody, JobDetail, JobListed, UpdateJobBody } from './schemas.js'
+import * as searches from './search-repository.js'
 import { serializeJobDetail, serializeJobListed } from './serialize.js'
 
 export const DEFAULT_SERVICE_DURATION = 900
@@ -26,7 +30,7 @@ export async function listJobs(
   settleMs = 0,
 ): Promise<{ jobs: JobListed[]; pagination: CursorPagination }> {
   // An empty customerId or locationId (`?customerId=`) filters nothing, whichever path reads.
-  const filters: repository.JobFilters = {
+  const filters: lists.JobFilters = {
     status: query.status,
     customerId: query.customerId || undefined,
     locationId: query.locationId || undefined,
@@ -45,8 +49,8 @@ export async function listJobs(
     if (query.search?.trim()) throw validationError('/query/search', 'cannot be combined with updatedSince')
     const order = listOrderOf(query, settleMs)
     const [fetched, total] = await Promise.all([
-      repository.listJobsChanged(db, organisationId, filters, order, query.limit + 1),
-      repository.countJobsChanged(db, organisationId, filters, order),
+      changeFeed.listJobsChanged(db, organisationId, filters, order, query.limit + 1),
+      changeFeed.countJobsChanged(db, organisationId, filters, order),
     ])
     const { rows, pagination } = orderedPageOf(query, order, fetched, total)
     return { jobs: rows.map(serializeJobListed), pagination }
@@ -56,8 +60,8 @@ export async function listJobs(
   const search = query.search?.trim()
   if (search) {
     // A search reads the matching rows themselves (no counter can know them); the count comes along.
-    const found = await repository.searchJobs(db, organisationId, filters, search, page)
-    const total = found.total ?? (await repository.countJobSearch(db, organisationId, filters, search))
+    const found = await searches.searchJobs(db, organisationId, filters, search, page)
+    const total = found.total ?? (await searches.countJobSearch(db, organisationId, filters, search))
     const { rows, pagination } = keysetPageOf(query, found.rows, total)
     return { jobs: rows.map(serializeJobListed), pagination }
   }
@@ -68,10 +72,7 @@ export async function listJobs(
           days.listJobsOfDay(db, organisationId, { ...filters, overlapping }, page),
           days.countJobsOfDay(db, organisationId, { ...filters, overlapping }),
         ]
-      : [
-          repository.listJobs(db, organisationId, filters, page),
-          repository.countJobs(db, organisationId, filters),
-        ],
+      : [lists.listJobs(db, organisationId, filters, page), counts.countJobs(db, organisationId, filters)],
   )
   const { rows, pagination } = keysetPageOf(query, fetched, total)
   return { jobs: rows.map(serializeJobListed), pagination }
@@ -268,7 +269,7 @@ export async function updateJob(
     if (Object.keys(changes).length === 0) return serializeJobDetail(current, extras)
     const at = nowIso()
     await repository.updateJob(trx, organisationId, id, { ...changes, updated_at: at })
-    const row: repository.JobDetailRow = { ...current, ...(changes as Partial<JobRow>), updated_at: at }
+    const row: lists.JobDetailRow = { ...current, ...(changes as Partial<JobRow>), updated_at: at }
     if (customerChanged && refs) {
       row.customer_name = refs.customer_name
       row.customer_address = refs.customer_address
@@ -318,4 +319,20 @@ export async function deleteJob(
     )
     return { id, deletedAt }
   })
+}
+
+/**
+ * Writes a job with its tags and demands as given (its id, timestamps and state included): for the demo organisation (cli/demo-seed.ts), which writes a history no request could make; no rule is
+ * checked, the demo's data is known good.
+ */
+export async function seedJob(
+  db: Executor,
+  row: NewJob,
+  extras: { tagIds: readonly string[]; demands: readonly (readonly [dimensionId: string, value: number])[] },
+): Promise<void> {
+  await repository.insertJob(db, row)
+  for (const tagId of extras.tagIds) await repository.insertJobTag(db, row.organisation_id, row.id, tagId)
+  for (const [dimensionId, value] of extras.demands) {
+    await repository.insertJobDemand(db, row.organisation_id, row.id, dimensionId, value)
+  }
 }

@@ -203,3 +203,11 @@ export async function deleteLocation(
     return { id, deletedAt: nowIso() }
   })
 }
+
+/**
+ * Writes a location as given (its id and timestamps included): for the demo organisation (cli/demo-seed.ts), which writes a history no request could make; no rule is
+ * checked, the demo's data is known good.
+ */
+export async function seedLocation(db: Executor, row: LocationRow): Promise<void> {
+  await repository.insertLocation(db, row)
+}

@@ -1,7 +1,14 @@
-import type { Kysely } from 'kysely'
+import type { Insertable, Kysely } from 'kysely'
 import { sqlBool } from '../../db/database.js'
 import { newId, nowIso } from '../../db/ids.js'
-import type { Database, Executor, OrganisationRow, OrganisationUpdate, PlanTier } from '../../db/types.js'
+import type {
+  Database,
+  Executor,
+  OrganisationRow,
+  OrganisationsTable,
+  OrganisationUpdate,
+  PlanTier,
+} from '../../db/types.js'
 import { notFound } from '../../http/errors.js'
 import * as repository from './repository.js'
 import type { Organisation, UpdateOrganisationBody } from './schemas.js'
@@ -76,4 +83,12 @@ export async function updateOrganisation(
       planChanged: changes.plan !== undefined,
     }
   })
+}
+
+/**
+ * Writes an organisation as given (its id and timestamps included): for the demo organisation (cli/demo-seed.ts), which writes a history no request could make; no rule is
+ * checked, the demo's data is known good.
+ */
+export async function seedOrganisation(db: Executor, row: Insertable<OrganisationsTable>): Promise<void> {
+  await repository.insertOrganisation(db, row)
 }

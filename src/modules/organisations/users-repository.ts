@@ -1,6 +1,6 @@
 // Team members (workers and dispatchers) of an organisation.
-import { type ExpressionBuilder, type Selectable, sql, type Updateable } from 'kysely'
-import { sqlBool } from '../../db/database.js'
+import { type ExpressionBuilder, type Selectable, sql, type Transaction, type Updateable } from 'kysely'
+import { isPostgres, sqlBool } from '../../db/database.js'
 import type { Database, Executor, PlanTier, UserRole, UsersTable } from '../../db/types.js'
 
 export type UserRow = Selectable<UsersTable>
@@ -96,6 +96,31 @@ export async function findActiveUser(
     .where('id', '=', id)
     .where('is_active', '=', sqlBool(true))
     .executeTakeFirst()
+}
+
+/** What assigning a job to a user depends on. */
+export interface AssignableUser {
+  id: string
+  is_active: boolean | number
+}
+
+/**
+ * Users by id, in id order (the order their locks are taken in); on PostgreSQL share-locked until the
+ * transaction ends, so a concurrent deactivation or deletion waits and then sees the job.
+ */
+export async function findUsersForAssignment(
+  trx: Transaction<Database>,
+  organisationId: string,
+  ids: readonly string[],
+): Promise<AssignableUser[]> {
+  if (ids.length === 0) return []
+  const query = trx
+    .selectFrom('users')
+    .select(['id', 'is_active'])
+    .where('organisation_id', '=', organisationId)
+    .where('id', 'in', ids)
+    .orderBy('id')
+  return (isPostgres(trx) ? query.forShare() : query).execute()
 }
 
 /** The user holding an email address (stored normalised, so an exact match). */

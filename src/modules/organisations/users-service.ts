@@ -1,7 +1,7 @@
 // Business rules for the team: one email per user within an organisation (compared after trimming and
 // lower-casing), and deactivation instead of deletion, so shifts and jobs keep their worker. A user
 // loses every dashboard session when their password changes, when deactivated and when made a WORKER.
-import type { Kysely } from 'kysely'
+import type { Kysely, Transaction } from 'kysely'
 import { sqlBool } from '../../db/database.js'
 import { isUniqueViolation } from '../../db/errors.js'
 import { newId, nowIso } from '../../db/ids.js'
@@ -19,7 +19,7 @@ import { endUserSessions } from '../sessions/service.js'
 import * as repository from './users-repository.js'
 import type { CreateUserBody, UpdateUserBody, User, UserListQuery } from './users-schemas.js'
 
-export type { SignInCandidate, UserRow } from './users-repository.js'
+export type { AssignableUser, SignInCandidate, UserRow } from './users-repository.js'
 
 export function serializeUser(row: repository.UserRow): User {
   return {
@@ -70,6 +70,15 @@ export async function findActiveUser(
   id: string,
 ): Promise<repository.UserRow | undefined> {
   return repository.findActiveUser(db, organisationId, id)
+}
+
+/** The users job assignments name (jobs' dispatch), locked until the caller's transaction ends. */
+export function findUsersForAssignment(
+  trx: Transaction<Database>,
+  organisationId: string,
+  ids: readonly string[],
+): Promise<repository.AssignableUser[]> {
+  return repository.findUsersForAssignment(trx, organisationId, ids)
 }
 
 /** The user holding an email address in the organisation (any case, surrounding spaces ignored). */
@@ -223,4 +232,12 @@ export function upgradePasswordHash(
   passwordHash: string,
 ): Promise<boolean> {
   return repository.replacePasswordHash(db, organisationId, id, previousHash, passwordHash)
+}
+
+/**
+ * Writes a user as given (its id and timestamps included): for the demo organisation (cli/demo-seed.ts), which writes a history no request could make; no rule is
+ * checked, the demo's data is known good.
+ */
+export async function seedUser(db: Executor, row: repository.NewUser): Promise<void> {
+  await repository.insertUser(db, row)
 }

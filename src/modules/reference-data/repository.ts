@@ -154,7 +154,7 @@ export type CapacityDimensionRow = Database['capacity_dimensions']
 export const tagRepository = referenceRepository(TAGS)
 export const capacityDimensionRepository = referenceRepository(CAPACITY_DIMENSIONS)
 
-/** Rows written directly (demo data, test factories). */
+/** Rows written as given (service.ts seedTag and seedCapacityDimension, test factories). */
 export const insertTag = (db: Executor, row: TagRow) => tagRepository.insert(db, row)
 export const insertCapacityDimension = (db: Executor, row: CapacityDimensionRow) =>
   capacityDimensionRepository.insert(db, row)

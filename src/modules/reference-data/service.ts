@@ -188,3 +188,11 @@ export const findCapacityDimensionsByIds = (
   organisationId: string,
   ids: readonly string[],
 ): Promise<CapacityDimensionRow[]> => capacityDimensions.findByIds(db, organisationId, ids)
+
+/**
+ * Write a tag or a dimension as given (its id and timestamps included): for the demo organisation (cli/demo-seed.ts), which writes a history no request could make; no rule is
+ * checked, the demo's data is known good.
+ */
+export const seedTag = (db: Executor, row: TagRow): Promise<void> => tagRepository.insert(db, row)
+export const seedCapacityDimension = (db: Executor, row: CapacityDimensionRow): Promise<void> =>
+  capacityDimensionRepository.insert(db, row)

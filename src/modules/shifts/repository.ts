@@ -14,14 +14,8 @@ import type {
   ShiftRow,
   ShiftsTable,
 } from '../../db/types.js'
-import {
-  changedWithin,
-  inListOrder,
-  LIST_ORDER_PARAMS,
-  type ListOrder,
-  listOrderShape,
-  listOrderValues,
-} from '../../http/list-order.js'
+import type { ListOrder } from '../../http/list-order.js'
+import { countListed, type PreparedList, readListPage } from '../prepared-list.js'
 
 export type ShiftUpdate = Updateable<ShiftsTable>
 
@@ -75,6 +69,15 @@ function selectShifts(db: Executor) {
     ])
 }
 
+/** The list's statements for the filters set: their names and values. */
+function shiftList(kind: 'list' | 'count', organisationId: string, filters: ShiftFilters): PreparedList {
+  return {
+    table: 'shifts',
+    shape: `shifts.${kind}:${presentFilters(filters).join(',')}`,
+    values: { organisationId, ...filters },
+  }
+}
+
 export async function listShifts(
   db: Executor,
   organisationId: string,
@@ -83,14 +86,9 @@ export async function listShifts(
   limit: number,
 ): Promise<ShiftListedRow[]> {
   const present = presentFilters(filters)
-  return prepareOnce(db, `shifts.list:${present.join(',')}:${listOrderShape(order)}`, () =>
-    inListOrder(
-      selectShifts(db).where((eb) => filterConditions(eb, present)),
-      'shifts',
-      order,
-      LIST_ORDER_PARAMS,
-    ),
-  ).run<ShiftListedRow>({ organisationId, ...filters, ...listOrderValues(order, limit) })
+  return readListPage<ShiftListedRow>(db, shiftList('list', organisationId, filters), order, limit, () =>
+    selectShifts(db).where((eb) => filterConditions(eb, present)),
+  )
 }
 
 export async function countShifts(
@@ -100,21 +98,12 @@ export async function countShifts(
   order?: ListOrder,
 ): Promise<number> {
   const present = presentFilters(filters)
-  const shape = `shifts.count:${present.join(',')}:${order?.by ?? 'created'}`
-  const [row] = await prepareOnce(db, shape, () =>
+  return countListed(db, shiftList('count', organisationId, filters), order, () =>
     db
       .selectFrom('shifts')
       .select((eb) => eb.fn.countAll<number>().as('total'))
-      .where((eb) => filterConditions(eb, present))
-      .$if(order?.by === 'updated', (q) =>
-        q.where(changedWithin('shifts', order as ListOrder, LIST_ORDER_PARAMS)),
-      ),
-  ).run<{ total: number | string }>({
-    organisationId,
-    ...filters,
-    ...(order ? listOrderValues(order, 0) : {}),
-  })
-  return Number(row?.total ?? 0)
+      .where((eb) => filterConditions(eb, present)),
+  )
 }
 
 export async function findShift(

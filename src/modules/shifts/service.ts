@@ -262,3 +262,16 @@ export async function findShiftsForAssignment(
 ): Promise<repository.AssignableShift[]> {
   return repository.findShiftsForAssignment(trx, organisationId, ids)
 }
+
+/**
+ * Writes a shift with its breaks as given (ids and timestamps included): for the demo organisation (cli/demo-seed.ts), which writes a history no request could make; no rule is
+ * checked, the demo's data is known good.
+ */
+export async function seedShift(
+  db: Executor,
+  row: ShiftRow,
+  breaks: readonly ShiftBreakRow[],
+): Promise<void> {
+  await repository.insertShift(db, row)
+  for (const shiftBreak of breaks) await repository.insertShiftBreak(db, shiftBreak)
+}

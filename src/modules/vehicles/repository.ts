@@ -4,14 +4,8 @@ import { type ExpressionBuilder, sql, type Transaction, type Updateable } from '
 import { isPostgres, sqlBool } from '../../db/database.js'
 import { idList, inIdList, param, prepareOnce, presentFilters } from '../../db/hot-query.js'
 import type { Database, Executor, VehicleRow, VehiclesTable } from '../../db/types.js'
-import {
-  changedWithin,
-  inListOrder,
-  LIST_ORDER_PARAMS,
-  type ListOrder,
-  listOrderShape,
-  listOrderValues,
-} from '../../http/list-order.js'
+import type { ListOrder } from '../../http/list-order.js'
+import { countListed, type PreparedList, readListPage } from '../prepared-list.js'
 
 export type VehicleUpdate = Updateable<VehiclesTable>
 
@@ -48,11 +42,16 @@ function filterConditions(eb: ExpressionBuilder<Database, 'vehicles'>, present: 
   return eb.and(conditions)
 }
 
-function filterValues(organisationId: string, filters: VehicleFilters) {
+/** The list's statements for the filters set: their names and values. */
+function vehicleList(kind: 'list' | 'count', organisationId: string, filters: VehicleFilters): PreparedList {
   return {
-    organisationId,
-    locationId: filters.locationId,
-    isActive: filters.isActive === undefined ? undefined : sqlBool(filters.isActive),
+    table: 'vehicles',
+    shape: `vehicles.${kind}:${presentFilters(filters).join(',')}`,
+    values: {
+      organisationId,
+      locationId: filters.locationId,
+      isActive: filters.isActive === undefined ? undefined : sqlBool(filters.isActive),
+    },
   }
 }
 
@@ -76,14 +75,9 @@ export async function listVehicles(
   limit: number,
 ): Promise<VehicleListedRow[]> {
   const present = presentFilters(filters)
-  return prepareOnce(db, `vehicles.list:${present.join(',')}:${listOrderShape(order)}`, () =>
-    inListOrder(
-      selectVehicles(db).where((eb) => filterConditions(eb, present)),
-      'vehicles',
-      order,
-      LIST_ORDER_PARAMS,
-    ),
-  ).run<VehicleListedRow>({ ...filterValues(organisationId, filters), ...listOrderValues(order, limit) })
+  return readListPage<VehicleListedRow>(db, vehicleList('list', organisationId, filters), order, limit, () =>
+    selectVehicles(db).where((eb) => filterConditions(eb, present)),
+  )
 }
 
 export async function countVehicles(
@@ -93,20 +87,12 @@ export async function countVehicles(
   order?: ListOrder,
 ): Promise<number> {
   const present = presentFilters(filters)
-  const shape = `vehicles.count:${present.join(',')}:${order?.by ?? 'created'}`
-  const [row] = await prepareOnce(db, shape, () =>
+  return countListed(db, vehicleList('count', organisationId, filters), order, () =>
     db
       .selectFrom('vehicles')
       .select((eb) => eb.fn.countAll<number>().as('total'))
-      .where((eb) => filterConditions(eb, present))
-      .$if(order?.by === 'updated', (q) =>
-        q.where(changedWithin('vehicles', order as ListOrder, LIST_ORDER_PARAMS)),
-      ),
-  ).run<{ total: number | string }>({
-    ...filterValues(organisationId, filters),
-    ...(order ? listOrderValues(order, 0) : {}),
-  })
-  return Number(row?.total ?? 0)
+      .where((eb) => filterConditions(eb, present)),
+  )
 }
 
 export async function findVehicle(

@@ -258,3 +258,19 @@ export async function deleteVehicle(
     return { id, deletedAt: nowIso() }
   })
 }
+
+/**
+ * Writes a vehicle with its tags and capacities as given (ids and timestamps included): for the demo organisation (cli/demo-seed.ts), which writes a history no request could make; no rule is
+ * checked, the demo's data is known good.
+ */
+export async function seedVehicle(
+  db: Executor,
+  row: VehicleRow,
+  extras: { tagIds: readonly string[]; capacities: readonly (readonly [dimensionId: string, max: number])[] },
+): Promise<void> {
+  await repository.insertVehicle(db, row)
+  for (const tagId of extras.tagIds) await repository.insertVehicleTag(db, row.organisation_id, row.id, tagId)
+  for (const [dimensionId, max] of extras.capacities) {
+    await repository.insertVehicleCapacity(db, row.organisation_id, row.id, dimensionId, max)
+  }
+}

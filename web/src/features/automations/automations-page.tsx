@@ -6,8 +6,7 @@ import { useListParams } from '../../lib/search-params'
 import { Button, ButtonLink } from '../../ui/button'
 import type { Column } from '../../ui/data-table'
 import { DateTime } from '../../ui/date-time'
-import { FilterSelect } from '../../ui/filters'
-import { ListPage, NoMatches } from '../../ui/list-page'
+import { ListPage } from '../../ui/list-page'
 import { EmptyState } from '../../ui/states'
 import { CreateAutomationDialog } from './automation-form-dialog'
 import { AutomationStatus } from './automation-status'
@@ -27,7 +26,6 @@ export function AutomationsPage() {
   const filters = { ...(event ? { event } : {}), ...(state ? { isActive: state === 'active' } : {}) }
   const automations = useAutomations(params.page, filters)
   const [creating, setCreating] = useState(false)
-  const filtered = Boolean(event || state)
 
   const columns: Column<Automation>[] = [
     {
@@ -57,24 +55,14 @@ export function AutomationsPage() {
           </Button>
         </>
       }
-      filters={
-        <>
-          <FilterSelect
-            label="Trigger event"
-            value={event}
-            anyLabel="All events"
-            options={EVENTS}
-            onChange={(value) => params.set({ event: value })}
-          />
-          <FilterSelect
-            label="Status"
-            value={state}
-            anyLabel="Any status"
-            options={STATES}
-            onChange={(value) => params.set({ state: value })}
-          />
-        </>
-      }
+      filters={{
+        params,
+        items: [
+          { kind: 'select', param: 'event', label: 'Trigger event', anyLabel: 'All events', options: EVENTS },
+          { kind: 'select', param: 'state', label: 'Status', anyLabel: 'Any status', options: STATES },
+        ],
+        noMatches: { title: 'No automations match these filters' },
+      }}
       table={{
         label: 'Automations',
         columns,
@@ -85,12 +73,7 @@ export function AutomationsPage() {
         pagination: automations.data?.pagination,
         onPage: (page) => params.set({ page }),
         noun: 'automations',
-        empty: filtered ? (
-          <NoMatches
-            title="No automations match these filters"
-            onClear={() => params.set({ event: undefined, state: undefined })}
-          />
-        ) : (
+        empty: (
           <EmptyState
             icon="⚡"
             title="No automations yet"

@@ -4,13 +4,12 @@
 import { useState } from 'react'
 import { Link } from 'react-router'
 import { formatDuration } from '../../lib/form-values'
-import { useListParams, useSearchText } from '../../lib/search-params'
+import { useListParams } from '../../lib/search-params'
 import { Badge } from '../../ui/badge'
 import { Button } from '../../ui/button'
 import type { Column } from '../../ui/data-table'
-import { SearchFilter } from '../../ui/filters'
-import { ListPage, NoMatches } from '../../ui/list-page'
-import { RecordLoading } from '../../ui/record-loading'
+import { ListPage } from '../../ui/list-page'
+import { EditRecord } from '../../ui/record-loading'
 import { EmptyState } from '../../ui/states'
 import { useToast } from '../../ui/toast'
 import { priorityOf } from '../jobs/job-labels'
@@ -21,7 +20,6 @@ export function CustomersPage() {
   const params = useListParams()
   const search = params.get('q')
   const editing = params.get('customer')
-  const [searchText, setSearchText] = useSearchText(params)
   const customers = useCustomers(params.page, search)
   const toast = useToast()
   const [adding, setAdding] = useState(false)
@@ -105,7 +103,11 @@ export function CustomersPage() {
           Add customer
         </Button>
       }
-      filters={<SearchFilter value={searchText} onChange={setSearchText} placeholder="Name or address" />}
+      filters={{
+        params,
+        items: [{ kind: 'search', placeholder: 'Name or address' }],
+        noMatches: { title: `No customer matches “${search}”`, clearLabel: 'Clear search' },
+      }}
       table={{
         label: 'Customers',
         columns,
@@ -115,16 +117,7 @@ export function CustomersPage() {
         pagination: customers.data?.pagination,
         onPage: (page) => params.set({ page }),
         noun: 'customers',
-        empty: search ? (
-          <NoMatches
-            title={`No customer matches “${search}”`}
-            clearLabel="Clear search"
-            onClear={() => {
-              setSearchText('')
-              params.set({ q: undefined })
-            }}
-          />
-        ) : (
+        empty: (
           <EmptyState
             icon="⌖"
             title="No customers yet"
@@ -148,38 +141,19 @@ export function CustomersPage() {
         />
       )}
       {editing && (
-        <EditCustomer
-          id={editing}
-          onClose={close}
-          onSaved={(customer) => {
-            close()
-            toast.success(`${customer.name} saved`)
-          }}
-        />
+        <EditRecord id={editing} noun="customer" useRecord={useCustomer} onClose={close}>
+          {(data) => (
+            <CustomerDialog
+              customer={data.customer}
+              onClose={close}
+              onSaved={(customer) => {
+                close()
+                toast.success(`${customer.name} saved`)
+              }}
+            />
+          )}
+        </EditRecord>
       )}
     </ListPage>
-  )
-}
-
-/** The customer of `?customer=ID`, loaded, then its edit dialog; not found and errors in a dialog too. */
-function EditCustomer({
-  id,
-  onClose,
-  onSaved,
-}: {
-  id: string
-  onClose: () => void
-  onSaved: (customer: Customer) => void
-}) {
-  const query = useCustomer(id)
-  if (query.data) return <CustomerDialog customer={query.data.customer} onClose={onClose} onSaved={onSaved} />
-  return (
-    <RecordLoading
-      title="Edit customer"
-      noun="customer"
-      error={query.error}
-      onRetry={() => query.refetch()}
-      onClose={onClose}
-    />
   )
 }

@@ -7,7 +7,7 @@ import { Badge } from '../../ui/badge'
 import { Button } from '../../ui/button'
 import type { Column } from '../../ui/data-table'
 import { PagedTable } from '../../ui/list-page'
-import { RecordLoading } from '../../ui/record-loading'
+import { EditRecord } from '../../ui/record-loading'
 import { EmptyState } from '../../ui/states'
 import { useToast } from '../../ui/toast'
 import { DepotDialog } from './depot-dialog'
@@ -112,14 +112,23 @@ export function DepotsSection({
         />
       )}
       {editing && (
-        <EditDepot
+        <EditRecord
           id={editing}
+          noun="depot"
+          useRecord={useDepot}
           onClose={() => open({ 'depot-edit': undefined })}
-          onSaved={(depot) => {
-            open({ 'depot-edit': undefined })
-            toast.success(`Depot ${depot.name} saved`)
-          }}
-        />
+        >
+          {({ location }) => (
+            <DepotDialog
+              depot={location}
+              onClose={() => open({ 'depot-edit': undefined })}
+              onSaved={(depot) => {
+                open({ 'depot-edit': undefined })
+                toast.success(`Depot ${depot.name} saved`)
+              }}
+            />
+          )}
+        </EditRecord>
       )}
       {deleting && (
         <ConfirmDeletion noun="depot" record={deleting} deletion={deletion} onDone={() => setDeleting(null)}>
@@ -128,27 +137,5 @@ export function DepotsSection({
         </ConfirmDeletion>
       )}
     </section>
-  )
-}
-
-function EditDepot({
-  id,
-  onClose,
-  onSaved,
-}: {
-  id: string
-  onClose: () => void
-  onSaved: (depot: Depot) => void
-}) {
-  const query = useDepot(id)
-  if (query.data) return <DepotDialog depot={query.data.location} onClose={onClose} onSaved={onSaved} />
-  return (
-    <RecordLoading
-      title="Edit depot"
-      noun="depot"
-      error={query.error}
-      onRetry={() => query.refetch()}
-      onClose={onClose}
-    />
   )
 }

@@ -7,9 +7,9 @@ import type { ListParams } from '../../lib/search-params'
 import { Badge } from '../../ui/badge'
 import { Button } from '../../ui/button'
 import type { Column } from '../../ui/data-table'
-import { FilterSelect } from '../../ui/filters'
+import { FilterRow } from '../../ui/filters'
 import { NoMatches, PagedTable } from '../../ui/list-page'
-import { RecordLoading } from '../../ui/record-loading'
+import { EditRecord } from '../../ui/record-loading'
 import { EmptyState } from '../../ui/states'
 import { useToast } from '../../ui/toast'
 import { useDeleteVehicle, useVehicle, useVehicles, type Vehicle } from './queries'
@@ -102,15 +102,18 @@ export function VehiclesSection({
       <div className="section-header">
         <h2 id="vehicles-title">Vehicles</h2>
       </div>
-      <div className="filters">
-        <FilterSelect
-          label="Depot"
-          value={depotFilter}
-          anyLabel="Every depot"
-          options={(allDepots.data?.locations ?? []).map((d) => ({ value: d.id, label: d.name }))}
-          onChange={(value) => params.set({ depot: value })}
-        />
-      </div>
+      <FilterRow
+        params={params}
+        filters={[
+          {
+            kind: 'select',
+            param: 'depot',
+            label: 'Depot',
+            anyLabel: 'Every depot',
+            options: (allDepots.data?.locations ?? []).map((d) => ({ value: d.id, label: d.name })),
+          },
+        ]}
+      />
       <PagedTable
         label="Vehicles"
         columns={columns}
@@ -149,14 +152,23 @@ export function VehiclesSection({
         />
       )}
       {editing && (
-        <EditVehicle
+        <EditRecord
           id={editing}
+          noun="vehicle"
+          useRecord={useVehicle}
           onClose={() => open({ vehicle: undefined })}
-          onSaved={(vehicle) => {
-            open({ vehicle: undefined })
-            toast.success(`${vehicle.name} saved`)
-          }}
-        />
+        >
+          {(data) => (
+            <VehicleDialog
+              vehicle={data.vehicle}
+              onClose={() => open({ vehicle: undefined })}
+              onSaved={(vehicle) => {
+                open({ vehicle: undefined })
+                toast.success(`${vehicle.name} saved`)
+              }}
+            />
+          )}
+        </EditRecord>
       )}
       {deleting && (
         <ConfirmDeletion
@@ -170,27 +182,5 @@ export function VehiclesSection({
         </ConfirmDeletion>
       )}
     </section>
-  )
-}
-
-function EditVehicle({
-  id,
-  onClose,
-  onSaved,
-}: {
-  id: string
-  onClose: () => void
-  onSaved: (vehicle: Vehicle) => void
-}) {
-  const query = useVehicle(id)
-  if (query.data) return <VehicleDialog vehicle={query.data.vehicle} onClose={onClose} onSaved={onSaved} />
-  return (
-    <RecordLoading
-      title="Edit vehicle"
-      noun="vehicle"
-      error={query.error}
-      onRetry={() => query.refetch()}
-      onClose={onClose}
-    />
   )
 }

@@ -4,14 +4,12 @@
 import { useState } from 'react'
 import { Link, useNavigate } from 'react-router'
 import { useDepots, useTimeZone } from '../../app/time-zone'
-import { useListParams, useSearchText } from '../../lib/search-params'
+import { useListParams } from '../../lib/search-params'
 import { formatDateTime } from '../../lib/time'
 import { Badge } from '../../ui/badge'
 import { Button } from '../../ui/button'
 import type { Column } from '../../ui/data-table'
-import { FilterSelect, SearchFilter } from '../../ui/filters'
-import { Field } from '../../ui/form'
-import { ListPage, NoMatches } from '../../ui/list-page'
+import { ListPage } from '../../ui/list-page'
 import { EmptyState } from '../../ui/states'
 import { useToast } from '../../ui/toast'
 import { useCustomer } from '../customers/queries'
@@ -19,8 +17,6 @@ import { CustomerSelect } from './customer-select'
 import { JobDialog } from './job-dialog'
 import { PRIORITIES, priorityOf, STATUSES, statusOf } from './job-labels'
 import { type Job, type JobFilters, useJobs } from './queries'
-
-const FILTERS = ['q', 'status', 'priority', 'customer', 'depot', 'date'] as const
 
 export function JobsPage() {
   const params = useListParams()
@@ -35,8 +31,6 @@ export function JobsPage() {
   const locationId = params.get('depot')
   const targetDate = params.get('date')
   const search = params.get('q')
-  // Clearing the filters (or Back) changes the URL: the box follows it.
-  const [searchText, setSearchText] = useSearchText(params, { followUrl: true })
   const customer = useCustomer(customerId)
   const jobs = useJobs(params.page, {
     ...(status ? { status } : {}),
@@ -46,7 +40,6 @@ export function JobsPage() {
     ...(targetDate ? { targetDate } : {}),
     ...(search ? { search } : {}),
   })
-  const filtered = FILTERS.some((name) => params.get(name))
   const zoneOf = (job: Job) =>
     depots.data?.locations.find((d) => d.id === job.locationId)?.timezone ?? organisationZone
   const time = (iso: string | null, job: Job) => (iso ? formatDateTime(iso, zoneOf(job)) : null)
@@ -101,7 +94,6 @@ export function JobsPage() {
     },
   ]
 
-  const clearFilters = () => params.set(Object.fromEntries(FILTERS.map((name) => [name, undefined])))
   const depotOptions = (depots.data?.locations ?? []).map((d) => ({ value: d.id, label: d.name }))
 
   return (
@@ -113,54 +105,36 @@ export function JobsPage() {
           Create job
         </Button>
       }
-      filters={
-        <>
-          <SearchFilter value={searchText} onChange={setSearchText} placeholder="Title" />
-          <FilterSelect
-            label="Status"
-            value={status}
-            anyLabel="Any status"
-            options={STATUSES}
-            onChange={(value) => params.set({ status: value })}
-          />
-          <FilterSelect
-            label="Priority"
-            value={priority}
-            anyLabel="Any priority"
-            options={PRIORITIES}
-            onChange={(value) => params.set({ priority: value })}
-          />
-          <FilterSelect
-            label="Depot"
-            value={locationId}
-            anyLabel="Any depot"
-            options={depotOptions}
-            onChange={(value) => params.set({ depot: value })}
-          />
-          <Field label="Day" hint="Window overlaps this day (UTC)">
-            {(control) => (
-              <input
-                {...control}
-                className="input"
-                type="date"
-                value={targetDate ?? ''}
-                onChange={(e) => params.set({ date: e.target.value })}
+      filters={{
+        params,
+        items: [
+          { kind: 'search', placeholder: 'Title' },
+          { kind: 'select', param: 'status', label: 'Status', anyLabel: 'Any status', options: STATUSES },
+          {
+            kind: 'select',
+            param: 'priority',
+            label: 'Priority',
+            anyLabel: 'Any priority',
+            options: PRIORITIES,
+          },
+          { kind: 'select', param: 'depot', label: 'Depot', anyLabel: 'Any depot', options: depotOptions },
+          { kind: 'date', param: 'date', label: 'Day', hint: 'Window overlaps this day (UTC)' },
+          {
+            kind: 'custom',
+            param: 'customer',
+            control: (
+              <CustomerSelect
+                value={customerId ?? ''}
+                current={customer.data?.customer}
+                emptyLabel="Any customer"
+                onChange={(id) => params.set({ customer: id })}
               />
-            )}
-          </Field>
-          <CustomerSelect
-            value={customerId ?? ''}
-            current={customer.data?.customer}
-            emptyLabel="Any customer"
-            onChange={(id) => params.set({ customer: id })}
-          />
-          {filtered && (
-            <Button variant="ghost" onClick={clearFilters}>
-              Clear filters
-            </Button>
-          )}
-        </>
-      }
+            ),
+          },
+        ],
+        noMatches: { title: 'No job matches these filters' },
+        clearButton: true,
+      }}
       table={{
         label: 'Jobs',
         columns,
@@ -173,9 +147,7 @@ export function JobsPage() {
           : undefined,
         onPage: (page) => params.set({ page }),
         noun: 'jobs',
-        empty: filtered ? (
-          <NoMatches title="No job matches these filters" onClear={clearFilters} />
-        ) : (
+        empty: (
           <EmptyState
             icon="☰"
             title="No jobs yet"

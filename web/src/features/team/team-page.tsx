@@ -3,14 +3,13 @@
 import { useState } from 'react'
 import { errorMessage } from '../../api/errors'
 import { useSession } from '../../app/session'
-import { useListParams, useSearchText } from '../../lib/search-params'
+import { useListParams } from '../../lib/search-params'
 import { Badge } from '../../ui/badge'
 import { Button } from '../../ui/button'
 import { ConfirmDialog } from '../../ui/confirm-dialog'
 import type { Column } from '../../ui/data-table'
 import { DateTime } from '../../ui/date-time'
-import { FilterSelect, SearchFilter } from '../../ui/filters'
-import { ListPage, NoMatches } from '../../ui/list-page'
+import { ListPage } from '../../ui/list-page'
 import { EmptyState } from '../../ui/states'
 import { useToast } from '../../ui/toast'
 import { SetPasswordDialog } from './password-dialog'
@@ -29,7 +28,6 @@ export function TeamPage() {
   const role = params.get('role') as UserRole | undefined
   const state = params.get('state')
   const search = params.get('q')
-  const [searchText, setSearchText] = useSearchText(params)
   const users = useUsers(params.page, {
     ...(role ? { role } : {}),
     ...(state ? { isActive: state === 'active' } : {}),
@@ -41,7 +39,6 @@ export function TeamPage() {
   const [changing, setChanging] = useState<User | null>(null)
   const [deactivating, setDeactivating] = useState<User | null>(null)
   const [settingPassword, setSettingPassword] = useState<User | null>(null)
-  const filtered = Boolean(role || state || search)
 
   const activate = (user: User) =>
     setActive.mutate(
@@ -144,25 +141,15 @@ export function TeamPage() {
           </Button>
         )
       }
-      filters={
-        <>
-          <SearchFilter value={searchText} onChange={setSearchText} placeholder="Name or email" />
-          <FilterSelect
-            label="Role"
-            value={role}
-            anyLabel="Any role"
-            options={ROLES}
-            onChange={(value) => params.set({ role: value })}
-          />
-          <FilterSelect
-            label="Status"
-            value={state}
-            anyLabel="Any status"
-            options={STATES}
-            onChange={(value) => params.set({ state: value })}
-          />
-        </>
-      }
+      filters={{
+        params,
+        items: [
+          { kind: 'search', placeholder: 'Name or email' },
+          { kind: 'select', param: 'role', label: 'Role', anyLabel: 'Any role', options: ROLES },
+          { kind: 'select', param: 'state', label: 'Status', anyLabel: 'Any status', options: STATES },
+        ],
+        noMatches: { title: 'Nobody matches these filters' },
+      }}
       table={{
         label: 'Team members',
         columns,
@@ -172,15 +159,7 @@ export function TeamPage() {
         pagination: users.data?.pagination,
         onPage: (page) => params.set({ page }),
         noun: 'members',
-        empty: filtered ? (
-          <NoMatches
-            title="Nobody matches these filters"
-            onClear={() => {
-              setSearchText('')
-              params.set({ role: undefined, state: undefined, q: undefined })
-            }}
-          />
-        ) : (
+        empty: (
           <EmptyState
             icon="👥"
             title="No team members yet"
