@@ -12,6 +12,7 @@ export const EVENTS: { value: EventName; label: string; hint: string }[] = [
   { value: 'JOB_COMPLETED', label: 'Job completed', hint: 'A job is marked completed' },
   { value: 'JOB_CANCELLED', label: 'Job cancelled', hint: 'A job is cancelled' },
   { value: 'FORM_SUBMITTED', label: 'Form submitted', hint: 'A form submission is received' },
+  { value: 'JOB_EN_ROUTE', label: 'On the way', hint: 'A worker taps “On my way” (with the tracking link)' },
 ]
 
 // Fails to compile when the API gains an event this list lacks.
