@@ -400,6 +400,9 @@ class DemoSeeder {
       created_at: iso(createdAt),
       updated_at: iso(Math.max(createdAt, Math.min(this.now, lastEvent))),
       deleted_at: null,
+      // The demo's history was recorded as it happened.
+      start_recorded_at: isoOrNull(plan.startedAt),
+      complete_recorded_at: isoOrNull(plan.completedAt),
       en_route_at: null,
     }
     await seedJob(this.trx, row, {

@@ -20,6 +20,7 @@ import * as m0017 from './migrations/0017-striped-job-counters.js'
 import * as m0018 from './migrations/0018-server-secrets.js'
 import * as m0019 from './migrations/0019-route-plan-queue.js'
 import * as m0020 from './migrations/0020-idempotency-credentials.js'
+import * as m0021 from './migrations/0021-job-recorded-times.js'
 import * as m0024 from './migrations/0024-tracking-and-customer-messages.js'
 
 // Migrations are listed here, in order, so they run the same from source and from dist/.
@@ -44,6 +45,7 @@ export const MIGRATIONS: MigrationList = {
   '0018-server-secrets': m0018,
   '0019-route-plan-queue': m0019,
   '0020-idempotency-credentials': m0020,
+  '0021-job-recorded-times': m0021,
   '0024-tracking-and-customer-messages': m0024,
 }
 

@@ -202,6 +202,9 @@ export interface JobsTable {
   created_at: Timestamp
   updated_at: Timestamp
   deleted_at: Timestamp | null
+  /** When the server received the start (started_at is when the worker started, as sent). */
+  start_recorded_at: Timestamp | null
+  complete_recorded_at: Timestamp | null
   /** When the worker said "On my way" (migration 0024); the status stays ASSIGNED. */
   en_route_at: Timestamp | null
 }

@@ -236,6 +236,8 @@ export const ERROR_CODE_DESCRIPTIONS: Record<ErrorCode, string> = {
   JOBS_NOT_PLANNABLE: 'Some jobs cannot be planned on the date; each is listed',
   FORM_REQUIRED: 'A form the job needs has not been submitted yet; `details` lists each',
   OUTSIDE_TIME_WINDOW: 'The job has a HARD window and the scheduled visit falls outside it',
+  OUTSIDE_SHIFT:
+    "The time sent is outside the worker's shift (± 30 min), or more than 24 hours ago for a job with no shift; nothing was done",
   IDEMPOTENCY_KEY_IN_USE: 'A request with this Idempotency-Key is still running; retry once it has finished',
   IDEMPOTENCY_KEY_REUSED:
     'This Idempotency-Key was used in the last 24 hours for another method, path or body; nothing was done',

@@ -7,7 +7,9 @@
 // - Pages under /my: network first (a deploy reaches the phone), else the cached index.html.
 // - /assets/*: cache first (their names are content hashes), fetched and kept when missing.
 // - GET /v1/admin/my/jobs… and GET /v1/admin/session: network first; a 200 is kept, and when the
-//   network fails the last one kept is answered, so a reload in a dead zone still shows the day.
+//   network fails the last one kept is answered, so a reload in a dead zone still shows the day. A
+//   job never opened online (GET /v1/admin/my/jobs/:id with nothing kept) is answered from a day kept
+//   that lists it: the day's list carries everything the job's page and its forms show.
 //   Signing out (DELETE /v1/admin/session) or a 401 drops what was kept.
 // - Everything else (every write) goes to the network untouched: the app queues writes itself.
 // Plain JavaScript: it runs as written (no bundling), in a scope without the DOM.
@@ -85,7 +87,7 @@ async function data(request) {
   try {
     response = await fetch(request)
   } catch (error) {
-    const cached = await cache.match(request)
+    const cached = (await cache.match(request)) ?? (await jobFromKeptDays(cache, request))
     if (cached) return cached
     throw error
   }
@@ -93,6 +95,26 @@ async function data(request) {
   else if (response.status === 401) await caches.delete(DATA_CACHE)
   else if (response.status === 404) await cache.delete(request)
   return response
+}
+
+const ONE_JOB = /^\/v1\/admin\/my\/jobs\/([^/]+)$/
+const DAY_LIST = '/v1/admin/my/jobs'
+
+/** GET /my/jobs/:id answered as the server would, from a kept day that lists the job; or null. */
+async function jobFromKeptDays(cache, request) {
+  const id = ONE_JOB.exec(new URL(request.url).pathname)?.[1]
+  if (!id) return null
+  for (const kept of await cache.keys()) {
+    if (new URL(kept.url).pathname !== DAY_LIST) continue
+    const day = await (await cache.match(kept))?.json().catch(() => null)
+    const job = day?.data?.jobs?.find((entry) => entry.id === decodeURIComponent(id))
+    if (!job) continue
+    return new Response(JSON.stringify({ data: { job }, message: day.message }), {
+      status: 200,
+      headers: { 'content-type': 'application/json; charset=utf-8' },
+    })
+  }
+  return null
 }
 
 async function signOut(request) {

@@ -8,7 +8,15 @@ import {
   SUCCESS,
 } from '../../http/schemas.js'
 import type { RouteOptions } from '../route-options.js'
-import { AssignJobBody, CancelJobBody, JobDemandsBody, JobTagsBody, NoInputBody } from './admin-schemas.js'
+import {
+  AssignJobBody,
+  CancelJobBody,
+  CompleteJobBody,
+  JobDemandsBody,
+  JobTagsBody,
+  NoInputBody,
+  StartJobBody,
+} from './admin-schemas.js'
 import * as dispatch from './dispatch-service.js'
 import { jobRoutes } from './routes.js'
 import { JobResponse } from './schemas.js'
@@ -148,15 +156,22 @@ export const jobAdminRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (ap
         operationId: 'startJob',
         tags: ['Dispatch'],
         summary: 'Start a job',
-        description: `ASSIGNED → IN_PROGRESS; sets startedAt to now. Emits STATUS_CHANGED. ${EVENTS}`,
+        description:
+          'ASSIGNED → IN_PROGRESS; sets startedAt to now, or to the `startedAt` sent (when the worker ' +
+          'started: work recorded late), and startRecordedAt to now. Emits STATUS_CHANGED (changedAt: ' +
+          `startedAt). ${EVENTS}`,
         params: IdParams,
-        body: NoInputBody,
-        response: { 200: JobResponse, ...TRANSITION_ERRORS },
+        body: StartJobBody,
+        response: { 200: JobResponse, ...TRANSITION_ERRORS, ...errorResponses('OUTSIDE_SHIFT') },
       },
       config: { optionalBody: true },
     },
     async (request) => ({
-      data: { job: await dispatch.startJob(db, request.auth.organisationId, request.params.id) },
+      data: {
+        job: await dispatch.startJob(db, request.auth.organisationId, request.params.id, undefined, {
+          startedAt: request.body?.startedAt,
+        }),
+      },
       message: SUCCESS,
     }),
   )
@@ -169,23 +184,29 @@ export const jobAdminRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (ap
         tags: ['Dispatch'],
         summary: 'Complete a job',
         description:
-          'IN_PROGRESS → COMPLETED; sets completedAt to now and actualDuration to the whole seconds since ' +
-          'startedAt. The job is read-only from then on. Emits JOB_COMPLETED (data exactly as spec §6: ' +
-          `jobId, title, status, customerId, assignedUserId, completedAt) and STATUS_CHANGED. ${EVENTS} ` +
+          'IN_PROGRESS → COMPLETED; sets completedAt to now (or to the `completedAt` sent: when it was ' +
+          'completed, work recorded late), completeRecordedAt to now, and actualDuration to the whole ' +
+          'seconds from startedAt to completedAt. The job is read-only from then on. Emits JOB_COMPLETED ' +
+          '(data exactly as spec §6: jobId, title, status, customerId, assignedUserId, completedAt) and ' +
+          `STATUS_CHANGED, both with the completion's time (completedAt, changedAt). ${EVENTS} ` +
           'A job that needs an active form template (all jobs, or jobs with its tag) is completed only once a ' +
           'submission answers it: else 422 FORM_REQUIRED, `details` naming each missing form.',
         params: IdParams,
-        body: NoInputBody,
+        body: CompleteJobBody,
         response: {
           200: JobResponse,
           ...TRANSITION_ERRORS,
-          ...errorResponses('INVALID_TRANSITION', 'FORM_REQUIRED'),
+          ...errorResponses('INVALID_TRANSITION', 'FORM_REQUIRED', 'OUTSIDE_SHIFT'),
         },
       },
       config: { optionalBody: true },
     },
     async (request) => ({
-      data: { job: await dispatch.completeJob(db, request.auth.organisationId, request.params.id) },
+      data: {
+        job: await dispatch.completeJob(db, request.auth.organisationId, request.params.id, undefined, {
+          completedAt: request.body?.completedAt,
+        }),
+      },
       message: SUCCESS,
     }),
   )

@@ -35,8 +35,35 @@ export const AssignJobBody = Type.Object(
 )
 export type AssignJobBody = Static<typeof AssignJobBody>
 
-/** start and complete take no input; an empty object (or no body at all) is accepted. */
+/** unassign takes no input; an empty object (or no body at all) is accepted. */
 export { NoInputBody } from '../../http/schemas.js'
+
+const HAPPENED_RULES =
+  "not in the future (2 minutes of clock difference allowed: 400), within the worker's shift ± 30 min " +
+  '(a job on no shift, of a worker with none: within the last 24 hours) else 422 OUTSIDE_SHIFT'
+
+/** A time the caller may send instead of now: when the worker did it (offline, sent later). */
+const HappenedAt = (what: string, rule = '') =>
+  Type.Optional(
+    Type.String({
+      ...DateTimeInput,
+      description: `When ${what}, if not now (work done offline and sent later): ${HAPPENED_RULES}${rule}`,
+    }),
+  )
+
+/** start's optional body (none, or {}: started now). */
+export const StartJobBody = Type.Object(
+  { startedAt: HappenedAt('the worker started') },
+  { additionalProperties: false, description: 'Optional: no body, or {}, starts the job now' },
+)
+export type StartJobBody = Static<typeof StartJobBody>
+
+/** complete's optional body (none, or {}: completed now). */
+export const CompleteJobBody = Type.Object(
+  { completedAt: HappenedAt('the job was completed', "; not before the job's startedAt (400)") },
+  { additionalProperties: false, description: 'Optional: no body, or {}, completes the job now' },
+)
+export type CompleteJobBody = Static<typeof CompleteJobBody>
 
 export const CancelJobBody = Type.Object(
   {

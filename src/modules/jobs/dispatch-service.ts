@@ -14,6 +14,7 @@ import { findCapacityDimensionsByIds, findTagsByIds } from '../reference-data/se
 import { type AssignableShift, findShiftsForAssignment } from '../shifts/service.js'
 import * as admin from './admin-repository.js'
 import type { AssignJobBody, CancelJobBody, JobDemandsBody, JobTagsBody } from './admin-schemas.js'
+import { checkHappenedAt, type HappenedField } from './happened-at.js'
 import { actualDurationOf, assertTransition, changeOf, type LifecycleAction } from './lifecycle.js'
 import * as repository from './repository.js'
 import type { JobDetail } from './schemas.js'
@@ -27,25 +28,55 @@ const TERMINAL_STATUSES = new Set(['COMPLETED', 'CANCELLED'])
  * refuse with a 400), write the row and its events. Changing nothing (re-assigning to the same plan)
  * writes nothing.
  */
+/**
+ * `at`: when the transition happened (now, or the time the caller sent: happened-at.ts);
+ * `recordedAt`: when the server received it.
+ */
+type ChangesFor = (
+  trx: Transaction<Database>,
+  current: JobRow,
+  at: string,
+  recordedAt: string,
+) => Promise<JobUpdate> | JobUpdate
+
+/** A start or completion's own time as the caller sent it (body field and value). */
+export interface HappenedAt {
+  field: HappenedField
+  value: string
+}
+
 async function transitionIn(
   trx: Transaction<Database>,
   organisationId: string,
   id: string,
   action: LifecycleAction,
-  changesFor: (trx: Transaction<Database>, current: JobRow, at: string) => Promise<JobUpdate> | JobUpdate,
+  changesFor: ChangesFor,
   reason?: string | null,
   assignee?: string,
+  happened?: HappenedAt,
 ): Promise<void> {
   const before = await lockJob(trx, organisationId, id)
   // A worker acts only on their own jobs: anyone else's is not found, whatever its status.
   if (assignee !== undefined && before.assigned_user_id !== assignee) throw notFound('Job')
   const status = assertTransition(before.status, action)
-  const at = nowIso()
-  const changes: JobUpdate = { status, ...(await changesFor(trx, before, at)) }
+  const recordedAt = nowIso()
+  const at = happened
+    ? await checkHappenedAt(
+        trx,
+        organisationId,
+        before,
+        happened.field,
+        happened.value,
+        Date.parse(recordedAt),
+      )
+    : recordedAt
+  const changes: JobUpdate = { status, ...(await changesFor(trx, before, at, recordedAt)) }
+  // The events' data carry when it happened (STATUS_CHANGED's changedAt, JOB_COMPLETED's completedAt);
+  // the outbox orders them by when they were recorded, so a feed cursor never skips one sent late.
   const change = changeOf(before, action, changes, at, reason)
   if (change) {
-    await repository.updateJob(trx, organisationId, id, { ...changes, updated_at: at })
-    await recordEvents(trx, organisationId, change.events, at)
+    await repository.updateJob(trx, organisationId, id, { ...changes, updated_at: recordedAt })
+    await recordEvents(trx, organisationId, change.events, recordedAt)
   }
 }
 
@@ -55,12 +86,13 @@ async function transition(
   organisationId: string,
   id: string,
   action: LifecycleAction,
-  changesFor: (trx: Transaction<Database>, current: JobRow, at: string) => Promise<JobUpdate> | JobUpdate,
+  changesFor: ChangesFor,
   reason?: string | null,
   assignee?: string,
+  happened?: HappenedAt,
 ): Promise<JobDetail> {
   return db.transaction().execute(async (trx) => {
-    await transitionIn(trx, organisationId, id, action, changesFor, reason, assignee)
+    await transitionIn(trx, organisationId, id, action, changesFor, reason, assignee, happened)
     return getJob(trx, organisationId, id)
   })
 }
@@ -170,31 +202,66 @@ export async function unassignJob(db: Db, organisationId: string, id: string) {
 }
 
 /** `assignee`: only if the job is assigned to this user (a worker's own action), else 404. */
-export async function startJob(db: Db, organisationId: string, id: string, assignee?: string) {
+/** The optional body of start and complete: when it happened, if not now. */
+export interface HappenedBody {
+  startedAt?: string
+  completedAt?: string
+}
+
+/**
+ * `body.startedAt`: when the worker started (work done offline, sent later), checked by
+ * happened-at.ts; now when omitted. startRecordedAt is always now.
+ */
+export async function startJob(
+  db: Db,
+  organisationId: string,
+  id: string,
+  assignee?: string,
+  body: HappenedBody = {},
+) {
+  const happened =
+    body.startedAt === undefined ? undefined : { field: 'startedAt' as const, value: body.startedAt }
   return transition(
     db,
     organisationId,
     id,
     'start',
-    (_trx, _current, at) => ({ started_at: at }),
+    (_trx, _current, at, recordedAt) => ({ started_at: at, start_recorded_at: recordedAt }),
     null,
     assignee,
+    happened,
   )
 }
 
-/** 422 FORM_REQUIRED while a form template the job needs has no submission. */
-export async function completeJob(db: Db, organisationId: string, id: string, assignee?: string) {
+/**
+ * 422 FORM_REQUIRED while a form template the job needs has no submission. `body.completedAt` as
+ * startJob's startedAt (and not before the job's startedAt).
+ */
+export async function completeJob(
+  db: Db,
+  organisationId: string,
+  id: string,
+  assignee?: string,
+  body: HappenedBody = {},
+) {
+  const happened =
+    body.completedAt === undefined ? undefined : { field: 'completedAt' as const, value: body.completedAt }
   return transition(
     db,
     organisationId,
     id,
     'complete',
-    async (trx, current, at) => {
+    async (trx, current, at, recordedAt) => {
       await assertFormsSubmitted(trx, organisationId, id)
-      return { completed_at: at, actual_duration: actualDurationOf(current.started_at, at) }
+      return {
+        completed_at: at,
+        complete_recorded_at: recordedAt,
+        actual_duration: actualDurationOf(current.started_at, at),
+      }
     },
     null,
     assignee,
+    happened,
   )
 }
 

@@ -182,6 +182,28 @@ export const JOB_FIELDS = [
   { column: 'updated_at', name: 'updatedAt', schema: DateTime },
   { column: 'deleted_at' },
   {
+    column: 'start_recorded_at',
+    name: 'startRecordedAt',
+    schema: Nullable(
+      Type.String({
+        ...DateTime,
+        description: 'When the server received the start; startedAt is when the worker started, as sent',
+      }),
+    ),
+    detailOnly: true,
+  },
+  {
+    column: 'complete_recorded_at',
+    name: 'completeRecordedAt',
+    schema: Nullable(
+      Type.String({
+        ...DateTime,
+        description: 'When the server received the completion; completedAt is when it happened, as sent',
+      }),
+    ),
+    detailOnly: true,
+  },
+  {
     column: 'en_route_at',
     name: 'enRouteAt',
     schema: Nullable(

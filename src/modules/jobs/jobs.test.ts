@@ -44,7 +44,15 @@ const LISTED_KEYS = [
   'assignedUser',
   'location',
 ]
-const DETAIL_KEYS = [...LISTED_KEYS, 'shiftId', 'actualDuration', 'tags', 'demands']
+const DETAIL_KEYS = [
+  ...LISTED_KEYS,
+  'shiftId',
+  'actualDuration',
+  'startRecordedAt',
+  'completeRecordedAt',
+  'tags',
+  'demands',
+]
 const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/
 
 for (const dialect of DIALECTS) {
@@ -109,6 +117,8 @@ for (const dialect of DIALECTS) {
           location: null,
           shiftId: null,
           actualDuration: null,
+          startRecordedAt: null,
+          completeRecordedAt: null,
           tags: [],
           demands: [],
         })

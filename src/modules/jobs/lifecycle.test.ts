@@ -228,6 +228,7 @@ for (const dialect of DIALECTS) {
         ...a,
         status: 'IN_PROGRESS',
         startedAt: b.updatedAt,
+        startRecordedAt: b.updatedAt,
         updatedAt: expect.any(String),
       })
       expect(b.updatedAt > a.updatedAt).toBe(true)
@@ -251,6 +252,7 @@ for (const dialect of DIALECTS) {
         ...b,
         status: 'COMPLETED',
         completedAt: c.updatedAt,
+        completeRecordedAt: c.updatedAt,
         actualDuration: seconds,
         updatedAt: expect.any(String),
       })

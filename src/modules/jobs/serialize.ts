@@ -46,6 +46,8 @@ export function serializeJobDetail(row: JobDetailRow, extras: JobExtras): JobDet
   const job = serializeJobListed(row) as JobDetail
   job.shiftId = row.shift_id
   job.actualDuration = row.actual_duration
+  job.startRecordedAt = row.start_recorded_at
+  job.completeRecordedAt = row.complete_recorded_at
   job.enRouteAt = row.en_route_at
   job.customer = row.customer_id
     ? {

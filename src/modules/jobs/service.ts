@@ -192,6 +192,8 @@ export async function createJob(
       created_at: now,
       updated_at: now,
       deleted_at: null,
+      start_recorded_at: null,
+      complete_recorded_at: null,
       en_route_at: null,
     }
     await repository.insertJob(trx, job)

@@ -10,6 +10,7 @@ import {
   NoInputBody,
   SUCCESS,
 } from '../../http/schemas.js'
+import { CompleteJobBody, StartJobBody } from '../jobs/admin-schemas.js'
 import type { RouteOptions } from '../route-options.js'
 import {
   MyDayQuery,
@@ -95,22 +96,25 @@ export const myDayRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (
         operationId: 'startMyJob',
         tags: TAGS,
         summary: 'Start one of my jobs',
-        description: `ASSIGNED → IN_PROGRESS (startedAt now), as the admin action: JOB status events. ${ONLY_MINE}`,
+        description:
+          'ASSIGNED → IN_PROGRESS as the admin action (startedAt now, or the `startedAt` the phone sends: ' +
+          `when the worker started, for work done offline), with its events. ${ONLY_MINE}`,
         params: IdParams,
-        body: NoInputBody,
+        body: StartJobBody,
         response: {
           200: MyJobResponse,
           ...COMMON_ERRORS,
           ...NOT_FOUND_ERROR,
           ...BODY_ERRORS,
-          ...errorResponses('INVALID_TRANSITION'),
+          ...errorResponses('INVALID_TRANSITION', 'OUTSIDE_SHIFT'),
         },
       },
     },
     async (request) => {
       const { organisationId, userId } = me(request)
+      const body = { startedAt: request.body?.startedAt }
       return {
-        data: { job: await my.startMyJob(db, organisationId, userId, request.params.id) },
+        data: { job: await my.startMyJob(db, organisationId, userId, request.params.id, body) },
         message: SUCCESS,
       }
     },
@@ -163,23 +167,25 @@ export const myDayRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (
         tags: TAGS,
         summary: 'Complete one of my jobs',
         description:
-          'IN_PROGRESS → COMPLETED (completedAt, actualDuration), emitting JOB_COMPLETED and STATUS_CHANGED; ' +
+          'IN_PROGRESS → COMPLETED (completedAt now, or the `completedAt` the phone sends; actualDuration), ' +
+          'emitting JOB_COMPLETED and STATUS_CHANGED; ' +
           `422 FORM_REQUIRED while a form the job needs has no submission. ${ONLY_MINE}`,
         params: IdParams,
-        body: NoInputBody,
+        body: CompleteJobBody,
         response: {
           200: MyJobResponse,
           ...COMMON_ERRORS,
           ...NOT_FOUND_ERROR,
           ...BODY_ERRORS,
-          ...errorResponses('INVALID_TRANSITION', 'FORM_REQUIRED'),
+          ...errorResponses('INVALID_TRANSITION', 'FORM_REQUIRED', 'OUTSIDE_SHIFT'),
         },
       },
     },
     async (request) => {
       const { organisationId, userId } = me(request)
+      const body = { completedAt: request.body?.completedAt }
       return {
-        data: { job: await my.completeMyJob(db, organisationId, userId, request.params.id) },
+        data: { job: await my.completeMyJob(db, organisationId, userId, request.params.id, body) },
         message: SUCCESS,
       }
     },

@@ -12,7 +12,7 @@ import {
 } from '../form-templates/service.js'
 import type { FormSubmission } from '../forms/schemas.js'
 import { recordFormSubmission } from '../forms/service.js'
-import { completeJob, startJob } from '../jobs/dispatch-service.js'
+import { completeJob, type HappenedBody, startJob } from '../jobs/dispatch-service.js'
 import { lockJob } from '../jobs/service.js'
 import { DAY, localTime } from '../shifts/zoned-time.js'
 import { setOff } from '../tracking/service.js'
@@ -177,8 +177,15 @@ export async function myJob(
   return day.find((j) => j.id === id) ?? (job as MyJob)
 }
 
-export async function startMyJob(db: Kysely<Database>, organisationId: string, userId: string, id: string) {
-  await startJob(db, organisationId, id, userId)
+/** `body.startedAt`: when the worker started, if the phone sends it (done offline, sent later). */
+export async function startMyJob(
+  db: Kysely<Database>,
+  organisationId: string,
+  userId: string,
+  id: string,
+  body: HappenedBody = {},
+) {
+  await startJob(db, organisationId, id, userId, body)
   return myJob(db, organisationId, userId, id)
 }
 
@@ -187,8 +194,9 @@ export async function completeMyJob(
   organisationId: string,
   userId: string,
   id: string,
+  body: HappenedBody = {},
 ) {
-  await completeJob(db, organisationId, id, userId)
+  await completeJob(db, organisationId, id, userId, body)
   return myJob(db, organisationId, userId, id)
 }
 

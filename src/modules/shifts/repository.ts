@@ -282,3 +282,35 @@ export async function findShiftsForAssignment(
     .orderBy('shifts.id')
   return (isPostgres(trx) ? query.forShare() : query).execute()
 }
+
+export interface ShiftHours {
+  day: DayOfWeek
+  start_time: string
+  end_time: string
+  timezone: string
+}
+
+/**
+ * The weekly hours of a user's shifts, each with its depot's time zone: only `shiftId` when given
+ * (the shift a job is planned on), else all of the user's.
+ */
+export async function findShiftHoursOfUser(
+  db: Executor,
+  organisationId: string,
+  userId: string,
+  shiftId: string | null,
+): Promise<ShiftHours[]> {
+  return db
+    .selectFrom('shifts')
+    .innerJoin('locations', (join) =>
+      join
+        .onRef('locations.id', '=', 'shifts.location_id')
+        .onRef('locations.organisation_id', '=', 'shifts.organisation_id'),
+    )
+    .select(['shifts.day', 'shifts.start_time', 'shifts.end_time', 'locations.timezone'])
+    .where('shifts.organisation_id', '=', organisationId)
+    .where('shifts.user_id', '=', userId)
+    .$if(shiftId !== null, (q) => q.where('shifts.id', '=', shiftId as string))
+    .orderBy('shifts.id')
+    .execute()
+}

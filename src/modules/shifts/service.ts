@@ -252,7 +252,7 @@ export async function deleteShift(
   })
 }
 
-export type { AssignableShift } from './repository.js'
+export type { AssignableShift, ShiftHours } from './repository.js'
 
 /** The shifts job assignments name (jobs' dispatch), locked until the caller's transaction ends. */
 export async function findShiftsForAssignment(
@@ -261,6 +261,16 @@ export async function findShiftsForAssignment(
   ids: readonly string[],
 ): Promise<repository.AssignableShift[]> {
   return repository.findShiftsForAssignment(trx, organisationId, ids)
+}
+
+/** The weekly hours of a user's shifts (only `shiftId` when given), each with its depot's time zone. */
+export async function findShiftHoursOfUser(
+  db: Executor,
+  organisationId: string,
+  userId: string,
+  shiftId: string | null,
+): Promise<repository.ShiftHours[]> {
+  return repository.findShiftHoursOfUser(db, organisationId, userId, shiftId)
 }
 
 /**

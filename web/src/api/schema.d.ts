@@ -586,7 +586,7 @@ export type paths = {
         put?: never;
         /**
          * Start a job
-         * @description ASSIGNED → IN_PROGRESS; sets startedAt to now. Emits STATUS_CHANGED. Events carry jobId, title and the new status; STATUS_CHANGED adds previousStatus and changedAt.
+         * @description ASSIGNED → IN_PROGRESS; sets startedAt to now, or to the `startedAt` sent (when the worker started: work recorded late), and startRecordedAt to now. Emits STATUS_CHANGED (changedAt: startedAt). Events carry jobId, title and the new status; STATUS_CHANGED adds previousStatus and changedAt.
          */
         post: operations["startJob"];
         delete?: never;
@@ -606,7 +606,7 @@ export type paths = {
         put?: never;
         /**
          * Complete a job
-         * @description IN_PROGRESS → COMPLETED; sets completedAt to now and actualDuration to the whole seconds since startedAt. The job is read-only from then on. Emits JOB_COMPLETED (data exactly as spec §6: jobId, title, status, customerId, assignedUserId, completedAt) and STATUS_CHANGED. Events carry jobId, title and the new status; STATUS_CHANGED adds previousStatus and changedAt. A job that needs an active form template (all jobs, or jobs with its tag) is completed only once a submission answers it: else 422 FORM_REQUIRED, `details` naming each missing form.
+         * @description IN_PROGRESS → COMPLETED; sets completedAt to now (or to the `completedAt` sent: when it was completed, work recorded late), completeRecordedAt to now, and actualDuration to the whole seconds from startedAt to completedAt. The job is read-only from then on. Emits JOB_COMPLETED (data exactly as spec §6: jobId, title, status, customerId, assignedUserId, completedAt) and STATUS_CHANGED, both with the completion's time (completedAt, changedAt). Events carry jobId, title and the new status; STATUS_CHANGED adds previousStatus and changedAt. A job that needs an active form template (all jobs, or jobs with its tag) is completed only once a submission answers it: else 422 FORM_REQUIRED, `details` naming each missing form.
          */
         post: operations["completeJob"];
         delete?: never;
@@ -812,7 +812,7 @@ export type paths = {
         put?: never;
         /**
          * Start one of my jobs
-         * @description ASSIGNED → IN_PROGRESS (startedAt now), as the admin action: JOB status events. Only the signed-in user’s own jobs: any other job is 404, as if it did not exist.
+         * @description ASSIGNED → IN_PROGRESS as the admin action (startedAt now, or the `startedAt` the phone sends: when the worker started, for work done offline), with its events. Only the signed-in user’s own jobs: any other job is 404, as if it did not exist.
          */
         post: operations["startMyJob"];
         delete?: never;
@@ -852,7 +852,7 @@ export type paths = {
         put?: never;
         /**
          * Complete one of my jobs
-         * @description IN_PROGRESS → COMPLETED (completedAt, actualDuration), emitting JOB_COMPLETED and STATUS_CHANGED; 422 FORM_REQUIRED while a form the job needs has no submission. Only the signed-in user’s own jobs: any other job is 404, as if it did not exist.
+         * @description IN_PROGRESS → COMPLETED (completedAt now, or the `completedAt` the phone sends; actualDuration), emitting JOB_COMPLETED and STATUS_CHANGED; 422 FORM_REQUIRED while a form the job needs has no submission. Only the signed-in user’s own jobs: any other job is 404, as if it did not exist.
          */
         post: operations["completeMyJob"];
         delete?: never;
@@ -2466,6 +2466,18 @@ export type components = {
             shiftId: string | null;
             /** @description Seconds from start to completion */
             actualDuration: number | null;
+            /**
+             * Format: date-time
+             * @description When the server received the start; startedAt is when the worker started, as sent
+             * @example 2026-11-23T09:00:00.000Z
+             */
+            startRecordedAt: string | null;
+            /**
+             * Format: date-time
+             * @description When the server received the completion; completedAt is when it happened, as sent
+             * @example 2026-11-23T09:00:00.000Z
+             */
+            completeRecordedAt: string | null;
             /**
              * Format: date-time
              * @description When the worker said "On my way" (the status stays ASSIGNED)
@@ -13426,10 +13438,17 @@ export interface operations {
             };
             cookie?: never;
         };
-        /** @description No input: send {} or no body at all */
+        /** @description Optional: no body, or {}, starts the job now */
         requestBody?: {
             content: {
-                "application/json": Record<string, never>;
+                "application/json": {
+                    /**
+                     * Format: date-time
+                     * @description When the worker started, if not now (work done offline and sent later): not in the future (2 minutes of clock difference allowed: 400), within the worker's shift ± 30 min (a job on no shift, of a worker with none: within the last 24 hours) else 422 OUTSIDE_SHIFT
+                     * @example 2026-11-23T09:00:00Z
+                     */
+                    startedAt?: string;
+                };
             };
         };
         responses: {
@@ -13579,7 +13598,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The job is not in a status this action applies to (INVALID_TRANSITION); or This Idempotency-Key was used in the last 24 hours for another method, path or body; nothing was done (IDEMPOTENCY_KEY_REUSED) */
+            /** @description The time sent is outside the worker's shift (± 30 min), or more than 24 hours ago for a job with no shift; nothing was done (OUTSIDE_SHIFT); or This Idempotency-Key was used in the last 24 hours for another method, path or body; nothing was done (IDEMPOTENCY_KEY_REUSED) */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -13594,7 +13613,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        code: "INVALID_TRANSITION" | "IDEMPOTENCY_KEY_REUSED";
+                        code: "OUTSIDE_SHIFT" | "IDEMPOTENCY_KEY_REUSED";
                     };
                 };
             };
@@ -13672,10 +13691,17 @@ export interface operations {
             };
             cookie?: never;
         };
-        /** @description No input: send {} or no body at all */
+        /** @description Optional: no body, or {}, completes the job now */
         requestBody?: {
             content: {
-                "application/json": Record<string, never>;
+                "application/json": {
+                    /**
+                     * Format: date-time
+                     * @description When the job was completed, if not now (work done offline and sent later): not in the future (2 minutes of clock difference allowed: 400), within the worker's shift ± 30 min (a job on no shift, of a worker with none: within the last 24 hours) else 422 OUTSIDE_SHIFT; not before the job's startedAt (400)
+                     * @example 2026-11-23T09:00:00Z
+                     */
+                    completedAt?: string;
+                };
             };
         };
         responses: {
@@ -13825,7 +13851,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The job is not in a status this action applies to (INVALID_TRANSITION); or A form the job needs has not been submitted yet; `details` lists each (FORM_REQUIRED); or This Idempotency-Key was used in the last 24 hours for another method, path or body; nothing was done (IDEMPOTENCY_KEY_REUSED) */
+            /** @description The job is not in a status this action applies to (INVALID_TRANSITION); or A form the job needs has not been submitted yet; `details` lists each (FORM_REQUIRED); or The time sent is outside the worker's shift (± 30 min), or more than 24 hours ago for a job with no shift; nothing was done (OUTSIDE_SHIFT); or This Idempotency-Key was used in the last 24 hours for another method, path or body; nothing was done (IDEMPOTENCY_KEY_REUSED) */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -13840,7 +13866,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        code: "INVALID_TRANSITION" | "FORM_REQUIRED" | "IDEMPOTENCY_KEY_REUSED";
+                        code: "INVALID_TRANSITION" | "FORM_REQUIRED" | "OUTSIDE_SHIFT" | "IDEMPOTENCY_KEY_REUSED";
                     };
                 };
             };
@@ -16934,10 +16960,17 @@ export interface operations {
             };
             cookie?: never;
         };
-        /** @description No input: send {} or no body at all */
+        /** @description Optional: no body, or {}, starts the job now */
         requestBody?: {
             content: {
-                "application/json": Record<string, never>;
+                "application/json": {
+                    /**
+                     * Format: date-time
+                     * @description When the worker started, if not now (work done offline and sent later): not in the future (2 minutes of clock difference allowed: 400), within the worker's shift ± 30 min (a job on no shift, of a worker with none: within the last 24 hours) else 422 OUTSIDE_SHIFT
+                     * @example 2026-11-23T09:00:00Z
+                     */
+                    startedAt?: string;
+                };
             };
         };
         responses: {
@@ -17087,7 +17120,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The job is not in a status this action applies to (INVALID_TRANSITION); or This Idempotency-Key was used in the last 24 hours for another method, path or body; nothing was done (IDEMPOTENCY_KEY_REUSED) */
+            /** @description The job is not in a status this action applies to (INVALID_TRANSITION); or The time sent is outside the worker's shift (± 30 min), or more than 24 hours ago for a job with no shift; nothing was done (OUTSIDE_SHIFT); or This Idempotency-Key was used in the last 24 hours for another method, path or body; nothing was done (IDEMPOTENCY_KEY_REUSED) */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -17102,7 +17135,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        code: "INVALID_TRANSITION" | "IDEMPOTENCY_KEY_REUSED";
+                        code: "INVALID_TRANSITION" | "OUTSIDE_SHIFT" | "IDEMPOTENCY_KEY_REUSED";
                     };
                 };
             };
@@ -17426,10 +17459,17 @@ export interface operations {
             };
             cookie?: never;
         };
-        /** @description No input: send {} or no body at all */
+        /** @description Optional: no body, or {}, completes the job now */
         requestBody?: {
             content: {
-                "application/json": Record<string, never>;
+                "application/json": {
+                    /**
+                     * Format: date-time
+                     * @description When the job was completed, if not now (work done offline and sent later): not in the future (2 minutes of clock difference allowed: 400), within the worker's shift ± 30 min (a job on no shift, of a worker with none: within the last 24 hours) else 422 OUTSIDE_SHIFT; not before the job's startedAt (400)
+                     * @example 2026-11-23T09:00:00Z
+                     */
+                    completedAt?: string;
+                };
             };
         };
         responses: {
@@ -17579,7 +17619,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The job is not in a status this action applies to (INVALID_TRANSITION); or A form the job needs has not been submitted yet; `details` lists each (FORM_REQUIRED); or This Idempotency-Key was used in the last 24 hours for another method, path or body; nothing was done (IDEMPOTENCY_KEY_REUSED) */
+            /** @description The job is not in a status this action applies to (INVALID_TRANSITION); or A form the job needs has not been submitted yet; `details` lists each (FORM_REQUIRED); or The time sent is outside the worker's shift (± 30 min), or more than 24 hours ago for a job with no shift; nothing was done (OUTSIDE_SHIFT); or This Idempotency-Key was used in the last 24 hours for another method, path or body; nothing was done (IDEMPOTENCY_KEY_REUSED) */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -17594,7 +17634,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        code: "INVALID_TRANSITION" | "FORM_REQUIRED" | "IDEMPOTENCY_KEY_REUSED";
+                        code: "INVALID_TRANSITION" | "FORM_REQUIRED" | "OUTSIDE_SHIFT" | "IDEMPOTENCY_KEY_REUSED";
                     };
                 };
             };

@@ -1287,6 +1287,18 @@ export type components = {
             actualDuration: number | null;
             /**
              * Format: date-time
+             * @description When the server received the start; startedAt is when the worker started, as sent
+             * @example 2026-11-23T09:00:00.000Z
+             */
+            startRecordedAt: string | null;
+            /**
+             * Format: date-time
+             * @description When the server received the completion; completedAt is when it happened, as sent
+             * @example 2026-11-23T09:00:00.000Z
+             */
+            completeRecordedAt: string | null;
+            /**
+             * Format: date-time
              * @description When the worker said "On my way" (the status stays ASSIGNED)
              * @example 2026-11-23T09:00:00.000Z
              */

@@ -3,20 +3,22 @@
 import { Link } from 'react-router'
 import { Badge } from '../../ui/badge'
 import { clock, clockRange, duration } from './format'
-import { JobStatusBadge, PendingBadge } from './job-status'
+import { LateBadge, PendingBadge, ShownStatusBadge } from './job-status'
 import { geoUrl } from './navigate'
 import type { QueuedAction } from './offline-queue'
-import { missingForms } from './pending'
+import { isCompletionPending, missingForms } from './pending'
 import type { MyJob } from './types'
 
-export function JobCard({ job, pending }: { job: MyJob; pending: QueuedAction[] }) {
+export function JobCard({ job, pending, now }: { job: MyJob; pending: QueuedAction[]; now: number }) {
   const zone = job.timeZone
   const titleId = `job-${job.id}-title`
   const window = clockRange(job.earliestStart, job.latestEnd, zone)
   const missing = missingForms(job).length
   const place = placeOf(job)
+  const completing = isCompletionPending(pending)
+  const look = completing ? 'completing' : job.status.toLowerCase()
   return (
-    <article className={`card my-card my-card-${job.status.toLowerCase()}`} aria-labelledby={titleId}>
+    <article className={`card my-card my-card-${look}`} aria-labelledby={titleId} data-job-id={job.id}>
       <div className="my-card-head">
         <span className="my-stop-number" aria-hidden="true">
           {job.sequence}
@@ -29,8 +31,9 @@ export function JobCard({ job, pending }: { job: MyJob; pending: QueuedAction[] 
             </Link>
           </h2>
           <div className="my-card-badges">
-            <JobStatusBadge status={job.status} />
-            {pending.length > 0 && <PendingBadge />}
+            <ShownStatusBadge job={job} pending={pending} />
+            {pending.length > 0 && !completing && <PendingBadge />}
+            <LateBadge job={job} now={now} />
             {job.priority === 'HIGH' && <Badge tone="red">High priority</Badge>}
             {job.priority === 'LOW' && <Badge>Low priority</Badge>}
           </div>

@@ -12,13 +12,15 @@ import { ErrorState, LoadingState } from '../../ui/states'
 import { useToast } from '../../ui/toast'
 import { clock, clockRange, duration } from './format'
 import { placeOf } from './job-card'
-import { JobStatusBadge, PendingBadge } from './job-status'
+import { LateBadge, PendingBadge, ShownStatusBadge } from './job-status'
 import { geoUrl, mapsUrl } from './navigate'
-import { applyPending, isFormPending, missingForms } from './pending'
+import type { QueuedAction } from './offline-queue'
+import { applyPending, isCompletionPending, isFormPending, missingForms } from './pending'
 import { useMyJob } from './queries'
 import { useJobAction, useQueue } from './queue-context'
 import { describeAction, RefusalNotice } from './queue-panel'
 import type { MyJob } from './types'
+import { useNow } from './use-now'
 
 export function MyJobPage() {
   const { jobId = '' } = useParams()
@@ -57,7 +59,7 @@ export function MyJobPage() {
       {mine.map((refusal) => (
         <RefusalNotice key={refusal.key} refusal={refusal} />
       ))}
-      <JobDetails job={shown} />
+      <JobDetails job={shown} pending={pending} />
       {pending.length > 0 && (
         <Banner tone="warning" title="Saved on this phone, not sent yet">
           {pending.map(describeAction).join(', ')}: sent as soon as there is a connection.
@@ -77,7 +79,8 @@ function BackLink() {
   )
 }
 
-function JobDetails({ job }: { job: MyJob }) {
+function JobDetails({ job, pending }: { job: MyJob; pending: QueuedAction[] }) {
+  const now = useNow()
   const zone = job.timeZone
   const place = placeOf(job)
   const window = clockRange(job.earliestStart, job.latestEnd, zone)
@@ -90,7 +93,8 @@ function JobDetails({ job }: { job: MyJob }) {
         <div className="my-card-title">
           <h1 id="job-title">{job.title}</h1>
           <div className="my-card-badges">
-            <JobStatusBadge status={job.status} />
+            <ShownStatusBadge job={job} pending={pending} />
+            <LateBadge job={job} now={now} />
             {job.priority === 'HIGH' && <Badge tone="red">High priority</Badge>}
             {job.priority === 'LOW' && <Badge>Low priority</Badge>}
           </div>
@@ -122,7 +126,7 @@ function JobDetails({ job }: { job: MyJob }) {
         )}
         {job.completedAt && (
           <div>
-            <dt>Completed</dt>
+            <dt>{isCompletionPending(pending) ? 'Completed on this phone' : 'Completed'}</dt>
             <dd>{clock(job.completedAt, zone)}</dd>
           </div>
         )}

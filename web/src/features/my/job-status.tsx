@@ -1,6 +1,10 @@
-// A job's status as a badge (text and colour), and the "pending" mark of queued actions.
+// A job's status as a badge (text and colour), the "pending" mark of queued actions, and the "late"
+// flag of a job past its time and not started.
 import { Badge, type Tone } from '../../ui/badge'
-import type { JobStatus } from './types'
+import { clock } from './format'
+import type { QueuedAction } from './offline-queue'
+import { dueAt, isCompletionPending, isLate } from './pending'
+import type { JobStatus, MyJob } from './types'
 
 const LOOK: Record<JobStatus, { tone: Tone; label: string }> = {
   CREATED: { tone: 'neutral', label: 'Not assigned' },
@@ -22,4 +26,21 @@ export function PendingBadge({ what = 'Pending' }: { what?: string }) {
       {what}
     </span>
   )
+}
+
+/**
+ * The status as the worker should read it: a completion still on the phone is "Completing… waiting to
+ * send", never the green "Completed" the office has not seen.
+ */
+export function ShownStatusBadge({ job, pending }: { job: MyJob; pending: readonly QueuedAction[] }) {
+  if (job.status === 'COMPLETED' && isCompletionPending(pending)) {
+    return <PendingBadge what="Completing… waiting to send" />
+  }
+  return <JobStatusBadge status={job.status} />
+}
+
+/** "Late · due 08:00" when the job is past its time at `now` and not started. */
+export function LateBadge({ job, now }: { job: MyJob; now: number }) {
+  if (!isLate(job, now)) return null
+  return <Badge tone="red">Late · due {clock(dueAt(job), job.timeZone)}</Badge>
 }

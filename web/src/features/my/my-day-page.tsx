@@ -1,7 +1,7 @@
 // My day: the signed-in worker's jobs on one date, in route order (the applied plan's visiting
 // order), as cards, with a map of the stops and the route; the previous and next day a tap or a
 // swipe away (?date= in the URL, so Back and reload keep the day).
-import { lazy, Suspense, useMemo, useRef } from 'react'
+import { lazy, Suspense, useEffect, useMemo, useRef } from 'react'
 import { useSearchParams } from 'react-router'
 import { BROWSER_TIME_ZONE, todayIn } from '../../lib/time'
 import { Button } from '../../ui/button'
@@ -9,10 +9,11 @@ import { EmptyState, ErrorState, LoadingState } from '../../ui/states'
 import { addDays, dayTitle, duration, parseDay } from './format'
 import { JobCard } from './job-card'
 import { OnMyWay } from './on-my-way'
-import { applyPending } from './pending'
+import { applyPending, isCompletionPending, isDone, isRemaining, type ShownJob } from './pending'
 import { useMyDay } from './queries'
 import { useQueue } from './queue-context'
 import { RefusalNotice } from './queue-panel'
+import { useNow } from './use-now'
 
 const DayMap = lazy(() => import('./day-map'))
 const SWIPE_MIN_PX = 60
@@ -30,7 +31,12 @@ export function MyDayPage() {
   const goTo = (next: string) => setParams(next === today ? {} : { date: next })
   const swipe = useSwipe((direction) => goTo(addDays(date, direction)))
 
-  const done = shown.filter(({ job }) => job.status === 'COMPLETED').length
+  const now = useNow()
+  const list = useRef<HTMLOListElement>(null)
+  useShowNextStop(list, date === today ? nextStopAfterDone(shown) : null)
+
+  // Counted done once the office has it: a completion waiting on the phone is not done yet.
+  const done = shown.filter(isDone).length
   // "On my way" belongs to the next stop: the first still ASSIGNED, once nothing is in progress.
   const next = shown.some(({ job }) => job.status === 'IN_PROGRESS')
     ? undefined
@@ -78,12 +84,12 @@ export function MyDayPage() {
             {shown.length} {shown.length === 1 ? 'job' : 'jobs'} · {done} done · {duration(onSite)} on site
           </p>
           <Suspense fallback={<div className="my-map my-map-loading" />}>
-            <DayMap jobs={shown.map(({ job }) => job)} />
+            <DayMap jobs={shown.map(asOfficeSeesIt)} />
           </Suspense>
-          <ol className="my-jobs" aria-label={`Jobs on ${dayTitle(date)}, in route order`}>
+          <ol className="my-jobs" aria-label={`Jobs on ${dayTitle(date)}, in route order`} ref={list}>
             {shown.map(({ job, pending }) => (
               <li key={job.id}>
-                <JobCard job={job} pending={pending} />
+                <JobCard job={job} pending={pending} now={now} />
                 {date === today && job.id === next?.id && <OnMyWay job={job} />}
               </li>
             ))}
@@ -92,6 +98,49 @@ export function MyDayPage() {
       )}
     </div>
   )
+}
+
+/** A completion still on the phone is drawn as the job in progress, not as a finished (green) stop. */
+function asOfficeSeesIt({ job, pending }: ShownJob) {
+  return job.status === 'COMPLETED' && isCompletionPending(pending)
+    ? { ...job, status: 'IN_PROGRESS' as const }
+    : job
+}
+
+/**
+ * The stop to show first once some of the day is finished: the next one still to do after the last
+ * finished (stops skipped before it stay above), else the first still to do. None before any is
+ * finished (the day shows from the top, with its map) or once all are.
+ */
+function nextStopAfterDone(shown: ShownJob[]): string | null {
+  const lastFinished = shown.findLastIndex((entry) => !isRemaining(entry))
+  if (lastFinished < 0) return null
+  const next = shown.slice(lastFinished + 1).find(isRemaining) ?? shown.find(isRemaining)
+  return next?.job.id ?? null
+}
+
+/**
+ * Scrolls the next stop into view and focuses its link, once per visit of the page (coming back
+ * from a job just completed lands on the next one, not on the finished stops at the top).
+ */
+function useShowNextStop(list: React.RefObject<HTMLOListElement | null>, jobId: string | null) {
+  const shownFor = useRef<string | null>(null)
+  useEffect(() => {
+    if (!jobId || shownFor.current !== null || !list.current) return
+    const card = list.current.querySelector<HTMLElement>(`[data-job-id="${CSS.escape(jobId)}"]`)
+    if (!card) return
+    shownFor.current = jobId
+    window.scrollTo({ top: card.getBoundingClientRect().top + window.scrollY - stickyBottom() - GAP_PX })
+    card.querySelector<HTMLElement>('h2 a')?.focus({ preventScroll: true })
+  }, [list, jobId])
+}
+
+const GAP_PX = 12
+
+/** Where the bars stuck to the top of the screen end (the app bar, the offline notice when shown). */
+function stickyBottom(): number {
+  const bars = document.querySelectorAll<HTMLElement>('.my-bar, .my-offline')
+  return Math.max(0, ...Array.from(bars, (bar) => bar.getBoundingClientRect().bottom))
 }
 
 /** Horizontal swipes on the page (not the map, which pans): left → next day, right → previous. */

@@ -2,8 +2,9 @@
 // on a job — start, complete, submit a form — each sent with its Idempotency-Key. Reads run even
 // when the browser says it is offline ('offlineFirst'): the service worker answers them from the
 // last copy it kept.
-import { type QueryClient, useQuery } from '@tanstack/react-query'
+import { type QueryClient, useQuery, useQueryClient } from '@tanstack/react-query'
 import { api, unwrap } from '../../api/client'
+import { ApiError } from '../../api/errors'
 import type { QueuedAction } from './offline-queue'
 import type { FormAnswers, FormSubmission, MyJob } from './types'
 
@@ -31,22 +32,43 @@ export async function fetchMyJob(id: string): Promise<MyJob> {
   return (await unwrap(api.GET('/my/jobs/{id}', { params: { path: { id } } }))).job
 }
 
+/**
+ * The job as a day list already holds it (the list carries everything the job's page shows), and
+ * when that list was loaded: a job never opened still opens at once, and offline.
+ */
+function jobFromDays(queryClient: QueryClient, id: string): { job: MyJob; updatedAt: number } | undefined {
+  for (const query of queryClient.getQueryCache().findAll({ queryKey: ['my', 'day'] })) {
+    const job = (query.state.data as MyDay | undefined)?.jobs.find((entry) => entry.id === id)
+    if (job) return { job, updatedAt: query.state.dataUpdatedAt }
+  }
+  return undefined
+}
+
 export function useMyJob(id: string) {
+  const queryClient = useQueryClient()
   return useQuery({
     queryKey: myKeys.job(id),
     queryFn: () => fetchMyJob(id),
     networkMode: 'offlineFirst',
+    initialData: () => jobFromDays(queryClient, id)?.job,
+    initialDataUpdatedAt: () => jobFromDays(queryClient, id)?.updatedAt,
   })
 }
 
-export async function startJob(id: string, key: string): Promise<MyJob> {
+/**
+ * `happenedAt`: when the worker did it, for an action sent later than it was made (the offline
+ * queue's replay); the server takes its own clock without it.
+ */
+export async function startJob(id: string, key: string, happenedAt?: string): Promise<MyJob> {
   const params = { path: { id }, header: { 'Idempotency-Key': key } }
-  return (await unwrap(api.POST('/my/jobs/{id}/start', { params }))).job
+  const body = happenedAt ? { startedAt: happenedAt } : {}
+  return (await unwrap(api.POST('/my/jobs/{id}/start', { params, body }))).job
 }
 
-export async function completeJob(id: string, key: string): Promise<MyJob> {
+export async function completeJob(id: string, key: string, happenedAt?: string): Promise<MyJob> {
   const params = { path: { id }, header: { 'Idempotency-Key': key } }
-  return (await unwrap(api.POST('/my/jobs/{id}/complete', { params }))).job
+  const body = happenedAt ? { completedAt: happenedAt } : {}
+  return (await unwrap(api.POST('/my/jobs/{id}/complete', { params, body }))).job
 }
 
 export async function submitForm(
@@ -60,18 +82,39 @@ export async function submitForm(
     .submission
 }
 
-/** Sends one queued action (the offline queue's replay) and shows its result at once. */
-export async function sendQueuedAction(queryClient: QueryClient, action: QueuedAction): Promise<void> {
+/**
+ * Sends one action and shows its result at once. `queued`: it waited on the phone (the offline
+ * queue's replay), so a start or completion says when it was made (queuedAt), not when it is sent.
+ */
+export async function sendQueuedAction(
+  queryClient: QueryClient,
+  action: QueuedAction,
+  queued = true,
+): Promise<void> {
   if (action.kind === 'form') {
     const submission = await submitForm(action.jobId, action.templateId, action.answers, action.key)
     showSubmission(queryClient, submission)
   } else {
-    const job =
-      action.kind === 'start'
-        ? await startJob(action.jobId, action.key)
-        : await completeJob(action.jobId, action.key)
+    const send = action.kind === 'start' ? startJob : completeJob
+    let job: MyJob
+    try {
+      job = await send(action.jobId, action.key, queued ? action.queuedAt : undefined)
+    } catch (error) {
+      if (!queued || !refusedTime(error)) throw error
+      // The work stands even when its time is not believed (done past the end of the shift, a phone
+      // clock far ahead): recorded when received rather than lost. Under a key of its own, as the
+      // refusal stays stored under the first; derived from it, so a replay of this one is one too.
+      job = await send(action.jobId, `${action.key}:received`)
+    }
     showJob(queryClient, job)
   }
+}
+
+/** The server refused only the time sent with a start or completion, not the action. */
+function refusedTime(error: unknown): boolean {
+  if (!(error instanceof ApiError)) return false
+  if (error.code === 'OUTSIDE_SHIFT') return true
+  return error.status === 400 && error.details.some((d) => /^\/body\/(startedAt|completedAt)$/.test(d.path))
 }
 
 function patchJob(queryClient: QueryClient, id: string, patch: (job: MyJob) => MyJob): void {

@@ -128,7 +128,8 @@ export function useJobAction(): (action: ActionInput) => Promise<ActionResult> {
         return 'queued'
       }
       try {
-        await sendQueuedAction(queryClient, { ...action, queuedAt: new Date().toISOString() } as QueuedAction)
+        const now = new Date().toISOString()
+        await sendQueuedAction(queryClient, { ...action, queuedAt: now } as QueuedAction, false)
         return 'sent'
       } catch (error) {
         if (error instanceof ApiError && classifyFailure(error).type === 'refused') throw error
