@@ -41,6 +41,7 @@ import { automationAdminRoutes } from './modules/automations/admin-routes.js'
 import { executionAdminRoutes } from './modules/automations/execution-routes.js'
 import type { Webhooks } from './modules/automations/webhooks.js'
 import { boardAdminRoutes } from './modules/board/admin-routes.js'
+import { customerMessageAdminRoutes } from './modules/customer-messages/admin-routes.js'
 import { customerAdminRoutes } from './modules/customers/admin-routes.js'
 import { customerRoutes } from './modules/customers/routes.js'
 import { eventFeedRoutes } from './modules/events/feed.js'
@@ -62,6 +63,8 @@ import { routePlanAdminRoutes } from './modules/route-plans/admin-routes.js'
 import { sessionAdminRoutes } from './modules/sessions/admin-routes.js'
 import { shiftAdminRoutes } from './modules/shifts/admin-routes.js'
 import { shiftRoutes } from './modules/shifts/routes.js'
+import { trackingRoutes } from './modules/tracking/routes.js'
+import { keptPositions, type PositionSource } from './modules/tracking/service.js'
 import { vehicleAdminRoutes } from './modules/vehicles/admin-routes.js'
 import { vehicleRoutes } from './modules/vehicles/routes.js'
 import { installHealthRoutes } from './ops/health.js'
@@ -83,6 +86,11 @@ export interface AppDeps extends ServiceDeps {
    * there, `/` answers a landing page: tests see the same app whether or not dist/web exists.
    */
   dashboardDir?: string
+  /**
+   * Where the tracking page finds a worker's latest position; by default the positions table
+   * (a position older than 15 minutes is not shown). Tests pass their own.
+   */
+  positions?: PositionSource
 }
 
 declare module 'fastify' {
@@ -212,6 +220,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     ['pro-admin', apiKeyAdminRoutes],
     ['pro-admin', automationAdminRoutes],
     ['pro-admin', executionAdminRoutes],
+    ['admin', customerMessageAdminRoutes],
   ]
   await registerApi(
     app,
@@ -227,12 +236,19 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   )
 
   // 6. What needs no key, outside both APIs and under the per-IP limit instead: liveness and
-  // readiness for load balancers, the generated documents and interactive playgrounds, and the web
-  // dashboard at / (its sign-in is an API call; without a build, a landing page that links to the docs).
+  // readiness for load balancers, the generated documents and interactive playgrounds, customers'
+  // tracking pages, and the web dashboard at / (its sign-in is an API call; without a build, a landing
+  // page that links to the docs).
   await app.register(async (open) => {
     if (ipLimit) open.addHook('onRequest', ipLimit)
     installHealthRoutes(open, { db: deps.db, dialect: deps.dialect, lifecycle, rateLimits, log: app.log })
     installDocsRoutes(open)
+    // The customer's tracking page and its data: the token is the key (modules/tracking).
+    await open.register(trackingRoutes, {
+      db: deps.db,
+      positions: deps.positions ?? keptPositions(deps.clock ?? Date.now),
+      ...(deps.clock ? { clock: deps.clock } : {}),
+    })
     // The web dashboard: its files, and index.html for the SPA's own paths (never /v1/*).
     const dashboard =
       deps.dashboardDir !== undefined && (await installDashboard(open, { dir: deps.dashboardDir }))

@@ -90,11 +90,24 @@ export interface Config extends ServerLimits {
   signInMaxFailuresPerAccount: number
   signInMaxFailuresPerDevice: number
   signInWindowMs: number
+  /**
+   * Where customers reach this service (PUBLIC_BASE_URL, no trailing slash): tracking links are
+   * `<PUBLIC_BASE_URL>/t/<token>`. Default: the listening address.
+   */
+  publicBaseUrl: string
+  /** The SMTP server customer emails go through (SMTP_URL, smtp:// or smtps://); unset: none are sent. */
+  smtpUrl: string | undefined
+  /** The From of customer emails (SMTP_FROM). */
+  smtpFrom: string
 }
 
 export const DEFAULT_REDIS_KEY_PREFIX = 'fieldservice:rl:'
 /** Requests per minute and address to the routes that need no key (documents, probes, 404s). */
 export const DEFAULT_IP_RATE_LIMIT_PER_MINUTE = 600
+/** Where tracking links point when nothing says (an app built without PUBLIC_BASE_URL, e.g. in tests). */
+export const DEFAULT_PUBLIC_BASE_URL = 'http://127.0.0.1:3000'
+/** The From of customer emails when SMTP_FROM is unset. */
+export const DEFAULT_SMTP_FROM = 'fieldservice <no-reply@localhost>'
 export const DEFAULT_SQLITE_PATH = './data/fieldservice.db'
 
 /** Webhook settings when their variables are unset (also what an app built without them uses). */
@@ -192,6 +205,32 @@ function serverLimits(env: NodeJS.ProcessEnv): ServerLimits {
   return limits
 }
 
+/** PUBLIC_BASE_URL: an http(s) origin, maybe with a path; a trailing slash is dropped. */
+export function publicBaseUrl(raw: string | undefined, host: string, listenPort: number): string {
+  if (raw === undefined || raw.trim() === '') {
+    const shown = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host
+    return `http://${shown.includes(':') ? `[${shown}]` : shown}:${listenPort}`
+  }
+  let url: URL
+  try {
+    url = new URL(raw.trim())
+  } catch {
+    throw new Error(`PUBLIC_BASE_URL must be an absolute http(s) URL, got "${raw}"`)
+  }
+  if ((url.protocol !== 'http:' && url.protocol !== 'https:') || url.search || url.hash) {
+    throw new Error(`PUBLIC_BASE_URL must be an http(s) URL without query or fragment, got "${raw}"`)
+  }
+  return `${url.origin}${url.pathname}`.replace(/\/+$/, '')
+}
+
+function smtpUrl(env: NodeJS.ProcessEnv): string | undefined {
+  const raw = env.SMTP_URL?.trim()
+  if (!raw) return undefined
+  if (!/^smtps?:\/\/[^/\s]+/.test(raw))
+    throw new Error(`SMTP_URL must be smtp://host:port or smtps://…, got "${raw}"`)
+  return raw
+}
+
 function port(name: string, fallback: number, env: NodeJS.ProcessEnv): number {
   const value = integer(name, fallback, env)
   if (value > 65535) throw new Error(`${name} must be a port number (0 to 65535), got "${env[name]}"`)
@@ -268,5 +307,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     ),
     signInWindowMs:
       positive('SIGN_IN_WINDOW_MINUTES', SESSION_DEFAULTS.signInWindowMs / 60_000, env) * 60_000,
+    publicBaseUrl: publicBaseUrl(env.PUBLIC_BASE_URL, env.HOST || '127.0.0.1', integer('PORT', 3000, env)),
+    smtpUrl: smtpUrl(env),
+    smtpFrom: env.SMTP_FROM?.trim() || DEFAULT_SMTP_FROM,
   }
 }

@@ -7,8 +7,10 @@ import type { Kysely } from 'kysely'
 import { type Clock, systemClock } from './clock.js'
 import {
   type Config,
+  DEFAULT_PUBLIC_BASE_URL,
   DEFAULT_ROUTE_PLAN_QUEUE_MAX,
   LIVE_DEFAULTS,
+  DEFAULT_SMTP_FROM,
   type SESSION_DEFAULTS,
   WEBHOOK_DEFAULTS,
 } from './config.js'
@@ -18,6 +20,8 @@ import type { RateLimits } from './http/rate-limit.js'
 import { ApiKeyResolver, buildDashboardSignIn, type SessionLogin } from './modules/auth/index.js'
 import { type WebhookConfig, Webhooks } from './modules/automations/webhooks.js'
 import { LiveRefresher } from './modules/live/refresher.js'
+import { SmtpMailer } from './modules/customer-messages/mailer.js'
+import { CustomerMail } from './modules/customer-messages/service.js'
 import type { RouteOptions } from './modules/route-options.js'
 import { PLAN_RUNNER_DEFAULTS, PlanRunner } from './modules/route-plans/runner.js'
 import { solveDay } from './modules/route-plans/solve-day.js'
@@ -30,8 +34,9 @@ export interface ServiceDeps {
     Partial<WebhookConfig> &
     Partial<Pick<Config, 'planWorkers' | 'routePlanQueueMax'>> &
     Partial<Pick<Config, keyof typeof LIVE_DEFAULTS>> &
-    Partial<Pick<Config, keyof typeof SESSION_DEFAULTS>>
-  /** The server's "now": dashboard sessions, ETAs and shifts (tests move it); Date.now by default. */
+    Partial<Pick<Config, keyof typeof SESSION_DEFAULTS>> &
+    Partial<Pick<Config, 'publicBaseUrl' | 'smtpUrl' | 'smtpFrom'>>
+  /** The server's "now": dashboard sessions, ETAs, shifts, plans of today and "On my way" (tests move it); Date.now by default. */
   clock?: Clock
   /** scrypt parameters of new password hashes (tests use cheap ones); DEFAULT_SCRYPT by default. */
   passwordParams?: ScryptParams
@@ -61,7 +66,17 @@ export function buildServices(
 ): Services {
   // The dispatcher delivers committed outbox events from the moment the app is ready, is nudged
   // after every successful write, and finishes its deliveries when the app closes.
-  const webhooks = new Webhooks(deps.db, { ...WEBHOOK_DEFAULTS, ...deps.config }, app.log)
+  const webhookConfig = { ...WEBHOOK_DEFAULTS, ...deps.config }
+  // Customer emails go out with the webhooks, from the same claims (customer-messages/service.ts);
+  // without SMTP_URL there is nothing to send them with, and none are made.
+  const smtpUrl = deps.config.smtpUrl
+  const customerMail = smtpUrl
+    ? new CustomerMail(deps.db, new SmtpMailer(smtpUrl, deps.config.smtpFrom ?? DEFAULT_SMTP_FROM), {
+        retentionDays: webhookConfig.webhookRetentionDays,
+        logger: app.log,
+      })
+    : undefined
+  const webhooks = new Webhooks(deps.db, webhookConfig, app.log, customerMail ? [customerMail] : [])
   app.addHook('onReady', async () => webhooks.start())
   app.addHook('onClose', async () => webhooks.close())
   // Route plans: a runner claims queued plans and solves them in worker threads (PLAN_WORKERS).
@@ -98,6 +113,8 @@ export function buildServices(
     dashboard,
     clock,
     live,
+    publicBaseUrl: deps.config.publicBaseUrl ?? DEFAULT_PUBLIC_BASE_URL,
+    smtpConfigured: deps.config.smtpUrl !== undefined,
   }
   return { routeOptions, login, webhooks, live }
 }

@@ -14,6 +14,7 @@ import { createApiKey, type Scope } from '../src/modules/api-keys/service.js'
 import type { WebhookConfig } from '../src/modules/automations/webhooks.js'
 import { createOrganisation } from '../src/modules/organisations/service.js'
 import type { ScryptParams } from '../src/modules/sessions/passwords.js'
+import type { PositionSource } from '../src/modules/tracking/service.js'
 import { adminPostgresUrl, postgresUrlFor, testDialects } from './dialects.js'
 
 export const DIALECTS = testDialects()
@@ -103,6 +104,9 @@ export type TestAppConfig = Partial<
     etaChangeMinutes: number
     positionRetentionDays: number
     liveRefreshSeconds: number
+    publicBaseUrl: string
+    smtpUrl: string
+    smtpFrom: string
   } & WebhookConfig
 >
 
@@ -118,7 +122,7 @@ export const TEST_PASSWORD_PARAMS: ScryptParams = { ln: 10, r: 8, p: 1 }
 export async function createTestApp(
   dialect: Dialect,
   config: TestAppConfig = {},
-  options: { clock?: () => number } = {},
+  options: { clock?: () => number; positions?: PositionSource } = {},
 ): Promise<TestContext> {
   const database = await createTestDatabase(dialect)
   const app = await buildApp({

@@ -97,6 +97,8 @@ for (const dialect of DIALECTS) {
         FORM_SUBMITTED: 1,
         // Jobs without a shift have no eta to announce.
         JOB_ETA_CHANGED: 0,
+        // Sent only by My day's "On my way" (test/tracking.test.ts); this walkthrough uses an API key.
+        JOB_EN_ROUTE: 0,
       }
       const total = Object.values(expected).reduce((a, b) => a + b, 0)
       const received = await receiver.waitFor(total)

@@ -403,6 +403,7 @@ class DemoSeeder {
       // The demo's history was recorded as it happened.
       start_recorded_at: isoOrNull(plan.startedAt),
       complete_recorded_at: isoOrNull(plan.completedAt),
+      en_route_at: null,
     }
     await seedJob(this.trx, row, {
       tagIds: (template.tags ?? []).map((tag) => this.tagIds.get(tag)!),

@@ -152,7 +152,7 @@ writer, the service runs as a single process and --workers above 1 is refused.`,
       )
       print(
         !!options.json,
-        serializeOrganisation(org),
+        serializeOrganisation(org, config.smtpUrl !== undefined),
         `Created organisation ${org.name} (${org.plan}): ${org.id}`,
       )
     })
@@ -164,7 +164,7 @@ writer, the service runs as a single process and --workers above 1 is refused.`,
       const rows = await withDatabase(config, ({ db }) => listOrganisations(db))
       print(
         !!options.json,
-        rows.map(serializeOrganisation),
+        rows.map((row) => serializeOrganisation(row, config.smtpUrl !== undefined)),
         rows.map((o) => `${o.id}  ${o.plan.padEnd(10)}  ${o.name}`).join('\n') || '(none)',
       )
     })

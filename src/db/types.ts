@@ -29,6 +29,9 @@ export interface OrganisationsTable {
   routing_lateness_penalty_per_minute: Generated<number>
   created_at: Timestamp
   updated_at: Timestamp
+  /** Customer emails when a job is en route / completed (migration 0024). */
+  notify_customer_en_route: ColumnType<boolean | number, number | undefined, number>
+  notify_customer_completed: ColumnType<boolean | number, number | undefined, number>
 }
 
 export interface UsersTable {
@@ -168,6 +171,10 @@ export interface CustomersTable {
   /** lower(name) and lower(address), maintained by triggers (migration 0006), for `search=`. */
   search_name: Generated<string>
   search_address: Generated<string>
+  /** Migration 0024: where the customer hears that a job is on its way. */
+  email: string | null
+  /** E.164 */
+  phone: string | null
 }
 
 export interface JobsTable {
@@ -198,6 +205,8 @@ export interface JobsTable {
   /** When the server received the start (started_at is when the worker started, as sent). */
   start_recorded_at: Timestamp | null
   complete_recorded_at: Timestamp | null
+  /** When the worker said "On my way" (migration 0024); the status stays ASSIGNED. */
+  en_route_at: Timestamp | null
 }
 
 export interface JobTagsTable {
@@ -439,6 +448,35 @@ export interface IdempotencyClaimsTable extends IdempotencyKeysTable {
   credential: string
 }
 
+/** The tracking link of a job (migration 0024): only the token's SHA-256 is kept. */
+export interface TrackingLinksTable {
+  organisation_id: string
+  job_id: string
+  token_hash: string
+  eta: Timestamp | null
+  created_at: Timestamp
+}
+
+export type CustomerMessageKind = 'EN_ROUTE' | 'COMPLETED'
+export type CustomerMessageStatus = 'PENDING' | 'SENT' | 'FAILED'
+
+/** An email to a job's customer, claimed from the outbox by the webhook dispatcher (migration 0024). */
+export interface CustomerMessagesTable {
+  id: string
+  organisation_id: string
+  event_id: string
+  job_id: string
+  kind: CustomerMessageKind
+  recipient: string
+  subject: string
+  body: string
+  status: CustomerMessageStatus
+  error: string | null
+  duration_ms: number | null
+  created_at: Timestamp
+  completed_at: Timestamp | null
+}
+
 export interface CalendarOffsetsTable {
   n: number
 }
@@ -477,6 +515,8 @@ export interface Database {
   positions: PositionsTable
   job_etas: JobEtasTable
   leases: LeasesTable
+  tracking_links: TrackingLinksTable
+  customer_messages: CustomerMessagesTable
 }
 
 export type JobRow = Selectable<JobsTable>
@@ -491,6 +531,7 @@ export type ShiftRow = Selectable<ShiftsTable>
 export type ShiftBreakRow = Selectable<ShiftBreaksTable>
 export type ApiKeyRow = Selectable<ApiKeysTable>
 export type OrganisationRow = Selectable<OrganisationsTable>
+export type OrganisationUpdate = Updateable<OrganisationsTable>
 export type AutomationRow = Selectable<AutomationsTable>
 export type WebhookExecutionRow = Selectable<WebhookExecutionsTable>
 export type UserSessionRow = Selectable<UserSessionsTable>
@@ -499,6 +540,7 @@ export type FormSubmissionRow = Selectable<FormSubmissionsTable>
 export type FormTemplateRow = Selectable<FormTemplatesTable>
 export type RoutePlanRow = Selectable<RoutePlansTable>
 export type IdempotencyClaimRow = Selectable<IdempotencyClaimsTable>
+export type CustomerMessageRow = Selectable<CustomerMessagesTable>
 
 /** What repository functions take first: the database, or the transaction a service opened. */
 export type Executor = Kysely<Database> | Transaction<Database>

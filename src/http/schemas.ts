@@ -244,6 +244,7 @@ export const ERROR_CODE_DESCRIPTIONS: Record<ErrorCode, string> = {
     'This Idempotency-Key was used in the last 24 hours for another method, path or body; nothing was done',
   CURSOR_EXPIRED:
     'The cursor points before what the event feed keeps (30 days): events may be missing after it; resync from the lists with updatedSince',
+  TRACKING_EXPIRED: 'The tracking link ended: its job was completed or cancelled more than 12 hours ago',
   PRECONDITION_FAILED:
     'If-Match does not name the current ETag: the resource changed since you read it; nothing was done',
   PAYLOAD_TOO_LARGE: 'Body larger than 1 MiB',

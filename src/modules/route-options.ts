@@ -26,4 +26,8 @@ export interface RouteOptions {
   clock: Clock
   /** The live day's ETA refresher and its settings. */
   live: LiveRefresher
+  /** PUBLIC_BASE_URL: where tracking links point. */
+  publicBaseUrl: string
+  /** Whether SMTP_URL is set: customer emails can be sent (GET /organisation says so). */
+  smtpConfigured: boolean
 }

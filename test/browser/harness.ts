@@ -10,6 +10,7 @@ import { DEFAULT_DASHBOARD_DIR } from '../../src/http/dashboard.js'
 import { createApiKey } from '../../src/modules/api-keys/service.js'
 import { createOrganisation } from '../../src/modules/organisations/service.js'
 import { createUser, setUserPassword } from '../../src/modules/organisations/users-service.js'
+import type { PositionSource } from '../../src/modules/tracking/service.js'
 import { createTestDatabase, TEST_IP_RATE_LIMIT_PER_MINUTE, type TestDatabase } from '../helpers.js'
 import { ensureDashboardBuilt } from './build.js'
 
@@ -29,7 +30,7 @@ export interface DashboardServer {
  */
 export async function startDashboard(
   dialect: Dialect,
-  options: { planWorkers?: number; clock?: () => number } = {},
+  options: { planWorkers?: number; clock?: () => number; positions?: PositionSource } = {},
 ): Promise<DashboardServer> {
   await ensureDashboardBuilt()
   const database = await createTestDatabase(dialect)
@@ -39,6 +40,7 @@ export async function startDashboard(
     passwordParams: TEST_SCRYPT,
     dashboardDir: DEFAULT_DASHBOARD_DIR,
     ...(options.clock ? { clock: options.clock } : {}),
+    ...(options.positions ? { positions: options.positions } : {}),
     config: {
       authCacheTtlMs: 0,
       defaultRateLimitPerMinute: 100,

@@ -9,7 +9,7 @@
 // not re-sent — whether it arrived is unknown, and the spec forbids retries. Redelivery is manual.
 
 import type { FastifyBaseLogger } from 'fastify'
-import type { Kysely } from 'kysely'
+import type { Kysely, Transaction } from 'kysely'
 import { isDatabaseUnavailable } from '../../db/database.js'
 import { newId } from '../../db/ids.js'
 import type { Database, OutboxEventRow, WebhookExecutionRow } from '../../db/types.js'
@@ -20,6 +20,22 @@ import { completeExecution } from './repository.js'
 import { signingSecrets } from './serialize.js'
 import { signedHeaders } from './signature.js'
 
+/**
+ * Other work the outbox drives with the same guarantee as the webhooks (customer emails): written in
+ * the claim's transaction, so each event makes it once, and done after the commit.
+ */
+export interface OutboxFollower {
+  /** Writes what `events` make (in `trx`) and answers the tasks to run once the claim has committed. */
+  claim(
+    trx: Transaction<Database>,
+    events: readonly OutboxEventRow[],
+    now: string,
+  ): Promise<(() => Promise<void>)[]>
+  /** With the dispatcher's housekeeping, about once a minute. */
+  maintain(now: number): Promise<void>
+  close(): void
+}
+
 export interface DispatcherOptions {
   pollIntervalMs: number
   /** Events claimed at once, and so (about) the deliveries in flight. */
@@ -28,6 +44,7 @@ export interface DispatcherOptions {
   /** A PENDING execution older than this belongs to a process that stopped: marked FAILED. */
   interruptedAfterMs?: number
   logger?: FastifyBaseLogger
+  followers?: readonly OutboxFollower[]
 }
 
 export interface ClaimedDelivery {
@@ -184,9 +201,10 @@ export class WebhookDispatcher {
     for (;;) {
       const room = this.options.concurrency - this.inFlight.size
       if (room <= 0) return claimed
-      const { events, deliveries } = await this.claim(room)
+      const { events, deliveries, tasks } = await this.claim(room)
       claimed += events
       for (const delivery of deliveries) this.launch(delivery)
+      for (const task of tasks) this.launchTask(task)
       if (events < room) return claimed
     }
   }
@@ -212,10 +230,23 @@ export class WebhookDispatcher {
     this.inFlight.add(sending)
   }
 
-  private claim(limit: number): Promise<{ events: number; deliveries: ClaimedDelivery[] }> {
+  /** A follower's task after the claim committed; its failure is logged, never retried here. */
+  private launchTask(task: () => Promise<void>): void {
+    const running: Promise<void> = task()
+      .catch((error) => this.options.logger?.error({ err: error }, 'outbox follower task failed'))
+      .finally(() => {
+        this.inFlight.delete(running)
+        this.wake()
+      })
+    this.inFlight.add(running)
+  }
+
+  private claim(
+    limit: number,
+  ): Promise<{ events: number; deliveries: ClaimedDelivery[]; tasks: (() => Promise<void>)[] }> {
     return this.db.transaction().execute(async (trx) => {
       const events = await dispatch.claimPendingEvents(trx, limit)
-      if (events.length === 0) return { events: 0, deliveries: [] }
+      if (events.length === 0) return { events: 0, deliveries: [], tasks: [] }
       const automations = await dispatch.findActiveAutomations(trx, events)
       const now = new Date().toISOString()
       const deliveries: ClaimedDelivery[] = []
@@ -253,12 +284,15 @@ export class WebhookDispatcher {
           .values(deliveries.map((delivery) => delivery.row))
           .execute()
       }
+      const tasks: (() => Promise<void>)[] = []
+      for (const follower of this.options.followers ?? [])
+        tasks.push(...(await follower.claim(trx, events, now)))
       await dispatch.markDispatched(
         trx,
         events.map((event) => event.id),
         now,
       )
-      return { events: events.length, deliveries }
+      return { events: events.length, deliveries, tasks }
     })
   }
 
@@ -277,6 +311,7 @@ export class WebhookDispatcher {
     )
     if (interrupted > 0)
       this.options.logger?.warn({ interrupted }, 'marked interrupted webhook deliveries FAILED')
+    for (const follower of this.options.followers ?? []) await follower.maintain(now)
     // The event feed (GET /events) promises EVENT_FEED_DAYS of events whatever the delivery logs keep.
     const days = {
       webhook_executions: this.options.retentionDays,

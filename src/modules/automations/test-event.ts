@@ -89,6 +89,12 @@ export function sampleEventData(event: EventType, at: string): EventData[EventTy
       submittedByUserId: null,
       submittedAt: at,
     },
+    JOB_EN_ROUTE: {
+      jobId,
+      eta: start,
+      trackingUrl: 'https://fieldservice.example/t/test-event-not-a-real-link',
+      worker: { firstName: 'Sam' },
+    },
   }
   return samples[event]
 }

@@ -5,7 +5,7 @@ import type { Kysely } from 'kysely'
 import type { Config } from '../../config.js'
 import type { Database } from '../../db/types.js'
 import { WebhookSender } from './delivery.js'
-import { WebhookDispatcher } from './dispatcher.js'
+import { type OutboxFollower, WebhookDispatcher } from './dispatcher.js'
 import type { TargetPolicy } from './service.js'
 
 export type WebhookConfig = Pick<
@@ -27,6 +27,8 @@ export class Webhooks {
     db: Kysely<Database>,
     private readonly config: WebhookConfig,
     logger?: FastifyBaseLogger,
+    /** What else the outbox drives (customer emails), claimed with the webhooks. */
+    private readonly followers: readonly OutboxFollower[] = [],
   ) {
     this.policy = { allowPrivate: config.webhookAllowPrivate }
     this.sender = new WebhookSender({
@@ -39,6 +41,7 @@ export class Webhooks {
       concurrency: config.webhookConcurrency,
       retentionDays: config.webhookRetentionDays,
       logger,
+      followers,
     })
   }
 
@@ -51,5 +54,6 @@ export class Webhooks {
   async close(): Promise<void> {
     await this.dispatcher.stop()
     await this.sender.close()
+    for (const follower of this.followers) follower.close()
   }
 }

@@ -19,6 +19,8 @@ const CUSTOMER_KEYS = [
   'timeWindowType',
   'operationalStart',
   'operationalEnd',
+  'email',
+  'phone',
   'createdAt',
   'updatedAt',
 ].sort()
@@ -53,6 +55,8 @@ for (const dialect of DIALECTS) {
         timeWindowType: 'HARD',
         operationalStart: '00:00',
         operationalEnd: '23:59',
+        email: null,
+        phone: null,
       })
       expect(customer.updatedAt).toBe(customer.createdAt)
       expect((await api.get(`/customers/${customer.id}`)).body).toEqual({
@@ -131,7 +135,7 @@ for (const dialect of DIALECTS) {
         { name: 'x', latitude: 1, longitude: 1, operationalEnd: '00:00' },
         '/body/operationalEnd',
       ],
-      ['unknown field', { name: 'x', latitude: 1, longitude: 1, email: 'a@b.c' }, '/body/email'],
+      ['unknown field', { name: 'x', latitude: 1, longitude: 1, website: 'https://b.c' }, '/body/website'],
     ])('rejects %s with 400 and creates nothing', async (_case, payload, path) => {
       const before = (await api.get('/customers')).body.data.pagination.total
       const response = await api.post('/customers', payload)

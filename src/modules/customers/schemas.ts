@@ -11,6 +11,7 @@ import {
   LatitudeString,
   Longitude,
   LongitudeString,
+  Nullable,
   PageQuery,
   TimeOfDay,
   TimeWindowType,
@@ -29,6 +30,8 @@ export const Customer = Type.Object(
     timeWindowType: TimeWindowType,
     operationalStart: Type.String({ description: 'Opening time, HH:MM' }),
     operationalEnd: Type.String({ description: 'Closing time, HH:MM' }),
+    email: Nullable(Type.String({ description: 'Where "on my way" and completion emails go; null: none' })),
+    phone: Nullable(Type.String({ description: 'E.164, e.g. +447700900123; null: none' })),
     createdAt: DateTime,
     updatedAt: DateTime,
   },
@@ -56,6 +59,18 @@ const Name = Type.String({
   description: 'At least one visible character',
 })
 
+/** What the customer emails go to (issue 29): an address, or null to clear it. */
+export const CustomerEmail = Nullable(
+  Type.String({ format: 'email', maxLength: 254, description: 'An email address; null clears it' }),
+)
+/** E.164: a plus sign and 8 to 15 digits, nothing else (no spaces or dashes). */
+export const CustomerPhone = Nullable(
+  Type.String({
+    pattern: '^\\+[0-9]{8,15}$',
+    description: 'A phone number in E.164 form: + and 8 to 15 digits, e.g. +447700900123; null clears it',
+  }),
+)
+
 const optionalFields = {
   address: Type.Optional(Type.String({ maxLength: 1000, description: 'Default ""' })),
   serviceDuration: Type.Optional(Type.Integer({ ...Duration, description: 'Seconds, default 900' })),
@@ -67,6 +82,8 @@ const optionalFields = {
   operationalEnd: Type.Optional(
     Type.String({ ...TimeOfDay, description: 'HH:MM, default 23:59; after operationalStart' }),
   ),
+  email: Type.Optional(CustomerEmail),
+  phone: Type.Optional(CustomerPhone),
 }
 
 export const CreateCustomerBody = Type.Object(
@@ -84,6 +101,8 @@ export const CreateCustomerBody = Type.Object(
         timeWindowType: 'SOFT',
         operationalStart: '07:00',
         operationalEnd: '17:30',
+        email: 'orders@nqbakery.example',
+        phone: '+441612345678',
       },
     ],
   },

@@ -13,6 +13,8 @@ export function serializeCustomer(row: CustomerRow): Customer {
     timeWindowType: row.time_window_type,
     operationalStart: row.operational_start,
     operationalEnd: row.operational_end,
+    email: row.email,
+    phone: row.phone,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
   }

@@ -92,6 +92,8 @@ export async function createCustomer(
     time_window_type: input.timeWindowType ?? CUSTOMER_DEFAULTS.timeWindowType,
     operational_start: operationalStart,
     operational_end: operationalEnd,
+    email: input.email ?? null,
+    phone: input.phone ?? null,
     created_at: now,
     updated_at: now,
   }
@@ -118,6 +120,8 @@ export async function updateCustomer(
     if (input.timeWindowType !== undefined) requested.time_window_type = input.timeWindowType
     if (input.operationalStart !== undefined) requested.operational_start = input.operationalStart
     if (input.operationalEnd !== undefined) requested.operational_end = input.operationalEnd
+    if (input.email !== undefined) requested.email = input.email
+    if (input.phone !== undefined) requested.phone = input.phone
     if (input.operationalStart !== undefined || input.operationalEnd !== undefined) {
       assertOpeningHours(
         input,

@@ -148,6 +148,23 @@ export const JobEtaChangedData = Type.Object(
   { ...Closed, title: 'JobEtaChangedData' },
 )
 
+export const JobEnRouteData = Type.Object(
+  {
+    jobId: JobId,
+    eta: Nullable(
+      Type.String({
+        ...DateTime,
+        description: 'Predicted arrival; null when where the worker is is unknown',
+      }),
+    ),
+    trackingUrl: Type.String({
+      description: "The customer's tracking page (no sign-in): share it with them",
+    }),
+    worker: Type.Object({ firstName: Type.String() }, Closed),
+  },
+  { ...Closed, title: 'JobEnRouteData' },
+)
+
 export const EVENT_DATA = {
   JOB_CREATED: JobCreatedData,
   JOB_UPDATED: JobUpdatedData,
@@ -158,6 +175,7 @@ export const EVENT_DATA = {
   JOB_CANCELLED: JobCancelledData,
   FORM_SUBMITTED: FormSubmittedData,
   JOB_ETA_CHANGED: JobEtaChangedData,
+  JOB_EN_ROUTE: JobEnRouteData,
 } as const
 
 export type EventType = keyof typeof EVENT_DATA
@@ -224,6 +242,9 @@ export const EVENT_DESCRIPTIONS: Readonly<Record<EventType, string>> = {
     'last one announced (before any, since its scheduled start). Predictions are recomputed when a ' +
     "worker's position arrives, when a job is written, and every minute for shifts in progress; each " +
     'change is sent once, whatever the number of instances.',
+  JOB_EN_ROUTE:
+    'The worker set off to the job ("On my way", admin POST /my/jobs/:id/en-route); the status stays ' +
+    'ASSIGNED. Sent once per job: pressing it again sends nothing and keeps the same tracking link.',
 }
 
 /** JOB_COMPLETED → JobCompleted: the name of the event's schema in the OpenAPI documents. */

@@ -203,6 +203,17 @@ export const JOB_FIELDS = [
     ),
     detailOnly: true,
   },
+  {
+    column: 'en_route_at',
+    name: 'enRouteAt',
+    schema: Nullable(
+      Type.String({
+        ...DateTime,
+        description: 'When the worker said "On my way" (the status stays ASSIGNED)',
+      }),
+    ),
+    detailOnly: true,
+  },
 ] as const satisfies readonly JobField[]
 
 type Field = (typeof JOB_FIELDS)[number]

@@ -48,6 +48,7 @@ export function serializeJobDetail(row: JobDetailRow, extras: JobExtras): JobDet
   job.actualDuration = row.actual_duration
   job.startRecordedAt = row.start_recorded_at
   job.completeRecordedAt = row.complete_recorded_at
+  job.enRouteAt = row.en_route_at
   job.customer = row.customer_id
     ? {
         id: row.customer_id,

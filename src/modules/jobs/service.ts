@@ -194,6 +194,7 @@ export async function createJob(
       deleted_at: null,
       start_recorded_at: null,
       complete_recorded_at: null,
+      en_route_at: null,
     }
     await repository.insertJob(trx, job)
     // The answer is what GET /jobs/:id reads back, built from what was written and the references

@@ -7,6 +7,7 @@ import {
   errorResponses,
   IdParams,
   NOT_FOUND_ERROR,
+  NoInputBody,
   SUCCESS,
 } from '../../http/schemas.js'
 import { CompleteJobBody, StartJobBody } from '../jobs/admin-schemas.js'
@@ -34,7 +35,7 @@ function me(request: FastifyRequest): { organisationId: string; userId: string }
 
 const ONLY_MINE = 'Only the signed-in user’s own jobs: any other job is 404, as if it did not exist.'
 
-export const myDayRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app, { db, clock }) => {
+export const myDayRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app, { db, clock, publicBaseUrl }) => {
   app.get(
     '/my/jobs',
     {
@@ -114,6 +115,44 @@ export const myDayRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app, 
       const body = { startedAt: request.body?.startedAt }
       return {
         data: { job: await my.startMyJob(db, organisationId, userId, request.params.id, clock(), body) },
+        message: SUCCESS,
+      }
+    },
+  )
+
+  app.post(
+    '/my/jobs/:id/en-route',
+    {
+      config: { ...WORKER_ACCESS, optionalBody: true },
+      schema: {
+        operationId: 'setOffToMyJob',
+        tags: TAGS,
+        summary: 'On my way to one of my jobs',
+        description:
+          'The worker sets off to an ASSIGNED job: the status stays ASSIGNED, the job records `enRouteAt`, ' +
+          'gets a tracking link for its customer (`<PUBLIC_BASE_URL>/t/<token>`) and JOB_EN_ROUTE ' +
+          '{ jobId, eta, trackingUrl, worker: { firstName } } is sent (and, when the organisation turned ' +
+          'customer emails on, the customer gets the link by email). Once per job: calling it again ' +
+          'answers the job as it is, sends nothing and keeps the link already made. 422 ' +
+          `INVALID_TRANSITION unless the job is ASSIGNED. ${ONLY_MINE}`,
+        params: IdParams,
+        body: NoInputBody,
+        response: {
+          200: MyJobResponse,
+          ...COMMON_ERRORS,
+          ...NOT_FOUND_ERROR,
+          ...BODY_ERRORS,
+          ...errorResponses('INVALID_TRANSITION'),
+        },
+      },
+    },
+    async (request) => {
+      const { organisationId, userId } = me(request)
+      const at = new Date(clock()).toISOString()
+      return {
+        data: {
+          job: await my.setOffToMyJob(db, organisationId, userId, request.params.id, publicBaseUrl, at),
+        },
         message: SUCCESS,
       }
     },

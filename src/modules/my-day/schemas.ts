@@ -50,9 +50,20 @@ export const MyJob = Type.Object(
       type: ['string', 'null'],
       enum: [...(EtaRisk as unknown as { enum: string[] }).enum, null],
     }),
+    enRouteAt: Nullable(
+      Type.String({ ...DateTime, description: 'When I said "On my way" (POST /my/jobs/:id/en-route)' }),
+    ),
     timeZone: Type.String({ description: 'IANA time zone of the depot: the times to show' }),
     customer: Nullable(
-      Type.Object({ id: Id, name: Type.String(), address: Type.String() }, { additionalProperties: false }),
+      Type.Object(
+        {
+          id: Id,
+          name: Type.String(),
+          address: Type.String(),
+          phone: Nullable(Type.String({ description: 'E.164, for a call from the phone; null: none' })),
+        },
+        { additionalProperties: false },
+      ),
     ),
     latitude: Coordinate,
     longitude: Coordinate,

@@ -16,6 +16,7 @@ import { completeJob, type HappenedBody, startJob } from '../jobs/dispatch-servi
 import { lockJob } from '../jobs/service.js'
 import { myDayEtas } from '../live/service.js'
 import { DAY, localTime } from '../shifts/zoned-time.js'
+import { setOff } from '../tracking/service.js'
 import type { MyJob } from './schemas.js'
 
 const TERMINAL = new Set(['COMPLETED', 'CANCELLED'])
@@ -42,6 +43,7 @@ function selectMyJobs(db: Executor, organisationId: string, userId: string) {
     .select([
       'customers.name as customer_name',
       'customers.address as customer_address',
+      'customers.phone as customer_phone',
       'customers.latitude as customer_latitude',
       'customers.longitude as customer_longitude',
       'depot.id as depot_id',
@@ -116,10 +118,16 @@ async function shape(
         eta: etas.get(row.id)?.eta ?? null,
         expectedStart: etas.get(row.id)?.expectedStart ?? null,
         risk: etas.get(row.id)?.risk ?? null,
+        enRouteAt: row.en_route_at,
         timeZone: row.depot_timezone ?? 'UTC',
         customer:
           row.customer_id && row.customer_name !== null
-            ? { id: row.customer_id, name: row.customer_name, address: row.customer_address ?? '' }
+            ? {
+                id: row.customer_id,
+                name: row.customer_name,
+                address: row.customer_address ?? '',
+                phone: row.customer_phone,
+              }
             : null,
         latitude: ownPlace ? row.job_latitude : (row.customer_latitude ?? null),
         longitude: ownPlace ? row.job_longitude : (row.customer_longitude ?? null),
@@ -205,6 +213,22 @@ export async function completeMyJob(
 ) {
   await completeJob(db, organisationId, id, userId, body)
   return myJob(db, organisationId, userId, id, now)
+}
+
+/**
+ * "On my way" to one of the user's ASSIGNED jobs: enRouteAt, the tracking link and JOB_EN_ROUTE the
+ * first time; again, nothing changes (tracking/service.ts).
+ */
+export async function setOffToMyJob(
+  db: Kysely<Database>,
+  organisationId: string,
+  userId: string,
+  id: string,
+  publicBaseUrl: string,
+  at: string,
+) {
+  await setOff(db, organisationId, userId, id, publicBaseUrl, at)
+  return myJob(db, organisationId, userId, id)
 }
 
 /** A form of the user's job, answered against its template; FORM_SUBMITTED with the worker as submitter. */

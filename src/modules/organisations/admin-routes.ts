@@ -6,7 +6,7 @@ import { getOrganisation, updateOrganisation } from './service.js'
 
 export const organisationAdminRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (
   app,
-  { db, apiKeys },
+  { db, apiKeys, smtpConfigured },
 ) => {
   app.get(
     '/organisation',
@@ -20,7 +20,7 @@ export const organisationAdminRoutes: FastifyPluginAsyncTypebox<RouteOptions> = 
       },
     },
     async (request) => ({
-      data: { organisation: await getOrganisation(db, request.auth.organisationId) },
+      data: { organisation: await getOrganisation(db, request.auth.organisationId, smtpConfigured) },
       message: SUCCESS,
     }),
   )
@@ -31,10 +31,12 @@ export const organisationAdminRoutes: FastifyPluginAsyncTypebox<RouteOptions> = 
       schema: {
         operationId: 'updateOrganisation',
         tags: ['Organisation'],
-        summary: 'Rename the organisation or change its plan',
+        summary: 'Rename the organisation, change its plan or its settings',
         description:
           'A plan change applies from the next request: moving to FREE or STARTER ends API access for ' +
-          'every key of the organisation, this one included (an operator restores it with the CLI).',
+          'every key of the organisation, this one included (an operator restores it with the CLI). ' +
+          '`notifications.customerEmails` turns the customer emails on or off (sent only when the service ' +
+          'has SMTP_URL: `smtpConfigured`).',
         body: UpdateOrganisationBody,
         response: { 200: OrganisationResponse, ...COMMON_ERRORS, ...BODY_ERRORS },
       },
@@ -45,6 +47,7 @@ export const organisationAdminRoutes: FastifyPluginAsyncTypebox<RouteOptions> = 
         db,
         request.auth.organisationId,
         request.body,
+        smtpConfigured,
       )
       if (planChanged) apiKeys.invalidate()
       return { data: { organisation }, message: SUCCESS }

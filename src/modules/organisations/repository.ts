@@ -1,5 +1,5 @@
 import type { Insertable } from 'kysely'
-import type { Executor, OrganisationRow, OrganisationsTable } from '../../db/types.js'
+import type { Executor, OrganisationRow, OrganisationsTable, OrganisationUpdate } from '../../db/types.js'
 
 export async function insertOrganisation(db: Executor, row: Insertable<OrganisationsTable>): Promise<void> {
   await db.insertInto('organisations').values(row).execute()
@@ -28,7 +28,7 @@ export async function listOrganisations(db: Executor): Promise<OrganisationRow[]
 export async function updateOrganisation(
   db: Executor,
   id: string,
-  changes: Partial<Omit<OrganisationRow, 'id' | 'created_at'>> & { updated_at: string },
+  changes: OrganisationUpdate & { updated_at: string },
 ): Promise<number> {
   const result = await db.updateTable('organisations').set(changes).where('id', '=', id).executeTakeFirst()
   return Number(result.numUpdatedRows)

@@ -32,12 +32,35 @@ export const RoutingSettings = Type.Object(RoutingFields, {
   description: 'How the route optimiser measures travel and prices lateness for this organisation',
 })
 
+const CustomerEmailSwitches = {
+  enRoute: Type.Boolean({
+    description:
+      'Email the customer (when they have an email) once the job is en route: the tracking link and the window',
+  }),
+  completed: Type.Boolean({ description: 'Email the customer once the job is completed' }),
+}
+
+export const NotificationSettings = Type.Object(
+  {
+    customerEmails: Type.Object({
+      ...CustomerEmailSwitches,
+      smtpConfigured: Type.Boolean({
+        description:
+          'Whether this service has an SMTP server to send them with (SMTP_URL); false: no email is sent, ' +
+          'whatever the switches say',
+      }),
+    }),
+  },
+  { description: 'Messages this service sends to your customers (default: none)' },
+)
+
 export const Organisation = Type.Object(
   {
     id: Id,
     name: Type.String(),
     plan: PlanTier,
     routing: RoutingSettings,
+    notifications: NotificationSettings,
     createdAt: DateTime,
     updatedAt: DateTime,
   },
@@ -50,6 +73,16 @@ export const UpdateOrganisationBody = Type.Object(
     name: Type.Optional(Type.String({ minLength: 1, maxLength: 255, pattern: '\\S' })),
     plan: Type.Optional(PlanTier),
     routing: Type.Optional(Type.Partial(Type.Object(RoutingFields), { additionalProperties: false })),
+    notifications: Type.Optional(
+      Type.Object(
+        {
+          customerEmails: Type.Optional(
+            Type.Partial(Type.Object(CustomerEmailSwitches), { additionalProperties: false }),
+          ),
+        },
+        { additionalProperties: false },
+      ),
+    ),
   },
   { additionalProperties: false, examples: [{ name: 'Acme Plumbing & Heating' }] },
 )

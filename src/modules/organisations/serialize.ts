@@ -1,7 +1,8 @@
 import type { OrganisationRow } from '../../db/types.js'
 import type { Organisation } from './schemas.js'
 
-export function serializeOrganisation(row: OrganisationRow): Organisation {
+/** `smtpConfigured`: whether this process can send customer emails (SMTP_URL is set). */
+export function serializeOrganisation(row: OrganisationRow, smtpConfigured: boolean): Organisation {
   return {
     id: row.id,
     name: row.name,
@@ -10,6 +11,13 @@ export function serializeOrganisation(row: OrganisationRow): Organisation {
       detourFactor: row.routing_detour_factor,
       speedKmh: row.routing_speed_kmh,
       latenessPenaltyPerMinute: row.routing_lateness_penalty_per_minute,
+    },
+    notifications: {
+      customerEmails: {
+        enRoute: Boolean(row.notify_customer_en_route),
+        completed: Boolean(row.notify_customer_completed),
+        smtpConfigured,
+      },
     },
     createdAt: row.created_at,
     updatedAt: row.updated_at,

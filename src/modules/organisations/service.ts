@@ -1,6 +1,14 @@
 import type { Insertable, Kysely } from 'kysely'
+import { sqlBool } from '../../db/database.js'
 import { newId, nowIso } from '../../db/ids.js'
-import type { Database, Executor, OrganisationRow, OrganisationsTable, PlanTier } from '../../db/types.js'
+import type {
+  Database,
+  Executor,
+  OrganisationRow,
+  OrganisationsTable,
+  OrganisationUpdate,
+  PlanTier,
+} from '../../db/types.js'
 import { notFound } from '../../http/errors.js'
 import * as repository from './repository.js'
 import type { Organisation, UpdateOrganisationBody } from './schemas.js'
@@ -32,10 +40,14 @@ export async function changePlan(db: Kysely<Database>, id: string, plan: PlanTie
   return (await repository.updateOrganisation(db, id, { plan, updated_at: nowIso() })) > 0
 }
 
-export async function getOrganisation(db: Executor, id: string): Promise<Organisation> {
+export async function getOrganisation(
+  db: Executor,
+  id: string,
+  smtpConfigured: boolean,
+): Promise<Organisation> {
   const row = await repository.findOrganisation(db, id)
   if (!row) throw notFound('Organisation')
-  return serializeOrganisation(row)
+  return serializeOrganisation(row, smtpConfigured)
 }
 
 /** Renames or re-plans the caller's organisation; a plan change applies from the next request. */
@@ -43,11 +55,12 @@ export async function updateOrganisation(
   db: Kysely<Database>,
   id: string,
   input: UpdateOrganisationBody,
+  smtpConfigured: boolean,
 ): Promise<{ organisation: Organisation; planChanged: boolean }> {
   return db.transaction().execute(async (trx) => {
     const current = await repository.findOrganisation(trx, id)
     if (!current) throw notFound('Organisation')
-    const changes: Partial<Omit<OrganisationRow, 'id' | 'created_at'>> = {}
+    const changes: OrganisationUpdate = {}
     if (input.name !== undefined && input.name !== current.name) changes.name = input.name
     if (input.plan !== undefined && input.plan !== current.plan) changes.plan = input.plan
     const routing = input.routing ?? {}
@@ -56,9 +69,19 @@ export async function updateOrganisation(
     if (routing.latenessPenaltyPerMinute !== undefined) {
       changes.routing_lateness_penalty_per_minute = routing.latenessPenaltyPerMinute
     }
+    const emails = input.notifications?.customerEmails ?? {}
+    if (emails.enRoute !== undefined && emails.enRoute !== Boolean(current.notify_customer_en_route)) {
+      changes.notify_customer_en_route = sqlBool(emails.enRoute)
+    }
+    if (emails.completed !== undefined && emails.completed !== Boolean(current.notify_customer_completed)) {
+      changes.notify_customer_completed = sqlBool(emails.completed)
+    }
     if (Object.keys(changes).length > 0)
       await repository.updateOrganisation(trx, id, { ...changes, updated_at: nowIso() })
-    return { organisation: await getOrganisation(trx, id), planChanged: changes.plan !== undefined }
+    return {
+      organisation: await getOrganisation(trx, id, smtpConfigured),
+      planChanged: changes.plan !== undefined,
+    }
   })
 }
 

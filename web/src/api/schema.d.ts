@@ -51,8 +51,8 @@ export type paths = {
         options?: never;
         head?: never;
         /**
-         * Rename the organisation or change its plan
-         * @description A plan change applies from the next request: moving to FREE or STARTER ends API access for every key of the organisation, this one included (an operator restores it with the CLI).
+         * Rename the organisation, change its plan or its settings
+         * @description A plan change applies from the next request: moving to FREE or STARTER ends API access for every key of the organisation, this one included (an operator restores it with the CLI). `notifications.customerEmails` turns the customer emails on or off (sent only when the service has SMTP_URL: `smtpConfigured`).
          */
         patch: operations["updateOrganisation"];
         trace?: never;
@@ -770,7 +770,7 @@ export type paths = {
         };
         /**
          * My jobs of a day
-         * @description The signed-in user’s jobs scheduled on `date` (on the clock of each job’s depot), in visiting order: an applied route plan schedules them in its order, so scheduledStart order is the plan’s; each still to visit with its predicted eta, expectedStart and risk; and the user’s shifts that day. Any signed-in user (a WORKER mostly); not for API keys.
+         * @description The signed-in user’s jobs scheduled on `date` (on the clock of each job’s depot), in visiting order: an applied route plan schedules them in its order, so scheduledStart order is the plan’s. Any signed-in user (a WORKER mostly); not for API keys.
          */
         get: operations["listMyJobs"];
         put?: never;
@@ -821,6 +821,26 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/my/jobs/{id}/en-route": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * On my way to one of my jobs
+         * @description The worker sets off to an ASSIGNED job: the status stays ASSIGNED, the job records `enRouteAt`, gets a tracking link for its customer (`<PUBLIC_BASE_URL>/t/<token>`) and JOB_EN_ROUTE { jobId, eta, trackingUrl, worker: { firstName } } is sent (and, when the organisation turned customer emails on, the customer gets the link by email). Once per job: calling it again answers the job as it is, sends nothing and keeps the link already made. 422 INVALID_TRANSITION unless the job is ASSIGNED. Only the signed-in user’s own jobs: any other job is 404, as if it did not exist.
+         */
+        post: operations["setOffToMyJob"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/my/jobs/{id}/complete": {
         parameters: {
             query?: never;
@@ -855,46 +875,6 @@ export type paths = {
          * @description The answers are checked against the template’s fields (400 naming each wrong answer at /body/answers/<key>) and stored as a form submission with the worker as submitter, emitting FORM_SUBMITTED. 422 TERMINAL_STATE once the job is COMPLETED or CANCELLED. Only the signed-in user’s own jobs: any other job is 404, as if it did not exist.
          */
         post: operations["submitMyForm"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/my/positions": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Send my positions
-         * @description The signed-in worker’s device positions (1–100 a call, batched by the phone; offline ones later, in any order). Each `recordedAt` must not be in the future (a minute of clock skew is allowed) nor older than 24 hours (400 naming it), and must fall within one of the worker’s shifts, from 30 min before its start to 30 min after its end: otherwise 409 OFF_SHIFT and the phone stops sending. The ETAs of the worker’s shift are recomputed at once. Only admins and dispatchers read positions (GET /live). Kept POSITION_RETENTION_DAYS (default 7).
-         */
-        post: operations["recordMyPositions"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/live": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Where every worker is and when each stop will be reached
-         * @description Per shift of `date` (optionally of one depot): the worker, vehicle, last position with its recordedAt, the job under way, and each remaining stop’s eta (arrival), expectedStart and risk, predicted from now: from the job under way (its expected end: startedAt + service duration, or now if overdue), else a position of the last 15 min, else the last job done, else the route’s start; travel as the optimiser’s (great-circle × detour at the organisation’s speed ÷ the vehicle’s speed factor); windows narrowed by the customer’s hours; breaks at their time. risk: AT_RISK when the expected start is within 15 min of the latest start that still ends the visit in its window, or a SOFT window is missed; LATE when a HARD one can no longer be met. Admins and dispatchers only; a locationId not of this organisation is 404.
-         */
-        get: operations["getLiveDay"];
-        put?: never;
-        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -1313,6 +1293,26 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/customer-messages": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The emails sent to customers
+         * @description Each "on my way" and "completed" email sent to a customer (organisation `notifications`), with its outcome, newest first — beside the webhook executions. Kept for WEBHOOK_RETENTION_DAYS.
+         */
+        get: operations["listCustomerMessages"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 };
 export type webhooks = {
     JOB_CREATED: {
@@ -1571,7 +1571,7 @@ export type webhooks = {
         patch?: never;
         trace?: never;
     };
-    JOB_ETA_CHANGED: {
+    JOB_EN_ROUTE: {
         parameters: {
             query?: never;
             header?: never;
@@ -1581,8 +1581,8 @@ export type webhooks = {
         get?: never;
         put?: never;
         /**
-         * JOB_ETA_CHANGED
-         * @description A remaining stop's predicted arrival moved by more than ETA_CHANGE_MINUTES (default 15) since the last one announced (before any, since its scheduled start). Predictions are recomputed when a worker's position arrives, when a job is written, and every minute for shifts in progress; each change is sent once, whatever the number of instances.
+         * JOB_EN_ROUTE
+         * @description The worker set off to the job ("On my way", admin POST /my/jobs/:id/en-route); the status stays ASSIGNED. Sent once per job: pressing it again sends nothing and keeps the same tracking link.
          *
          *     Sent as one HTTP POST with a JSON body to the URL of every active automation whose
          *     trigger is this event, after the change has committed. A non-2xx answer, or no answer within 10 s, is
@@ -1596,7 +1596,7 @@ export type webhooks = {
          *     base64-decoded part of the automation's `whsec_…` secret after the prefix. While a rotated secret is
          *     still valid, two signatures are sent, separated by a space: accept the request when either matches.
          */
-        post: operations["webhookJobEtaChanged"];
+        post: operations["webhookJobEnRoute"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1661,7 +1661,7 @@ export type components = {
              * @description The event that triggers the automation (spec §6)
              * @enum {string}
              */
-            event: "JOB_CREATED" | "JOB_UPDATED" | "STATUS_CHANGED" | "JOB_ASSIGNED" | "JOB_UNASSIGNED" | "JOB_COMPLETED" | "JOB_CANCELLED" | "FORM_SUBMITTED" | "JOB_ETA_CHANGED";
+            event: "JOB_CREATED" | "JOB_UPDATED" | "STATUS_CHANGED" | "JOB_ASSIGNED" | "JOB_UNASSIGNED" | "JOB_COMPLETED" | "JOB_CANCELLED" | "FORM_SUBMITTED" | "JOB_EN_ROUTE";
             /**
              * @description What the automation does: POST the event to url
              * @enum {string}
@@ -1915,6 +1915,10 @@ export type components = {
             operationalStart: string;
             /** @description Closing time, HH:MM */
             operationalEnd: string;
+            /** @description Where "on my way" and completion emails go; null: none */
+            email: string | null;
+            /** @description E.164, e.g. +447700900123; null: none */
+            phone: string | null;
             /**
              * Format: date-time
              * @description ISO 8601 datetime in UTC with milliseconds
@@ -1927,6 +1931,43 @@ export type components = {
              * @example 2026-11-23T09:00:00.000Z
              */
             updatedAt: string;
+        };
+        /** CustomerMessage */
+        CustomerMessage: {
+            /** @description Opaque identifier */
+            id: string;
+            /** @description The outbox event (JOB_EN_ROUTE or JOB_COMPLETED) it is about */
+            eventId: string;
+            jobId: string;
+            /**
+             * @description EN_ROUTE: the job is on its way; COMPLETED: it is done
+             * @enum {string}
+             */
+            kind: "EN_ROUTE" | "COMPLETED";
+            /** @description The customer's email address when it was sent */
+            recipient: string;
+            subject: string;
+            /** @description The plain-text email as sent */
+            body: string;
+            /**
+             * @description PENDING while being sent; SENT once the SMTP server accepted it; FAILED otherwise (see error)
+             * @enum {string}
+             */
+            status: "PENDING" | "SENT" | "FAILED";
+            error: string | null;
+            durationMs: number | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 datetime in UTC with milliseconds
+             * @example 2026-11-23T09:00:00.000Z
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 datetime in UTC with milliseconds
+             * @example 2026-11-23T09:00:00.000Z
+             */
+            completedAt: string | null;
         };
         /** FormField */
         FormField: {
@@ -2437,6 +2478,12 @@ export type components = {
              * @example 2026-11-23T09:00:00.000Z
              */
             completeRecordedAt: string | null;
+            /**
+             * Format: date-time
+             * @description When the worker said "On my way" (the status stays ASSIGNED)
+             * @example 2026-11-23T09:00:00.000Z
+             */
+            enRouteAt: string | null;
             tags: {
                 tag: {
                     /** @description Opaque identifier */
@@ -2454,39 +2501,33 @@ export type components = {
                 requiredValue: number;
             }[];
         };
-        /** JobEtaChangedData */
-        JobEtaChangedData: {
+        /** JobEnRouteData */
+        JobEnRouteData: {
             /** @description The job */
             jobId: string;
             /**
              * Format: date-time
-             * @description The predicted arrival now
+             * @description Predicted arrival; null when where the worker is is unknown
              * @example 2026-11-23T09:00:00.000Z
              */
-            eta: string;
-            /**
-             * Format: date-time
-             * @description The arrival last announced (the scheduled start before any was announced)
-             * @example 2026-11-23T09:00:00.000Z
-             */
-            previousEta: string;
-            /**
-             * @description ON_TIME; AT_RISK: expected to start within 15 min of the latest start its window allows, or a SOFT window already missed; LATE: a HARD window can no longer be met
-             * @enum {string}
-             */
-            risk: "ON_TIME" | "AT_RISK" | "LATE";
+            eta: string | null;
+            /** @description The customer's tracking page (no sign-in): share it with them */
+            trackingUrl: string;
+            worker: {
+                firstName: string;
+            };
         };
-        /** JobEtaChangedWebhook */
-        JobEtaChangedWebhook: {
+        /** JobEnRouteWebhook */
+        JobEnRouteWebhook: {
             /** @enum {string} */
-            event: "JOB_ETA_CHANGED";
+            event: "JOB_EN_ROUTE";
             /**
              * Format: date-time
              * @description When the change happened (the same for every event one change emits)
              * @example 2026-11-23T09:00:00.000Z
              */
             timestamp: string;
-            data: components["schemas"]["JobEtaChangedData"];
+            data: components["schemas"]["JobEnRouteData"];
         };
         /** JobUnassignedData */
         JobUnassignedData: {
@@ -2655,132 +2696,6 @@ export type components = {
             timestamp: string;
             data: components["schemas"]["JobUpdatedData"];
         };
-        /** LiveShift */
-        LiveShift: {
-            /** @description Opaque identifier */
-            shiftId: string;
-            /** @description The calendar date the shift lands on */
-            date: string;
-            /**
-             * Format: date-time
-             * @description ISO 8601 datetime in UTC with milliseconds
-             * @example 2026-11-23T09:00:00.000Z
-             */
-            start: string;
-            /**
-             * Format: date-time
-             * @description ISO 8601 datetime in UTC with milliseconds
-             * @example 2026-11-23T09:00:00.000Z
-             */
-            end: string;
-            /** @description Opaque identifier */
-            locationId: string;
-            worker: {
-                /** @description Opaque identifier */
-                id: string;
-                name: string;
-            };
-            vehicle: {
-                /** @description Opaque identifier */
-                id: string;
-                name: string;
-            };
-            /** @description The latest of the last 24 hours, however old (see recordedAt) */
-            lastPosition: {
-                /**
-                 * @description Latitude in decimal degrees
-                 * @example 51.5072
-                 */
-                latitude: string;
-                /**
-                 * @description Longitude in decimal degrees
-                 * @example -0.1276
-                 */
-                longitude: string;
-                /** @description Metres */
-                accuracy: number | null;
-                /**
-                 * Format: date-time
-                 * @description ISO 8601 datetime in UTC with milliseconds
-                 * @example 2026-11-23T09:00:00.000Z
-                 */
-                recordedAt: string;
-            } | null;
-            currentJob: {
-                /** @description Opaque identifier */
-                id: string;
-                title: string;
-                /**
-                 * Format: date-time
-                 * @description ISO 8601 datetime in UTC with milliseconds
-                 * @example 2026-11-23T09:00:00.000Z
-                 */
-                startedAt: string | null;
-                /**
-                 * Format: date-time
-                 * @description startedAt + service duration, or now if overdue
-                 * @example 2026-11-23T09:00:00.000Z
-                 */
-                expectedEnd: string;
-            } | null;
-            /** @description The ASSIGNED jobs still to visit, in visiting order */
-            stops: {
-                /** @description Opaque identifier */
-                jobId: string;
-                title: string;
-                /**
-                 * Format: date-time
-                 * @description ISO 8601 datetime in UTC with milliseconds
-                 * @example 2026-11-23T09:00:00.000Z
-                 */
-                scheduledStart: string | null;
-                /**
-                 * Format: date-time
-                 * @description ISO 8601 datetime in UTC with milliseconds
-                 * @example 2026-11-23T09:00:00.000Z
-                 */
-                earliestStart: string | null;
-                /**
-                 * Format: date-time
-                 * @description ISO 8601 datetime in UTC with milliseconds
-                 * @example 2026-11-23T09:00:00.000Z
-                 */
-                latestEnd: string | null;
-                /** @enum {string} */
-                timeWindowType: "HARD" | "SOFT";
-                /**
-                 * Format: date-time
-                 * @description Predicted arrival
-                 * @example 2026-11-23T09:00:00.000Z
-                 */
-                eta: string;
-                /**
-                 * Format: date-time
-                 * @description Predicted start of the work (window, breaks)
-                 * @example 2026-11-23T09:00:00.000Z
-                 */
-                expectedStart: string;
-                /**
-                 * Format: date-time
-                 * @description ISO 8601 datetime in UTC with milliseconds
-                 * @example 2026-11-23T09:00:00.000Z
-                 */
-                expectedEnd: string;
-                /**
-                 * @description ON_TIME; AT_RISK: expected to start within 15 min of the latest start its window allows, or a SOFT window already missed; LATE: a HARD window can no longer be met
-                 * @enum {string}
-                 */
-                risk: "ON_TIME" | "AT_RISK" | "LATE";
-            }[];
-            /**
-             * Format: date-time
-             * @description When the route is expected to end
-             * @example 2026-11-23T09:00:00.000Z
-             */
-            predictedEnd: string;
-            /** @description How far past the shift’s end (0 when it ends in time) */
-            overtimeMinutes: number;
-        };
         /** Location */
         Location: {
             /** @description Opaque identifier */
@@ -2879,21 +2794,10 @@ export type components = {
             completedAt: string | null;
             /**
              * Format: date-time
-             * @description Predicted arrival, from now (null: not a stop still to visit on a shift)
+             * @description When I said "On my way" (POST /my/jobs/:id/en-route)
              * @example 2026-11-23T09:00:00.000Z
              */
-            eta: string | null;
-            /**
-             * Format: date-time
-             * @description ISO 8601 datetime in UTC with milliseconds
-             * @example 2026-11-23T09:00:00.000Z
-             */
-            expectedStart: string | null;
-            /**
-             * @description ON_TIME; AT_RISK: expected to start within 15 min of the latest start its window allows, or a SOFT window already missed; LATE: a HARD window can no longer be met
-             * @enum {string|null}
-             */
-            risk: "ON_TIME" | "AT_RISK" | "LATE" | null;
+            enRouteAt: string | null;
             /** @description IANA time zone of the depot: the times to show */
             timeZone: string;
             customer: {
@@ -2901,6 +2805,8 @@ export type components = {
                 id: string;
                 name: string;
                 address: string;
+                /** @description E.164, for a call from the phone; null: none */
+                phone: string | null;
             } | null;
             /** @description Decimal degrees as a string */
             latitude: string | null;
@@ -2949,6 +2855,17 @@ export type components = {
                 /** @description Route optimiser: cost of each minute a SOFT-window visit ends after latestEnd, in the currency of the vehicle costs (default 1) */
                 latenessPenaltyPerMinute: number;
             };
+            /** @description Messages this service sends to your customers (default: none) */
+            notifications: {
+                customerEmails: {
+                    /** @description Email the customer (when they have an email) once the job is en route: the tracking link and the window */
+                    enRoute: boolean;
+                    /** @description Email the customer once the job is completed */
+                    completed: boolean;
+                    /** @description Whether this service has an SMTP server to send them with (SMTP_URL); false: no email is sent, whatever the switches say */
+                    smtpConfigured: boolean;
+                };
+            };
             /**
              * Format: date-time
              * @description ISO 8601 datetime in UTC with milliseconds
@@ -2982,18 +2899,11 @@ export type components = {
             date: string;
             locationId: string | null;
             /**
-             * @description REPLAN_ALL: re-plan the CREATED and ASSIGNED jobs of the day (assigned jobs may move or be unassigned); KEEP_ASSIGNED: assigned jobs stay on their routes and the CREATED ones are fitted around them; REPLAN_REMAINING: the rest of today from `at` — as REPLAN_ALL, each route starting where its worker is (after the job in progress, which stays first). Whatever the mode, a plan of today starts from now: no route starts earlier, done and in-progress work keeps its time, passed breaks are gone
+             * @description REPLAN_ALL: re-plan the CREATED and ASSIGNED jobs of the day (assigned jobs may move or be unassigned); KEEP_ASSIGNED: assigned jobs stay on their routes and the CREATED ones are fitted around them
              * @enum {string}
              */
-            mode: "REPLAN_ALL" | "KEEP_ASSIGNED" | "REPLAN_REMAINING";
+            mode: "REPLAN_ALL" | "KEEP_ASSIGNED";
             timeLimitSeconds: number;
-            /**
-             * Format: date-time
-             * @description The instant the plan is made as of (null: made before it was kept)
-             */
-            at: string | null;
-            /** @description 0–1: the price of moving jobs between workers and of changing next stops */
-            stability: number;
             jobIds: string[] | null;
             shiftIds: string[] | null;
             /** @description From the moment a runner takes the plan (RUNNING), and the last report once it has finished. A plan ends before its time limit when it cannot improve: one job, no job that fits, or no better plan for a long stretch of the search while every job that fits on a route is planned */
@@ -3089,8 +2999,6 @@ export type components = {
                             /** @description Sum of the demands of this and every earlier stop of the route */
                             value: number;
                         }[];
-                        /** @description The job its worker has in progress (planned from now): first, from its start to its expected end (start + duration, or now if overdue); applying the plan leaves it as it is */
-                        inProgress?: boolean;
                     }[];
                     /** @description From the last stop back to the origin; 0 for END_AT_LAST_JOB */
                     returnTravelKm: number;
@@ -3108,10 +3016,10 @@ export type components = {
                     jobId: string;
                     title: string;
                     /**
-                     * @description NO_LOCATION: neither the job nor its customer has coordinates; TIME_WINDOW: no route can reach it inside its window; CAPACITY: no vehicle has room for its demands; SKILL: no vehicle has all its tags; NO_SHIFT: no route that day; WINDOW_PASSED: planned from now, its HARD window closes before it could be done
+                     * @description NO_LOCATION: neither the job nor its customer has coordinates; TIME_WINDOW: no route can reach it inside its window; CAPACITY: no vehicle has room for its demands; SKILL: no vehicle has all its tags; NO_SHIFT: no route that day
                      * @enum {string}
                      */
-                    reason: "NO_LOCATION" | "TIME_WINDOW" | "CAPACITY" | "SKILL" | "NO_SHIFT" | "WINDOW_PASSED";
+                    reason: "NO_LOCATION" | "TIME_WINDOW" | "CAPACITY" | "SKILL" | "NO_SHIFT";
                 }[];
                 totals: {
                     assignedJobs: number;
@@ -3131,46 +3039,6 @@ export type components = {
                     lateness: number;
                     total: number;
                 };
-                /** @description What applying the plan changes (plans made before this list have none) */
-                changes?: {
-                    /** @description Opaque identifier */
-                    jobId: string;
-                    title: string;
-                    /** @description Its worker and scheduled start before the plan; null: not assigned */
-                    from: {
-                        user: {
-                            /** @description Opaque identifier */
-                            id: string;
-                            name: string;
-                        };
-                        /** @description Opaque identifier */
-                        shiftId: string | null;
-                        /**
-                         * Format: date-time
-                         * @description ISO 8601 datetime in UTC with milliseconds
-                         * @example 2026-11-23T09:00:00.000Z
-                         */
-                        start: string | null;
-                    } | null;
-                    /** @description Its worker and service start in the plan; null: taken off its route */
-                    to: {
-                        user: {
-                            /** @description Opaque identifier */
-                            id: string;
-                            name: string;
-                        };
-                        /** @description Opaque identifier */
-                        shiftId: string | null;
-                        /**
-                         * Format: date-time
-                         * @description ISO 8601 datetime in UTC with milliseconds
-                         * @example 2026-11-23T09:00:00.000Z
-                         */
-                        start: string | null;
-                    } | null;
-                    /** @description Whether the worker changes (assigned or unassigned included) */
-                    movedWorker: boolean;
-                }[];
             } | null;
             /** @description Why the plan FAILED */
             error: string | null;
@@ -3218,18 +3086,11 @@ export type components = {
             date: string;
             locationId: string | null;
             /**
-             * @description REPLAN_ALL: re-plan the CREATED and ASSIGNED jobs of the day (assigned jobs may move or be unassigned); KEEP_ASSIGNED: assigned jobs stay on their routes and the CREATED ones are fitted around them; REPLAN_REMAINING: the rest of today from `at` — as REPLAN_ALL, each route starting where its worker is (after the job in progress, which stays first). Whatever the mode, a plan of today starts from now: no route starts earlier, done and in-progress work keeps its time, passed breaks are gone
+             * @description REPLAN_ALL: re-plan the CREATED and ASSIGNED jobs of the day (assigned jobs may move or be unassigned); KEEP_ASSIGNED: assigned jobs stay on their routes and the CREATED ones are fitted around them
              * @enum {string}
              */
-            mode: "REPLAN_ALL" | "KEEP_ASSIGNED" | "REPLAN_REMAINING";
+            mode: "REPLAN_ALL" | "KEEP_ASSIGNED";
             timeLimitSeconds: number;
-            /**
-             * Format: date-time
-             * @description The instant the plan is made as of (null: made before it was kept)
-             */
-            at: string | null;
-            /** @description 0–1: the price of moving jobs between workers and of changing next stops */
-            stability: number;
             jobIds: string[] | null;
             shiftIds: string[] | null;
             /** @description From the moment a runner takes the plan (RUNNING), and the last report once it has finished. A plan ends before its time limit when it cannot improve: one job, no job that fits, or no better plan for a long stretch of the search while every job that fits on a route is planned */
@@ -3548,7 +3409,7 @@ export type components = {
              * @description The event that triggers the automation (spec §6)
              * @enum {string}
              */
-            event: "JOB_CREATED" | "JOB_UPDATED" | "STATUS_CHANGED" | "JOB_ASSIGNED" | "JOB_UNASSIGNED" | "JOB_COMPLETED" | "JOB_CANCELLED" | "FORM_SUBMITTED" | "JOB_ETA_CHANGED";
+            event: "JOB_CREATED" | "JOB_UPDATED" | "STATUS_CHANGED" | "JOB_ASSIGNED" | "JOB_UNASSIGNED" | "JOB_COMPLETED" | "JOB_CANCELLED" | "FORM_SUBMITTED" | "JOB_EN_ROUTE";
             /** @description The URL the request went to */
             url: string;
             /**
@@ -3568,7 +3429,7 @@ export type components = {
                  * @description The event that triggers the automation (spec §6)
                  * @enum {string}
                  */
-                event: "JOB_CREATED" | "JOB_UPDATED" | "STATUS_CHANGED" | "JOB_ASSIGNED" | "JOB_UNASSIGNED" | "JOB_COMPLETED" | "JOB_CANCELLED" | "FORM_SUBMITTED" | "JOB_ETA_CHANGED";
+                event: "JOB_CREATED" | "JOB_UPDATED" | "STATUS_CHANGED" | "JOB_ASSIGNED" | "JOB_UNASSIGNED" | "JOB_COMPLETED" | "JOB_CANCELLED" | "FORM_SUBMITTED" | "JOB_EN_ROUTE";
                 /**
                  * Format: date-time
                  * @description ISO 8601 datetime in UTC with milliseconds
@@ -4280,6 +4141,14 @@ export interface operations {
                         speedKmh?: number;
                         /** @description Route optimiser: cost of each minute a SOFT-window visit ends after latestEnd, in the currency of the vehicle costs (default 1) */
                         latenessPenaltyPerMinute?: number;
+                    };
+                    notifications?: {
+                        customerEmails?: {
+                            /** @description Email the customer (when they have an email) once the job is en route: the tracking link and the window */
+                            enRoute?: boolean;
+                            /** @description Email the customer once the job is completed */
+                            completed?: boolean;
+                        };
                     };
                 };
             };
@@ -14487,7 +14356,9 @@ export interface operations {
                  *       "priority": "NORMAL",
                  *       "timeWindowType": "SOFT",
                  *       "operationalStart": "07:00",
-                 *       "operationalEnd": "17:30"
+                 *       "operationalEnd": "17:30",
+                 *       "email": "orders@nqbakery.example",
+                 *       "phone": "+441612345678"
                  *     }
                  */
                 "application/json": {
@@ -14521,6 +14392,13 @@ export interface operations {
                      * @example 08:30
                      */
                     operationalEnd?: string;
+                    /**
+                     * Format: email
+                     * @description An email address; null clears it
+                     */
+                    email?: string | null;
+                    /** @description A phone number in E.164 form: + and 8 to 15 digits, e.g. +447700900123; null clears it */
+                    phone?: string | null;
                 };
             };
         };
@@ -14967,6 +14845,13 @@ export interface operations {
                      * @example 08:30
                      */
                     operationalEnd?: string;
+                    /**
+                     * Format: email
+                     * @description An email address; null clears it
+                     */
+                    email?: string | null;
+                    /** @description A phone number in E.164 form: + and 8 to 15 digits, e.g. +447700900123; null clears it */
+                    phone?: string | null;
                 };
             };
         };
@@ -16785,22 +16670,6 @@ export interface operations {
                         data: {
                             date: string;
                             jobs: components["schemas"]["MyJob"][];
-                            shifts: {
-                                /** @description Opaque identifier */
-                                id: string;
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601 datetime in UTC with milliseconds
-                                 * @example 2026-11-23T09:00:00.000Z
-                                 */
-                                start: string;
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601 datetime in UTC with milliseconds
-                                 * @example 2026-11-23T09:00:00.000Z
-                                 */
-                                end: string;
-                            }[];
                         };
                         /** @example Success */
                         message: string;
@@ -17267,6 +17136,252 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
                         code: "INVALID_TRANSITION" | "OUTSIDE_SHIFT" | "IDEMPOTENCY_KEY_REUSED";
+                    };
+                };
+            };
+            /** @description Rate limit of the key exceeded; retry after `Retry-After` seconds (RATE_LIMITED) */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code: "RATE_LIMITED";
+                    };
+                };
+            };
+            /** @description Unexpected error; nothing of it is shown, it is logged with the request id (INTERNAL_ERROR) */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code: "INTERNAL_ERROR";
+                    };
+                };
+            };
+            /** @description Database unreachable for the moment (SERVICE_UNAVAILABLE); retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code: "SERVICE_UNAVAILABLE";
+                    };
+                };
+            };
+        };
+    };
+    setOffToMyJob: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: a new value per operation (a UUID, say), 1 to 255 printable ASCII characters. For 24 hours, a request with the same key, method, path and body gets the first response again, status and body, with `Idempotent-Replayed: true`, and nothing is done twice; with another method, path or body it gets 422 `IDEMPOTENCY_KEY_REUSED`, and while the first is still running 409 `IDEMPOTENCY_KEY_IN_USE`. Keys belong to the organisation (all its API keys share them). A request refused before it ran (a body or header that fails validation, 401, 403, 429) or that failed on the server (5xx) is not kept: retry it with the same key. The answers of a request that ran, errors included (404, 409, 422, a 400 naming a reference that does not exist), are kept and replayed. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /**
+                 * @description Resource id
+                 * @example 0193e2f4-5b7a-7c3d-9e1f-2a4b6c8d0e1f
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        /** @description No input: send {} or no body at all */
+        requestBody?: {
+            content: {
+                "application/json": Record<string, never>;
+            };
+        };
+        responses: {
+            /** @description The job */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            job: components["schemas"]["MyJob"];
+                        };
+                        /** @example Success */
+                        message: string;
+                    };
+                };
+            };
+            /** @description The request is not valid; `details` names each offending field (VALIDATION_ERROR) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code: "VALIDATION_ERROR";
+                    };
+                };
+            };
+            /** @description Missing, malformed, unknown, revoked or expired API key (UNAUTHORIZED) */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code: "UNAUTHORIZED";
+                    };
+                };
+            };
+            /** @description The key lacks the required scope (FORBIDDEN); or The organisation's plan has no API access (PLAN_UPGRADE_REQUIRED); or A dashboard session request that changes something came without the X-CSRF-Token header of its session, or with another one (CSRF_INVALID) */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code: "FORBIDDEN" | "PLAN_UPGRADE_REQUIRED" | "CSRF_INVALID";
+                    };
+                };
+            };
+            /** @description Resource not found (NOT_FOUND) */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code: "NOT_FOUND";
+                    };
+                };
+            };
+            /** @description A request with this Idempotency-Key is still running; retry once it has finished (IDEMPOTENCY_KEY_IN_USE) */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code: "IDEMPOTENCY_KEY_IN_USE";
+                    };
+                };
+            };
+            /** @description Body larger than 1 MiB (PAYLOAD_TOO_LARGE) */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code: "PAYLOAD_TOO_LARGE";
+                    };
+                };
+            };
+            /** @description Content-Type is not application/json (UNSUPPORTED_MEDIA_TYPE) */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code: "UNSUPPORTED_MEDIA_TYPE";
+                    };
+                };
+            };
+            /** @description The job is not in a status this action applies to (INVALID_TRANSITION); or This Idempotency-Key was used in the last 24 hours for another method, path or body; nothing was done (IDEMPOTENCY_KEY_REUSED) */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code: "INVALID_TRANSITION" | "IDEMPOTENCY_KEY_REUSED";
                     };
                 };
             };
@@ -17836,413 +17951,6 @@ export interface operations {
             };
         };
     };
-    recordMyPositions: {
-        parameters: {
-            query?: never;
-            header?: {
-                /** @description Makes a retry safe: a new value per operation (a UUID, say), 1 to 255 printable ASCII characters. For 24 hours, a request with the same key, method, path and body gets the first response again, status and body, with `Idempotent-Replayed: true`, and nothing is done twice; with another method, path or body it gets 422 `IDEMPOTENCY_KEY_REUSED`, and while the first is still running 409 `IDEMPOTENCY_KEY_IN_USE`. Keys belong to the organisation (all its API keys share them). A request refused before it ran (a body or header that fails validation, 401, 403, 429) or that failed on the server (5xx) is not kept: retry it with the same key. The answers of a request that ran, errors included (404, 409, 422, a 400 naming a reference that does not exist), are kept and replayed. */
-                "Idempotency-Key"?: string;
-            };
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": {
-                    /** @description 1 to 100 fixes, any order (stored in recorded order) */
-                    positions: {
-                        /**
-                         * @description Decimal degrees, -90 to 90
-                         * @example 51.5072
-                         */
-                        latitude: number;
-                        /**
-                         * @description Decimal degrees, -180 to 180
-                         * @example -0.1276
-                         */
-                        longitude: number;
-                        /** @description Metres (Geolocation API) */
-                        accuracy?: number | null;
-                        /**
-                         * Format: date-time
-                         * @description When the device took the fix: not in the future, not older than 24 hours
-                         * @example 2026-11-23T09:00:00Z
-                         */
-                        recordedAt: string;
-                    }[];
-                };
-            };
-        };
-        responses: {
-            /** @description The positions were stored */
-            201: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        data: {
-                            /** @description How many positions were stored */
-                            accepted: number;
-                        };
-                        /** @example Success */
-                        message: string;
-                    };
-                };
-            };
-            /** @description The request is not valid; `details` names each offending field (VALIDATION_ERROR) */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        /** @enum {string} */
-                        code: "VALIDATION_ERROR";
-                    };
-                };
-            };
-            /** @description Missing, malformed, unknown, revoked or expired API key (UNAUTHORIZED) */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        /** @enum {string} */
-                        code: "UNAUTHORIZED";
-                    };
-                };
-            };
-            /** @description The key lacks the required scope (FORBIDDEN); or The organisation's plan has no API access (PLAN_UPGRADE_REQUIRED); or A dashboard session request that changes something came without the X-CSRF-Token header of its session, or with another one (CSRF_INVALID) */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        /** @enum {string} */
-                        code: "FORBIDDEN" | "PLAN_UPGRADE_REQUIRED" | "CSRF_INVALID";
-                    };
-                };
-            };
-            /** @description The worker has no shift at that time (30 min either side): positions are taken only on shift (OFF_SHIFT); or A request with this Idempotency-Key is still running; retry once it has finished (IDEMPOTENCY_KEY_IN_USE) */
-            409: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        /** @enum {string} */
-                        code: "OFF_SHIFT" | "IDEMPOTENCY_KEY_IN_USE";
-                    };
-                };
-            };
-            /** @description Body larger than 1 MiB (PAYLOAD_TOO_LARGE) */
-            413: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        /** @enum {string} */
-                        code: "PAYLOAD_TOO_LARGE";
-                    };
-                };
-            };
-            /** @description Content-Type is not application/json (UNSUPPORTED_MEDIA_TYPE) */
-            415: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        /** @enum {string} */
-                        code: "UNSUPPORTED_MEDIA_TYPE";
-                    };
-                };
-            };
-            /** @description This Idempotency-Key was used in the last 24 hours for another method, path or body; nothing was done (IDEMPOTENCY_KEY_REUSED) */
-            422: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        /** @enum {string} */
-                        code: "IDEMPOTENCY_KEY_REUSED";
-                    };
-                };
-            };
-            /** @description Rate limit of the key exceeded; retry after `Retry-After` seconds (RATE_LIMITED) */
-            429: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        /** @enum {string} */
-                        code: "RATE_LIMITED";
-                    };
-                };
-            };
-            /** @description Unexpected error; nothing of it is shown, it is logged with the request id (INTERNAL_ERROR) */
-            500: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        /** @enum {string} */
-                        code: "INTERNAL_ERROR";
-                    };
-                };
-            };
-            /** @description Database unreachable for the moment (SERVICE_UNAVAILABLE); retry after `Retry-After` seconds */
-            503: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        /** @enum {string} */
-                        code: "SERVICE_UNAVAILABLE";
-                    };
-                };
-            };
-        };
-    };
-    getLiveDay: {
-        parameters: {
-            query: {
-                /**
-                 * @description YYYY-MM-DD: the day, on the clock of each shift’s depot; from 1970-01-01 to 9998-12-31
-                 * @example 2026-11-26
-                 */
-                date: string;
-                /** @description Only the shifts of this depot */
-                locationId?: string;
-            };
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Every shift of the day, predicted from now */
-            200: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        data: {
-                            date: string;
-                            shifts: components["schemas"]["LiveShift"][];
-                        };
-                        /** @example Success */
-                        message: string;
-                    };
-                };
-            };
-            /** @description The request is not valid; `details` names each offending field (VALIDATION_ERROR) */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        /** @enum {string} */
-                        code: "VALIDATION_ERROR";
-                    };
-                };
-            };
-            /** @description Missing, malformed, unknown, revoked or expired API key (UNAUTHORIZED) */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        /** @enum {string} */
-                        code: "UNAUTHORIZED";
-                    };
-                };
-            };
-            /** @description The key lacks the required scope (FORBIDDEN); or The organisation's plan has no API access (PLAN_UPGRADE_REQUIRED) */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        /** @enum {string} */
-                        code: "FORBIDDEN" | "PLAN_UPGRADE_REQUIRED";
-                    };
-                };
-            };
-            /** @description Resource not found (NOT_FOUND) */
-            404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        /** @enum {string} */
-                        code: "NOT_FOUND";
-                    };
-                };
-            };
-            /** @description Rate limit of the key exceeded; retry after `Retry-After` seconds (RATE_LIMITED) */
-            429: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        /** @enum {string} */
-                        code: "RATE_LIMITED";
-                    };
-                };
-            };
-            /** @description Unexpected error; nothing of it is shown, it is logged with the request id (INTERNAL_ERROR) */
-            500: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        /** @enum {string} */
-                        code: "INTERNAL_ERROR";
-                    };
-                };
-            };
-            /** @description Database unreachable for the moment (SERVICE_UNAVAILABLE); retry after `Retry-After` seconds */
-            503: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        /** @enum {string} */
-                        code: "SERVICE_UNAVAILABLE";
-                    };
-                };
-            };
-        };
-    };
     listRoutePlans: {
         parameters: {
             query?: {
@@ -18426,20 +18134,10 @@ export interface operations {
                     /** @description Use only these shift templates (each must fall on the weekday of the date) */
                     shiftIds?: string[];
                     /**
-                     * @description REPLAN_ALL: re-plan the CREATED and ASSIGNED jobs of the day (assigned jobs may move or be unassigned); KEEP_ASSIGNED: assigned jobs stay on their routes and the CREATED ones are fitted around them; REPLAN_REMAINING: the rest of today from `at` — as REPLAN_ALL, each route starting where its worker is (after the job in progress, which stays first). Whatever the mode, a plan of today starts from now: no route starts earlier, done and in-progress work keeps its time, passed breaks are gone
+                     * @description REPLAN_ALL: re-plan the CREATED and ASSIGNED jobs of the day (assigned jobs may move or be unassigned); KEEP_ASSIGNED: assigned jobs stay on their routes and the CREATED ones are fitted around them
                      * @enum {string}
                      */
-                    mode: "REPLAN_ALL" | "KEEP_ASSIGNED" | "REPLAN_REMAINING";
-                    /**
-                     * Format: date-time
-                     * @description The instant the plan is made as of (default now); it must fall on `date` in the depot’s time zone (the organisation’s primary depot’s without locationId). A plan of that date starts from it; REPLAN_REMAINING needs it, or today as `date`. A past date is planned as it was, from each shift’s start
-                     */
-                    at?: string;
-                    /**
-                     * @description How much the plan keeps of the day as it is, 0–1: the cost of each job moved to another worker (two hours of the average worker cost at 1) and of each worker whose next stop changes (half an hour at 1). 0: re-plan freely
-                     * @default 0.5
-                     */
-                    stability?: number;
+                    mode: "REPLAN_ALL" | "KEEP_ASSIGNED";
                     /**
                      * @description Wall-clock time the optimiser may search, 1–300 s
                      * @default 10
@@ -20483,7 +20181,7 @@ export interface operations {
                 /** @description Page size (default 50, max 100) */
                 limit?: number;
                 /** @description The event that triggers the automation (spec §6) */
-                event?: "JOB_CREATED" | "JOB_UPDATED" | "STATUS_CHANGED" | "JOB_ASSIGNED" | "JOB_UNASSIGNED" | "JOB_COMPLETED" | "JOB_CANCELLED" | "FORM_SUBMITTED" | "JOB_ETA_CHANGED";
+                event?: "JOB_CREATED" | "JOB_UPDATED" | "STATUS_CHANGED" | "JOB_ASSIGNED" | "JOB_UNASSIGNED" | "JOB_COMPLETED" | "JOB_CANCELLED" | "FORM_SUBMITTED" | "JOB_EN_ROUTE";
                 isActive?: boolean;
             };
             header?: never;
@@ -20644,7 +20342,7 @@ export interface operations {
                      * @description The event that triggers the automation (spec §6)
                      * @enum {string}
                      */
-                    event: "JOB_CREATED" | "JOB_UPDATED" | "STATUS_CHANGED" | "JOB_ASSIGNED" | "JOB_UNASSIGNED" | "JOB_COMPLETED" | "JOB_CANCELLED" | "FORM_SUBMITTED" | "JOB_ETA_CHANGED";
+                    event: "JOB_CREATED" | "JOB_UPDATED" | "STATUS_CHANGED" | "JOB_ASSIGNED" | "JOB_UNASSIGNED" | "JOB_COMPLETED" | "JOB_CANCELLED" | "FORM_SUBMITTED" | "JOB_EN_ROUTE";
                     /**
                      * @description What the automation does: POST the event to url
                      * @default SEND_WEBHOOK
@@ -21230,7 +20928,7 @@ export interface operations {
                      * @description The event that triggers the automation (spec §6)
                      * @enum {string}
                      */
-                    event?: "JOB_CREATED" | "JOB_UPDATED" | "STATUS_CHANGED" | "JOB_ASSIGNED" | "JOB_UNASSIGNED" | "JOB_COMPLETED" | "JOB_CANCELLED" | "FORM_SUBMITTED" | "JOB_ETA_CHANGED";
+                    event?: "JOB_CREATED" | "JOB_UPDATED" | "STATUS_CHANGED" | "JOB_ASSIGNED" | "JOB_UNASSIGNED" | "JOB_COMPLETED" | "JOB_CANCELLED" | "FORM_SUBMITTED" | "JOB_EN_ROUTE";
                     /**
                      * @description Where the events are POSTed: an absolute https URL on the public internet (http and private addresses only when the server runs with WEBHOOK_ALLOW_PRIVATE=true)
                      * @example https://erp.example.invalid/hooks/fieldservice
@@ -22429,7 +22127,7 @@ export interface operations {
                 /** @description PENDING while the request is in flight; SUCCESS when the receiver answered 2xx; FAILED otherwise */
                 status?: "PENDING" | "SUCCESS" | "FAILED";
                 /** @description The event that triggers the automation (spec §6) */
-                event?: "JOB_CREATED" | "JOB_UPDATED" | "STATUS_CHANGED" | "JOB_ASSIGNED" | "JOB_UNASSIGNED" | "JOB_COMPLETED" | "JOB_CANCELLED" | "FORM_SUBMITTED" | "JOB_ETA_CHANGED";
+                event?: "JOB_CREATED" | "JOB_UPDATED" | "STATUS_CHANGED" | "JOB_ASSIGNED" | "JOB_UNASSIGNED" | "JOB_COMPLETED" | "JOB_CANCELLED" | "FORM_SUBMITTED" | "JOB_EN_ROUTE";
                 automationId?: string;
             };
             header?: never;
@@ -22577,7 +22275,7 @@ export interface operations {
                 /** @description PENDING while the request is in flight; SUCCESS when the receiver answered 2xx; FAILED otherwise */
                 status?: "PENDING" | "SUCCESS" | "FAILED";
                 /** @description The event that triggers the automation (spec §6) */
-                event?: "JOB_CREATED" | "JOB_UPDATED" | "STATUS_CHANGED" | "JOB_ASSIGNED" | "JOB_UNASSIGNED" | "JOB_COMPLETED" | "JOB_CANCELLED" | "FORM_SUBMITTED" | "JOB_ETA_CHANGED";
+                event?: "JOB_CREATED" | "JOB_UPDATED" | "STATUS_CHANGED" | "JOB_ASSIGNED" | "JOB_UNASSIGNED" | "JOB_COMPLETED" | "JOB_CANCELLED" | "FORM_SUBMITTED" | "JOB_EN_ROUTE";
             };
             header?: never;
             path: {
@@ -23155,6 +22853,152 @@ export interface operations {
             };
         };
     };
+    listCustomerMessages: {
+        parameters: {
+            query?: {
+                /** @description 1-indexed page number */
+                page?: number;
+                /** @description Page size (default 50, max 100) */
+                limit?: number;
+                /** @description PENDING while being sent; SENT once the SMTP server accepted it; FAILED otherwise (see error) */
+                status?: "PENDING" | "SENT" | "FAILED";
+                jobId?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of customer emails, newest first */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            customerMessages: components["schemas"]["CustomerMessage"][];
+                            pagination: components["schemas"]["Pagination"];
+                        };
+                        /** @example Success */
+                        message: string;
+                    };
+                };
+            };
+            /** @description The request is not valid; `details` names each offending field (VALIDATION_ERROR) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code: "VALIDATION_ERROR";
+                    };
+                };
+            };
+            /** @description Missing, malformed, unknown, revoked or expired API key (UNAUTHORIZED) */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code: "UNAUTHORIZED";
+                    };
+                };
+            };
+            /** @description The key lacks the required scope (FORBIDDEN); or The organisation's plan has no API access (PLAN_UPGRADE_REQUIRED) */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code: "FORBIDDEN" | "PLAN_UPGRADE_REQUIRED";
+                    };
+                };
+            };
+            /** @description Rate limit of the key exceeded; retry after `Retry-After` seconds (RATE_LIMITED) */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code: "RATE_LIMITED";
+                    };
+                };
+            };
+            /** @description Unexpected error; nothing of it is shown, it is logged with the request id (INTERNAL_ERROR) */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code: "INTERNAL_ERROR";
+                    };
+                };
+            };
+            /** @description Database unreachable for the moment (SERVICE_UNAVAILABLE); retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code: "SERVICE_UNAVAILABLE";
+                    };
+                };
+            };
+        };
+    };
     webhookJobCreated: {
         parameters: {
             query?: never;
@@ -23387,7 +23231,7 @@ export interface operations {
             };
         };
     };
-    webhookJobEtaChanged: {
+    webhookJobEnRoute: {
         parameters: {
             query?: never;
             header: {
@@ -23403,7 +23247,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["JobEtaChangedWebhook"];
+                "application/json": components["schemas"]["JobEnRouteWebhook"];
             };
         };
         responses: {

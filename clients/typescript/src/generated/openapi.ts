@@ -501,7 +501,7 @@ export type webhooks = {
         patch?: never;
         trace?: never;
     };
-    JOB_ETA_CHANGED: {
+    JOB_EN_ROUTE: {
         parameters: {
             query?: never;
             header?: never;
@@ -511,8 +511,8 @@ export type webhooks = {
         get?: never;
         put?: never;
         /**
-         * JOB_ETA_CHANGED
-         * @description A remaining stop's predicted arrival moved by more than ETA_CHANGE_MINUTES (default 15) since the last one announced (before any, since its scheduled start). Predictions are recomputed when a worker's position arrives, when a job is written, and every minute for shifts in progress; each change is sent once, whatever the number of instances.
+         * JOB_EN_ROUTE
+         * @description The worker set off to the job ("On my way", admin POST /my/jobs/:id/en-route); the status stays ASSIGNED. Sent once per job: pressing it again sends nothing and keeps the same tracking link.
          *
          *     Sent as one HTTP POST with a JSON body to the URL of every active automation whose
          *     trigger is this event, after the change has committed. A non-2xx answer, or no answer within 10 s, is
@@ -526,7 +526,7 @@ export type webhooks = {
          *     base64-decoded part of the automation's `whsec_…` secret after the prefix. While a rotated secret is
          *     still valid, two signatures are sent, separated by a space: accept the request when either matches.
          */
-        post: operations["webhookJobEtaChanged"];
+        post: operations["webhookJobEnRoute"];
         delete?: never;
         options?: never;
         head?: never;
@@ -596,6 +596,10 @@ export type components = {
             operationalStart: string;
             /** @description Closing time, HH:MM */
             operationalEnd: string;
+            /** @description Where "on my way" and completion emails go; null: none */
+            email: string | null;
+            /** @description E.164, e.g. +447700900123; null: none */
+            phone: string | null;
             /**
              * Format: date-time
              * @description ISO 8601 datetime in UTC with milliseconds
@@ -1293,6 +1297,12 @@ export type components = {
              * @example 2026-11-23T09:00:00.000Z
              */
             completeRecordedAt: string | null;
+            /**
+             * Format: date-time
+             * @description When the worker said "On my way" (the status stays ASSIGNED)
+             * @example 2026-11-23T09:00:00.000Z
+             */
+            enRouteAt: string | null;
             tags: {
                 tag: {
                     /** @description Opaque identifier */
@@ -1310,75 +1320,63 @@ export type components = {
                 requiredValue: number;
             }[];
         };
-        /** JobEtaChangedData */
-        JobEtaChangedData: {
+        /** JobEnRouteData */
+        JobEnRouteData: {
             /** @description The job */
             jobId: string;
             /**
              * Format: date-time
-             * @description The predicted arrival now
+             * @description Predicted arrival; null when where the worker is is unknown
              * @example 2026-11-23T09:00:00.000Z
              */
-            eta: string;
-            /**
-             * Format: date-time
-             * @description The arrival last announced (the scheduled start before any was announced)
-             * @example 2026-11-23T09:00:00.000Z
-             */
-            previousEta: string;
-            /**
-             * @description ON_TIME; AT_RISK: expected to start within 15 min of the latest start its window allows, or a SOFT window already missed; LATE: a HARD window can no longer be met
-             * @enum {string}
-             */
-            risk: "ON_TIME" | "AT_RISK" | "LATE";
+            eta: string | null;
+            /** @description The customer's tracking page (no sign-in): share it with them */
+            trackingUrl: string;
+            worker: {
+                firstName: string;
+            };
         };
-        /** JobEtaChangedFeedData */
-        JobEtaChangedFeedData: {
+        /** JobEnRouteFeedData */
+        JobEnRouteFeedData: {
             /** @description The job */
             jobId: string;
             /**
              * Format: date-time
-             * @description The predicted arrival now
+             * @description Predicted arrival; null when where the worker is is unknown
              * @example 2026-11-23T09:00:00.000Z
              */
-            eta: string;
-            /**
-             * Format: date-time
-             * @description The arrival last announced (the scheduled start before any was announced)
-             * @example 2026-11-23T09:00:00.000Z
-             */
-            previousEta: string;
-            /**
-             * @description ON_TIME; AT_RISK: expected to start within 15 min of the latest start its window allows, or a SOFT window already missed; LATE: a HARD window can no longer be met
-             * @enum {string}
-             */
-            risk: "ON_TIME" | "AT_RISK" | "LATE";
+            eta: string | null;
+            /** @description The customer's tracking page (no sign-in): share it with them */
+            trackingUrl: string;
+            worker: {
+                firstName: string;
+            };
         };
-        /** JobEtaChangedFeedEvent */
-        JobEtaChangedFeedEvent: {
+        /** JobEnRouteFeedEvent */
+        JobEnRouteFeedEvent: {
             /** @description The event; the delivery log of its webhooks names it as eventId */
             id: string;
             /** @enum {string} */
-            event: "JOB_ETA_CHANGED";
+            event: "JOB_EN_ROUTE";
             /**
              * Format: date-time
              * @description ISO 8601 datetime in UTC with milliseconds
              * @example 2026-11-23T09:00:00.000Z
              */
             timestamp: string;
-            data: components["schemas"]["JobEtaChangedFeedData"];
+            data: components["schemas"]["JobEnRouteFeedData"];
         };
-        /** JobEtaChangedWebhook */
-        JobEtaChangedWebhook: {
+        /** JobEnRouteWebhook */
+        JobEnRouteWebhook: {
             /** @enum {string} */
-            event: "JOB_ETA_CHANGED";
+            event: "JOB_EN_ROUTE";
             /**
              * Format: date-time
              * @description When the change happened (the same for every event one change emits)
              * @example 2026-11-23T09:00:00.000Z
              */
             timestamp: string;
-            data: components["schemas"]["JobEtaChangedData"];
+            data: components["schemas"]["JobEnRouteData"];
         };
         /** JobUnassignedData */
         JobUnassignedData: {
@@ -3329,7 +3327,9 @@ export interface operations {
                  *       "priority": "NORMAL",
                  *       "timeWindowType": "SOFT",
                  *       "operationalStart": "07:00",
-                 *       "operationalEnd": "17:30"
+                 *       "operationalEnd": "17:30",
+                 *       "email": "orders@nqbakery.example",
+                 *       "phone": "+441612345678"
                  *     }
                  */
                 "application/json": {
@@ -3363,6 +3363,13 @@ export interface operations {
                      * @example 08:30
                      */
                     operationalEnd?: string;
+                    /**
+                     * Format: email
+                     * @description An email address; null clears it
+                     */
+                    email?: string | null;
+                    /** @description A phone number in E.164 form: + and 8 to 15 digits, e.g. +447700900123; null clears it */
+                    phone?: string | null;
                 };
             };
         };
@@ -3809,6 +3816,13 @@ export interface operations {
                      * @example 08:30
                      */
                     operationalEnd?: string;
+                    /**
+                     * Format: email
+                     * @description An email address; null clears it
+                     */
+                    email?: string | null;
+                    /** @description A phone number in E.164 form: + and 8 to 15 digits, e.g. +447700900123; null clears it */
+                    phone?: string | null;
                 };
             };
         };
@@ -5067,7 +5081,7 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description Only these event types, comma-separated: JOB_CREATED, JOB_UPDATED, STATUS_CHANGED, JOB_ASSIGNED, JOB_UNASSIGNED, JOB_COMPLETED, JOB_CANCELLED, FORM_SUBMITTED, JOB_ETA_CHANGED, JOB_DELETED
+                 * @description Only these event types, comma-separated: JOB_CREATED, JOB_UPDATED, STATUS_CHANGED, JOB_ASSIGNED, JOB_UNASSIGNED, JOB_COMPLETED, JOB_CANCELLED, FORM_SUBMITTED, JOB_EN_ROUTE, JOB_DELETED
                  * @example JOB_DELETED,STATUS_CHANGED
                  */
                 type?: string;
@@ -5100,7 +5114,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: {
-                            events: (components["schemas"]["JobCreatedFeedEvent"] | components["schemas"]["JobUpdatedFeedEvent"] | components["schemas"]["StatusChangedFeedEvent"] | components["schemas"]["JobAssignedFeedEvent"] | components["schemas"]["JobUnassignedFeedEvent"] | components["schemas"]["JobCompletedFeedEvent"] | components["schemas"]["JobCancelledFeedEvent"] | components["schemas"]["FormSubmittedFeedEvent"] | components["schemas"]["JobEtaChangedFeedEvent"] | components["schemas"]["JobDeletedFeedEvent"])[];
+                            events: (components["schemas"]["JobCreatedFeedEvent"] | components["schemas"]["JobUpdatedFeedEvent"] | components["schemas"]["StatusChangedFeedEvent"] | components["schemas"]["JobAssignedFeedEvent"] | components["schemas"]["JobUnassignedFeedEvent"] | components["schemas"]["JobCompletedFeedEvent"] | components["schemas"]["JobCancelledFeedEvent"] | components["schemas"]["FormSubmittedFeedEvent"] | components["schemas"]["JobEnRouteFeedEvent"] | components["schemas"]["JobDeletedFeedEvent"])[];
                             pagination: components["schemas"]["EventFeedPagination"];
                         };
                         /** @example Success */
@@ -5465,7 +5479,7 @@ export interface operations {
             };
         };
     };
-    webhookJobEtaChanged: {
+    webhookJobEnRoute: {
         parameters: {
             query?: never;
             header: {
@@ -5481,7 +5495,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["JobEtaChangedWebhook"];
+                "application/json": components["schemas"]["JobEnRouteWebhook"];
             };
         };
         responses: {

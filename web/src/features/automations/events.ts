@@ -17,6 +17,7 @@ export const EVENTS: { value: EventName; label: string; hint: string }[] = [
     label: 'Arrival time changed',
     hint: 'A stop’s predicted arrival moves by more than 15 minutes',
   },
+  { value: 'JOB_EN_ROUTE', label: 'On the way', hint: 'A worker taps “On my way” (with the tracking link)' },
 ]
 
 // Fails to compile when the API gains an event this list lacks.

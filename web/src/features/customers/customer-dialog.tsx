@@ -19,6 +19,8 @@ const FIELDS = [
   'timeWindowType',
   'operationalStart',
   'operationalEnd',
+  'email',
+  'phone',
 ] as const
 
 export function CustomerDialog({
@@ -47,6 +49,8 @@ export function CustomerDialog({
       timeWindowType: customer?.timeWindowType ?? ('SOFT' as Customer['timeWindowType']),
       operationalStart: customer?.operationalStart ?? '08:00',
       operationalEnd: customer?.operationalEnd ?? '18:00',
+      email: customer?.email ?? '',
+      phone: customer?.phone ?? '',
     }),
     { fields: FIELDS, submission: mutation },
   )
@@ -74,6 +78,9 @@ export function CustomerDialog({
       timeWindowType: values.timeWindowType,
       operationalStart: values.operationalStart,
       operationalEnd: values.operationalEnd,
+      // Empty clears: the API takes null for "none" and names a malformed value at its field.
+      email: values.email.trim() || null,
+      phone: values.phone.replace(/[\s()-]/g, '') || null,
     }
     const done = { onSuccess: ({ customer: saved }: { customer: Customer }) => onSaved(saved) }
     if (customer) update.mutate({ id: customer.id, ...body }, done)
@@ -94,6 +101,24 @@ export function CustomerDialog({
       <div className="form-grid">
         <TextField form={form} name="name" label="Name" autoComplete="off" />
         <TextField form={form} name="address" label="Address" optional autoComplete="off" />
+        <TextField
+          form={form}
+          name="email"
+          label="Email"
+          optional
+          type="email"
+          hint="Gets the “on my way” and “completed” emails when they are turned on"
+          autoComplete="off"
+        />
+        <TextField
+          form={form}
+          name="phone"
+          label="Phone"
+          optional
+          type="tel"
+          hint="International form, e.g. +44 7700 900123"
+          autoComplete="off"
+        />
         <LocationFields form={form} label="Customer location" landmarks={landmarks} />
         <TextField
           form={form}

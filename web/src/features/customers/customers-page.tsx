@@ -36,6 +36,18 @@ export function CustomersPage() {
       ),
     },
     {
+      header: 'Contact',
+      cell: (c) =>
+        c.email || c.phone ? (
+          <span className="stack" style={{ gap: 0 }}>
+            {c.email && <span>{c.email}</span>}
+            {c.phone && <a href={`tel:${c.phone}`}>{c.phone}</a>}
+          </span>
+        ) : (
+          <span className="muted">None</span>
+        ),
+    },
+    {
       header: 'Coordinates',
       cell: (c) => (
         <span className="mono">

@@ -3,6 +3,7 @@ import { useMemo } from 'react'
 import { ButtonLink } from '../../ui/button'
 import { PageHeader } from '../../ui/page-header'
 import { useAutomations } from '../automations/queries'
+import { CustomerMessages } from './customer-messages'
 import { ExecutionLog } from './execution-log'
 
 export function WebhookLogsPage() {
@@ -21,6 +22,7 @@ export function WebhookLogsPage() {
         actions={<ButtonLink to="/settings/automations">Manage automations</ButtonLink>}
       />
       <ExecutionLog automationNames={names} />
+      <CustomerMessages />
     </div>
   )
 }

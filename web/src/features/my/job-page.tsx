@@ -135,6 +135,11 @@ function JobDetails({ job, pending }: { job: MyJob; pending: QueuedAction[] }) {
           <dd>
             <span>{job.customer ? job.customer.name : 'No customer'}</span>
             {job.customer?.address && <div className="muted">{job.customer.address}</div>}
+            {job.customer?.phone && (
+              <div>
+                <a href={`tel:${job.customer.phone}`}>Call {job.customer.phone}</a>
+              </div>
+            )}
           </dd>
         </div>
       </dl>

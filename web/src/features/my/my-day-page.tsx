@@ -8,6 +8,7 @@ import { Button } from '../../ui/button'
 import { EmptyState, ErrorState, LoadingState } from '../../ui/states'
 import { addDays, dayTitle, duration, parseDay } from './format'
 import { JobCard } from './job-card'
+import { OnMyWay } from './on-my-way'
 import { applyPending, isCompletionPending, isDone, isRemaining, type ShownJob } from './pending'
 import { useMyDay } from './queries'
 import { useQueue } from './queue-context'
@@ -36,6 +37,10 @@ export function MyDayPage() {
 
   // Counted done once the office has it: a completion waiting on the phone is not done yet.
   const done = shown.filter(isDone).length
+  // "On my way" belongs to the next stop: the first still ASSIGNED, once nothing is in progress.
+  const next = shown.some(({ job }) => job.status === 'IN_PROGRESS')
+    ? undefined
+    : shown.find(({ job, pending }) => job.status === 'ASSIGNED' && pending.length === 0)?.job
   const onSite = shown.reduce((sum, { job }) => sum + job.serviceDuration, 0)
 
   return (
@@ -85,6 +90,7 @@ export function MyDayPage() {
             {shown.map(({ job, pending }) => (
               <li key={job.id}>
                 <JobCard job={job} pending={pending} now={now} />
+                {date === today && job.id === next?.id && <OnMyWay job={job} />}
               </li>
             ))}
           </ol>

@@ -1,0 +1,45 @@
+// What the customer's tracking page may know (issue 29 §3): the organisation's name, the
+// technician's first name, the job's title and status, the arrival window and, while on the way, where
+// the technician is relative to the destination. Nothing else about the customer, the worker or other
+// jobs — not even the destination's coordinates: the position is sent as metres east and north of it.
+import { type Static, Type } from '@sinclair/typebox'
+import { DateTime, Envelope, Nullable, StringEnum } from '../../http/schemas.js'
+
+export const TrackingStatus = StringEnum(
+  ['SCHEDULED', 'EN_ROUTE', 'IN_PROGRESS', 'COMPLETED', 'CANCELLED'],
+  'SCHEDULED: not yet on the way; EN_ROUTE: on the way; IN_PROGRESS: arrived and working',
+)
+
+export const Tracking = Type.Object(
+  {
+    organisationName: Type.String(),
+    technicianFirstName: Nullable(Type.String()),
+    jobTitle: Type.String(),
+    status: TrackingStatus,
+    arrivalWindow: Nullable(
+      Type.Object(
+        { from: DateTime, to: DateTime },
+        { description: 'The predicted arrival ± 15 minutes, each end rounded to 5 minutes' },
+      ),
+    ),
+    position: Nullable(
+      Type.Object(
+        {
+          metresEast: Type.Integer(),
+          metresNorth: Type.Integer(),
+          recordedAt: DateTime,
+        },
+        { description: 'Only while EN_ROUTE and known: where the technician was, from the destination' },
+      ),
+    ),
+  },
+  { additionalProperties: false, title: 'Tracking' },
+)
+export type Tracking = Static<typeof Tracking>
+
+export const TrackingResponse = Envelope(Type.Object({ tracking: Tracking }), 'The tracked visit')
+
+export const TokenParams = Type.Object(
+  { token: Type.String({ minLength: 1, maxLength: 200, description: 'The token of the tracking link' }) },
+  { additionalProperties: false },
+)
