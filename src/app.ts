@@ -158,7 +158,12 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   })
 
   // 4. The services the routes use (webhooks, plan runner, key cache, dashboard sign-in: services.ts).
-  const { routeOptions: options, login, webhooks, live } = buildServices(app, deps, requestDb, rateLimits, ipLimit)
+  const {
+    routeOptions: options,
+    login,
+    webhooks,
+    live,
+  } = buildServices(app, deps, requestDb, rateLimits, ipLimit)
   app.decorate('webhooks', webhooks)
   app.decorate('live', live)
   // Metrics: requests are counted in the same onResponse hook (by route pattern, never the URL);

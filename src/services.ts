@@ -9,8 +9,8 @@ import {
   type Config,
   DEFAULT_PUBLIC_BASE_URL,
   DEFAULT_ROUTE_PLAN_QUEUE_MAX,
-  LIVE_DEFAULTS,
   DEFAULT_SMTP_FROM,
+  LIVE_DEFAULTS,
   type SESSION_DEFAULTS,
   WEBHOOK_DEFAULTS,
 } from './config.js'
@@ -19,9 +19,9 @@ import type { IpLimit } from './http/ip-rate-limit.js'
 import type { RateLimits } from './http/rate-limit.js'
 import { ApiKeyResolver, buildDashboardSignIn, type SessionLogin } from './modules/auth/index.js'
 import { type WebhookConfig, Webhooks } from './modules/automations/webhooks.js'
-import { LiveRefresher } from './modules/live/refresher.js'
 import { SmtpMailer } from './modules/customer-messages/mailer.js'
 import { CustomerMail } from './modules/customer-messages/service.js'
+import { LiveRefresher } from './modules/live/refresher.js'
 import type { RouteOptions } from './modules/route-options.js'
 import { PLAN_RUNNER_DEFAULTS, PlanRunner } from './modules/route-plans/runner.js'
 import { solveDay } from './modules/route-plans/solve-day.js'

@@ -192,6 +192,39 @@ for (const dialect of DIALECTS) {
       expect((await liveShift(s)).stops[0].eta).toBe(plus('09:30:00', LEG))
     })
 
+    it("On my way announces the forecast's eta; the tracking page shows it and the fresh position", async () => {
+      const s = await setup()
+      await setJobState(s.db, s.org, s.a, { status: 'COMPLETED', completedAt: iso('09:05:00') })
+      // The worker is 0.01° (about 1.1 km) south of B, the next stop.
+      const sent = await s.me.post('/my/positions', {
+        positions: [{ latitude: 53.59, longitude: -2.2, accuracy: 10, recordedAt: iso('09:09:30') }],
+      })
+      expect(sent.status, sent.body.error).toBe(201)
+      const forecast = (await liveShift(s)).stops[0]
+      expect(forecast.jobId).toBe(s.b)
+      expect(forecast.eta > iso('09:10:00') && forecast.eta < iso('09:20:00')).toBe(true)
+
+      const off = await s.me.post(`/my/jobs/${s.b}/en-route`)
+      expect(off.status, off.body.error).toBe(200)
+      const [announced] = (await outboxEvents(s.db, s.org)).filter((e) => e.event === 'JOB_EN_ROUTE')
+      expect(announced?.data.eta).toBe(forecast.eta)
+
+      const token = String(announced?.data.trackingUrl).split('/t/')[1]
+      const page = await t.app.inject({ url: `/v1/track/${token}` })
+      expect(page.statusCode, page.body).toBe(200)
+      const tracking = page.json().data.tracking
+      expect(tracking.status).toBe('EN_ROUTE')
+      // The position is where the positions table has the worker, relative to the stop: due south.
+      expect(tracking.position).toMatchObject({ metresEast: 0, recordedAt: iso('09:09:30') })
+      expect(tracking.position.metresNorth).toBeGreaterThan(-1200)
+      expect(tracking.position.metresNorth).toBeLessThan(-1000)
+      // Twenty minutes on, that fix is stale: the page no longer shows a position it cannot vouch for.
+      now = at('09:30:00')
+      const later = (await t.app.inject({ url: `/v1/track/${token}` })).json().data.tracking
+      expect(later.position).toBeNull()
+      expect(later.arrivalWindow).not.toBeNull()
+    })
+
     it('refuses bad positions naming the field, and positions off shift with 409 OFF_SHIFT', async () => {
       const s = await setup()
       const position = (recordedAt: string, extra: object = {}) => ({

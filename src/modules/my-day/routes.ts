@@ -35,7 +35,10 @@ function me(request: FastifyRequest): { organisationId: string; userId: string }
 
 const ONLY_MINE = 'Only the signed-in user’s own jobs: any other job is 404, as if it did not exist.'
 
-export const myDayRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app, { db, clock, publicBaseUrl }) => {
+export const myDayRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (
+  app,
+  { db, clock, publicBaseUrl },
+) => {
   app.get(
     '/my/jobs',
     {

@@ -228,7 +228,7 @@ export async function setOffToMyJob(
   at: string,
 ) {
   await setOff(db, organisationId, userId, id, publicBaseUrl, at)
-  return myJob(db, organisationId, userId, id)
+  return myJob(db, organisationId, userId, id, Date.parse(at))
 }
 
 /** A form of the user's job, answered against its template; FORM_SUBMITTED with the worker as submitter. */

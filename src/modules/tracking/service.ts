@@ -8,8 +8,8 @@ import type { Database, Executor } from '../../db/types.js'
 import { AppError, notFound } from '../../http/errors.js'
 import { recordEvent } from '../events/service.js'
 import { markEnRoute } from '../jobs/en-route.js'
+import { lastKnownPositions, predictJobEta } from '../live/forecast-day.js'
 import { getUser } from '../organisations/users-service.js'
-import { lastKnownPositions } from '../live/forecast-day.js'
 import { estimateArrival } from './eta.js'
 import * as repository from './repository.js'
 import type { Tracking } from './schemas.js'
@@ -166,9 +166,16 @@ export async function trackingOf(
     technicianFirstName: firstNameOf(row.worker_name),
     jobTitle: row.title,
     status,
-    arrivalWindow: status === 'SCHEDULED' || status === 'EN_ROUTE' ? arrivalWindowOf(row.eta) : null,
+    arrivalWindow:
+      status === 'SCHEDULED' || status === 'EN_ROUTE' ? arrivalWindowOf(await etaOf(db, row, now)) : null,
     position: status === 'EN_ROUTE' ? await positionFor(db, row, positionOf) : null,
   }
+}
+
+/** The live forecast's arrival as of now when it can place the job, else the one announced at set-off. */
+async function etaOf(db: Executor, row: repository.TrackedJobRow, now: number): Promise<string | null> {
+  const forecast = await predictJobEta(db, row.organisation_id, row.job_id, now)
+  return forecast?.eta ?? row.eta
 }
 
 async function positionFor(

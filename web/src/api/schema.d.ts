@@ -770,7 +770,7 @@ export type paths = {
         };
         /**
          * My jobs of a day
-         * @description The signed-in user’s jobs scheduled on `date` (on the clock of each job’s depot), in visiting order: an applied route plan schedules them in its order, so scheduledStart order is the plan’s. Any signed-in user (a WORKER mostly); not for API keys.
+         * @description The signed-in user’s jobs scheduled on `date` (on the clock of each job’s depot), in visiting order: an applied route plan schedules them in its order, so scheduledStart order is the plan’s; each still to visit with its predicted eta, expectedStart and risk; and the user’s shifts that day. Any signed-in user (a WORKER mostly); not for API keys.
          */
         get: operations["listMyJobs"];
         put?: never;
@@ -875,6 +875,46 @@ export type paths = {
          * @description The answers are checked against the template’s fields (400 naming each wrong answer at /body/answers/<key>) and stored as a form submission with the worker as submitter, emitting FORM_SUBMITTED. 422 TERMINAL_STATE once the job is COMPLETED or CANCELLED. Only the signed-in user’s own jobs: any other job is 404, as if it did not exist.
          */
         post: operations["submitMyForm"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/my/positions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send my positions
+         * @description The signed-in worker’s device positions (1–100 a call, batched by the phone; offline ones later, in any order). Each `recordedAt` must not be in the future (a minute of clock skew is allowed) nor older than 24 hours (400 naming it), and must fall within one of the worker’s shifts, from 30 min before its start to 30 min after its end: otherwise 409 OFF_SHIFT and the phone stops sending. The ETAs of the worker’s shift are recomputed at once. Only admins and dispatchers read positions (GET /live). Kept POSITION_RETENTION_DAYS (default 7).
+         */
+        post: operations["recordMyPositions"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/live": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Where every worker is and when each stop will be reached
+         * @description Per shift of `date` (optionally of one depot): the worker, vehicle, last position with its recordedAt, the job under way, and each remaining stop’s eta (arrival), expectedStart and risk, predicted from now: from the job under way (its expected end: startedAt + service duration, or now if overdue), else a position of the last 15 min, else the last job done, else the route’s start; travel as the optimiser’s (great-circle × detour at the organisation’s speed ÷ the vehicle’s speed factor); windows narrowed by the customer’s hours; breaks at their time. risk: AT_RISK when the expected start is within 15 min of the latest start that still ends the visit in its window, or a SOFT window is missed; LATE when a HARD one can no longer be met. Admins and dispatchers only; a locationId not of this organisation is 404.
+         */
+        get: operations["getLiveDay"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -1571,6 +1611,38 @@ export type webhooks = {
         patch?: never;
         trace?: never;
     };
+    JOB_ETA_CHANGED: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * JOB_ETA_CHANGED
+         * @description A remaining stop's predicted arrival moved by more than ETA_CHANGE_MINUTES (default 15) since the last one announced (before any, since its scheduled start). Predictions are recomputed when a worker's position arrives, when a job is written, and every minute for shifts in progress; each change is sent once, whatever the number of instances.
+         *
+         *     Sent as one HTTP POST with a JSON body to the URL of every active automation whose
+         *     trigger is this event, after the change has committed. A non-2xx answer, or no answer within 10 s, is
+         *     recorded as a failure in the automation's execution log and is not retried; it can be redelivered from
+         *     the execution log.
+         *
+         *     **Signature** ([Standard Webhooks](https://www.standardwebhooks.com)): `webhook-id` identifies the
+         *     delivery and is the same on every redelivery (use it to drop duplicates); `webhook-timestamp` is the
+         *     sending time in Unix seconds (refuse stale ones); `webhook-signature` is `v1,` followed by the base64
+         *     HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` (the raw body bytes), keyed with the
+         *     base64-decoded part of the automation's `whsec_…` secret after the prefix. While a rotated secret is
+         *     still valid, two signatures are sent, separated by a space: accept the request when either matches.
+         */
+        post: operations["webhookJobEtaChanged"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     JOB_EN_ROUTE: {
         parameters: {
             query?: never;
@@ -1661,7 +1733,7 @@ export type components = {
              * @description The event that triggers the automation (spec §6)
              * @enum {string}
              */
-            event: "JOB_CREATED" | "JOB_UPDATED" | "STATUS_CHANGED" | "JOB_ASSIGNED" | "JOB_UNASSIGNED" | "JOB_COMPLETED" | "JOB_CANCELLED" | "FORM_SUBMITTED" | "JOB_EN_ROUTE";
+            event: "JOB_CREATED" | "JOB_UPDATED" | "STATUS_CHANGED" | "JOB_ASSIGNED" | "JOB_UNASSIGNED" | "JOB_COMPLETED" | "JOB_CANCELLED" | "FORM_SUBMITTED" | "JOB_ETA_CHANGED" | "JOB_EN_ROUTE";
             /**
              * @description What the automation does: POST the event to url
              * @enum {string}
@@ -2529,6 +2601,40 @@ export type components = {
             timestamp: string;
             data: components["schemas"]["JobEnRouteData"];
         };
+        /** JobEtaChangedData */
+        JobEtaChangedData: {
+            /** @description The job */
+            jobId: string;
+            /**
+             * Format: date-time
+             * @description The predicted arrival now
+             * @example 2026-11-23T09:00:00.000Z
+             */
+            eta: string;
+            /**
+             * Format: date-time
+             * @description The arrival last announced (the scheduled start before any was announced)
+             * @example 2026-11-23T09:00:00.000Z
+             */
+            previousEta: string;
+            /**
+             * @description ON_TIME; AT_RISK: expected to start within 15 min of the latest start its window allows, or a SOFT window already missed; LATE: a HARD window can no longer be met
+             * @enum {string}
+             */
+            risk: "ON_TIME" | "AT_RISK" | "LATE";
+        };
+        /** JobEtaChangedWebhook */
+        JobEtaChangedWebhook: {
+            /** @enum {string} */
+            event: "JOB_ETA_CHANGED";
+            /**
+             * Format: date-time
+             * @description When the change happened (the same for every event one change emits)
+             * @example 2026-11-23T09:00:00.000Z
+             */
+            timestamp: string;
+            data: components["schemas"]["JobEtaChangedData"];
+        };
         /** JobUnassignedData */
         JobUnassignedData: {
             /** @description The job */
@@ -2696,6 +2802,132 @@ export type components = {
             timestamp: string;
             data: components["schemas"]["JobUpdatedData"];
         };
+        /** LiveShift */
+        LiveShift: {
+            /** @description Opaque identifier */
+            shiftId: string;
+            /** @description The calendar date the shift lands on */
+            date: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 datetime in UTC with milliseconds
+             * @example 2026-11-23T09:00:00.000Z
+             */
+            start: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 datetime in UTC with milliseconds
+             * @example 2026-11-23T09:00:00.000Z
+             */
+            end: string;
+            /** @description Opaque identifier */
+            locationId: string;
+            worker: {
+                /** @description Opaque identifier */
+                id: string;
+                name: string;
+            };
+            vehicle: {
+                /** @description Opaque identifier */
+                id: string;
+                name: string;
+            };
+            /** @description The latest of the last 24 hours, however old (see recordedAt) */
+            lastPosition: {
+                /**
+                 * @description Latitude in decimal degrees
+                 * @example 51.5072
+                 */
+                latitude: string;
+                /**
+                 * @description Longitude in decimal degrees
+                 * @example -0.1276
+                 */
+                longitude: string;
+                /** @description Metres */
+                accuracy: number | null;
+                /**
+                 * Format: date-time
+                 * @description ISO 8601 datetime in UTC with milliseconds
+                 * @example 2026-11-23T09:00:00.000Z
+                 */
+                recordedAt: string;
+            } | null;
+            currentJob: {
+                /** @description Opaque identifier */
+                id: string;
+                title: string;
+                /**
+                 * Format: date-time
+                 * @description ISO 8601 datetime in UTC with milliseconds
+                 * @example 2026-11-23T09:00:00.000Z
+                 */
+                startedAt: string | null;
+                /**
+                 * Format: date-time
+                 * @description startedAt + service duration, or now if overdue
+                 * @example 2026-11-23T09:00:00.000Z
+                 */
+                expectedEnd: string;
+            } | null;
+            /** @description The ASSIGNED jobs still to visit, in visiting order */
+            stops: {
+                /** @description Opaque identifier */
+                jobId: string;
+                title: string;
+                /**
+                 * Format: date-time
+                 * @description ISO 8601 datetime in UTC with milliseconds
+                 * @example 2026-11-23T09:00:00.000Z
+                 */
+                scheduledStart: string | null;
+                /**
+                 * Format: date-time
+                 * @description ISO 8601 datetime in UTC with milliseconds
+                 * @example 2026-11-23T09:00:00.000Z
+                 */
+                earliestStart: string | null;
+                /**
+                 * Format: date-time
+                 * @description ISO 8601 datetime in UTC with milliseconds
+                 * @example 2026-11-23T09:00:00.000Z
+                 */
+                latestEnd: string | null;
+                /** @enum {string} */
+                timeWindowType: "HARD" | "SOFT";
+                /**
+                 * Format: date-time
+                 * @description Predicted arrival
+                 * @example 2026-11-23T09:00:00.000Z
+                 */
+                eta: string;
+                /**
+                 * Format: date-time
+                 * @description Predicted start of the work (window, breaks)
+                 * @example 2026-11-23T09:00:00.000Z
+                 */
+                expectedStart: string;
+                /**
+                 * Format: date-time
+                 * @description ISO 8601 datetime in UTC with milliseconds
+                 * @example 2026-11-23T09:00:00.000Z
+                 */
+                expectedEnd: string;
+                /**
+                 * @description ON_TIME; AT_RISK: expected to start within 15 min of the latest start its window allows, or a SOFT window already missed; LATE: a HARD window can no longer be met
+                 * @enum {string}
+                 */
+                risk: "ON_TIME" | "AT_RISK" | "LATE";
+            }[];
+            /**
+             * Format: date-time
+             * @description When the route is expected to end
+             * @example 2026-11-23T09:00:00.000Z
+             */
+            predictedEnd: string;
+            /** @description How far past the shift’s end (0 when it ends in time) */
+            overtimeMinutes: number;
+        };
         /** Location */
         Location: {
             /** @description Opaque identifier */
@@ -2792,6 +3024,23 @@ export type components = {
              * @example 2026-11-23T09:00:00.000Z
              */
             completedAt: string | null;
+            /**
+             * Format: date-time
+             * @description Predicted arrival, from now (null: not a stop still to visit on a shift)
+             * @example 2026-11-23T09:00:00.000Z
+             */
+            eta: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 datetime in UTC with milliseconds
+             * @example 2026-11-23T09:00:00.000Z
+             */
+            expectedStart: string | null;
+            /**
+             * @description ON_TIME; AT_RISK: expected to start within 15 min of the latest start its window allows, or a SOFT window already missed; LATE: a HARD window can no longer be met
+             * @enum {string|null}
+             */
+            risk: "ON_TIME" | "AT_RISK" | "LATE" | null;
             /**
              * Format: date-time
              * @description When I said "On my way" (POST /my/jobs/:id/en-route)
@@ -2899,11 +3148,18 @@ export type components = {
             date: string;
             locationId: string | null;
             /**
-             * @description REPLAN_ALL: re-plan the CREATED and ASSIGNED jobs of the day (assigned jobs may move or be unassigned); KEEP_ASSIGNED: assigned jobs stay on their routes and the CREATED ones are fitted around them
+             * @description REPLAN_ALL: re-plan the CREATED and ASSIGNED jobs of the day (assigned jobs may move or be unassigned); KEEP_ASSIGNED: assigned jobs stay on their routes and the CREATED ones are fitted around them; REPLAN_REMAINING: the rest of today from `at` — as REPLAN_ALL, each route starting where its worker is (after the job in progress, which stays first). Whatever the mode, a plan of today starts from now: no route starts earlier, done and in-progress work keeps its time, passed breaks are gone
              * @enum {string}
              */
-            mode: "REPLAN_ALL" | "KEEP_ASSIGNED";
+            mode: "REPLAN_ALL" | "KEEP_ASSIGNED" | "REPLAN_REMAINING";
             timeLimitSeconds: number;
+            /**
+             * Format: date-time
+             * @description The instant the plan is made as of (null: made before it was kept)
+             */
+            at: string | null;
+            /** @description 0–1: the price of moving jobs between workers and of changing next stops */
+            stability: number;
             jobIds: string[] | null;
             shiftIds: string[] | null;
             /** @description From the moment a runner takes the plan (RUNNING), and the last report once it has finished. A plan ends before its time limit when it cannot improve: one job, no job that fits, or no better plan for a long stretch of the search while every job that fits on a route is planned */
@@ -2999,6 +3255,8 @@ export type components = {
                             /** @description Sum of the demands of this and every earlier stop of the route */
                             value: number;
                         }[];
+                        /** @description The job its worker has in progress (planned from now): first, from its start to its expected end (start + duration, or now if overdue); applying the plan leaves it as it is */
+                        inProgress?: boolean;
                     }[];
                     /** @description From the last stop back to the origin; 0 for END_AT_LAST_JOB */
                     returnTravelKm: number;
@@ -3016,10 +3274,10 @@ export type components = {
                     jobId: string;
                     title: string;
                     /**
-                     * @description NO_LOCATION: neither the job nor its customer has coordinates; TIME_WINDOW: no route can reach it inside its window; CAPACITY: no vehicle has room for its demands; SKILL: no vehicle has all its tags; NO_SHIFT: no route that day
+                     * @description NO_LOCATION: neither the job nor its customer has coordinates; TIME_WINDOW: no route can reach it inside its window; CAPACITY: no vehicle has room for its demands; SKILL: no vehicle has all its tags; NO_SHIFT: no route that day; WINDOW_PASSED: planned from now, its HARD window closes before it could be done
                      * @enum {string}
                      */
-                    reason: "NO_LOCATION" | "TIME_WINDOW" | "CAPACITY" | "SKILL" | "NO_SHIFT";
+                    reason: "NO_LOCATION" | "TIME_WINDOW" | "CAPACITY" | "SKILL" | "NO_SHIFT" | "WINDOW_PASSED";
                 }[];
                 totals: {
                     assignedJobs: number;
@@ -3039,6 +3297,46 @@ export type components = {
                     lateness: number;
                     total: number;
                 };
+                /** @description What applying the plan changes (plans made before this list have none) */
+                changes?: {
+                    /** @description Opaque identifier */
+                    jobId: string;
+                    title: string;
+                    /** @description Its worker and scheduled start before the plan; null: not assigned */
+                    from: {
+                        user: {
+                            /** @description Opaque identifier */
+                            id: string;
+                            name: string;
+                        };
+                        /** @description Opaque identifier */
+                        shiftId: string | null;
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601 datetime in UTC with milliseconds
+                         * @example 2026-11-23T09:00:00.000Z
+                         */
+                        start: string | null;
+                    } | null;
+                    /** @description Its worker and service start in the plan; null: taken off its route */
+                    to: {
+                        user: {
+                            /** @description Opaque identifier */
+                            id: string;
+                            name: string;
+                        };
+                        /** @description Opaque identifier */
+                        shiftId: string | null;
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601 datetime in UTC with milliseconds
+                         * @example 2026-11-23T09:00:00.000Z
+                         */
+                        start: string | null;
+                    } | null;
+                    /** @description Whether the worker changes (assigned or unassigned included) */
+                    movedWorker: boolean;
+                }[];
             } | null;
             /** @description Why the plan FAILED */
             error: string | null;
@@ -3086,11 +3384,18 @@ export type components = {
             date: string;
             locationId: string | null;
             /**
-             * @description REPLAN_ALL: re-plan the CREATED and ASSIGNED jobs of the day (assigned jobs may move or be unassigned); KEEP_ASSIGNED: assigned jobs stay on their routes and the CREATED ones are fitted around them
+             * @description REPLAN_ALL: re-plan the CREATED and ASSIGNED jobs of the day (assigned jobs may move or be unassigned); KEEP_ASSIGNED: assigned jobs stay on their routes and the CREATED ones are fitted around them; REPLAN_REMAINING: the rest of today from `at` — as REPLAN_ALL, each route starting where its worker is (after the job in progress, which stays first). Whatever the mode, a plan of today starts from now: no route starts earlier, done and in-progress work keeps its time, passed breaks are gone
              * @enum {string}
              */
-            mode: "REPLAN_ALL" | "KEEP_ASSIGNED";
+            mode: "REPLAN_ALL" | "KEEP_ASSIGNED" | "REPLAN_REMAINING";
             timeLimitSeconds: number;
+            /**
+             * Format: date-time
+             * @description The instant the plan is made as of (null: made before it was kept)
+             */
+            at: string | null;
+            /** @description 0–1: the price of moving jobs between workers and of changing next stops */
+            stability: number;
             jobIds: string[] | null;
             shiftIds: string[] | null;
             /** @description From the moment a runner takes the plan (RUNNING), and the last report once it has finished. A plan ends before its time limit when it cannot improve: one job, no job that fits, or no better plan for a long stretch of the search while every job that fits on a route is planned */
@@ -3409,7 +3714,7 @@ export type components = {
              * @description The event that triggers the automation (spec §6)
              * @enum {string}
              */
-            event: "JOB_CREATED" | "JOB_UPDATED" | "STATUS_CHANGED" | "JOB_ASSIGNED" | "JOB_UNASSIGNED" | "JOB_COMPLETED" | "JOB_CANCELLED" | "FORM_SUBMITTED" | "JOB_EN_ROUTE";
+            event: "JOB_CREATED" | "JOB_UPDATED" | "STATUS_CHANGED" | "JOB_ASSIGNED" | "JOB_UNASSIGNED" | "JOB_COMPLETED" | "JOB_CANCELLED" | "FORM_SUBMITTED" | "JOB_ETA_CHANGED" | "JOB_EN_ROUTE";
             /** @description The URL the request went to */
             url: string;
             /**
@@ -3429,7 +3734,7 @@ export type components = {
                  * @description The event that triggers the automation (spec §6)
                  * @enum {string}
                  */
-                event: "JOB_CREATED" | "JOB_UPDATED" | "STATUS_CHANGED" | "JOB_ASSIGNED" | "JOB_UNASSIGNED" | "JOB_COMPLETED" | "JOB_CANCELLED" | "FORM_SUBMITTED" | "JOB_EN_ROUTE";
+                event: "JOB_CREATED" | "JOB_UPDATED" | "STATUS_CHANGED" | "JOB_ASSIGNED" | "JOB_UNASSIGNED" | "JOB_COMPLETED" | "JOB_CANCELLED" | "FORM_SUBMITTED" | "JOB_ETA_CHANGED" | "JOB_EN_ROUTE";
                 /**
                  * Format: date-time
                  * @description ISO 8601 datetime in UTC with milliseconds
@@ -16670,6 +16975,22 @@ export interface operations {
                         data: {
                             date: string;
                             jobs: components["schemas"]["MyJob"][];
+                            shifts: {
+                                /** @description Opaque identifier */
+                                id: string;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601 datetime in UTC with milliseconds
+                                 * @example 2026-11-23T09:00:00.000Z
+                                 */
+                                start: string;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601 datetime in UTC with milliseconds
+                                 * @example 2026-11-23T09:00:00.000Z
+                                 */
+                                end: string;
+                            }[];
                         };
                         /** @example Success */
                         message: string;
@@ -17951,6 +18272,413 @@ export interface operations {
             };
         };
     };
+    recordMyPositions: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: a new value per operation (a UUID, say), 1 to 255 printable ASCII characters. For 24 hours, a request with the same key, method, path and body gets the first response again, status and body, with `Idempotent-Replayed: true`, and nothing is done twice; with another method, path or body it gets 422 `IDEMPOTENCY_KEY_REUSED`, and while the first is still running 409 `IDEMPOTENCY_KEY_IN_USE`. Keys belong to the organisation (all its API keys share them). A request refused before it ran (a body or header that fails validation, 401, 403, 429) or that failed on the server (5xx) is not kept: retry it with the same key. The answers of a request that ran, errors included (404, 409, 422, a 400 naming a reference that does not exist), are kept and replayed. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description 1 to 100 fixes, any order (stored in recorded order) */
+                    positions: {
+                        /**
+                         * @description Decimal degrees, -90 to 90
+                         * @example 51.5072
+                         */
+                        latitude: number;
+                        /**
+                         * @description Decimal degrees, -180 to 180
+                         * @example -0.1276
+                         */
+                        longitude: number;
+                        /** @description Metres (Geolocation API) */
+                        accuracy?: number | null;
+                        /**
+                         * Format: date-time
+                         * @description When the device took the fix: not in the future, not older than 24 hours
+                         * @example 2026-11-23T09:00:00Z
+                         */
+                        recordedAt: string;
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description The positions were stored */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @description How many positions were stored */
+                            accepted: number;
+                        };
+                        /** @example Success */
+                        message: string;
+                    };
+                };
+            };
+            /** @description The request is not valid; `details` names each offending field (VALIDATION_ERROR) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code: "VALIDATION_ERROR";
+                    };
+                };
+            };
+            /** @description Missing, malformed, unknown, revoked or expired API key (UNAUTHORIZED) */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code: "UNAUTHORIZED";
+                    };
+                };
+            };
+            /** @description The key lacks the required scope (FORBIDDEN); or The organisation's plan has no API access (PLAN_UPGRADE_REQUIRED); or A dashboard session request that changes something came without the X-CSRF-Token header of its session, or with another one (CSRF_INVALID) */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code: "FORBIDDEN" | "PLAN_UPGRADE_REQUIRED" | "CSRF_INVALID";
+                    };
+                };
+            };
+            /** @description The worker has no shift at that time (30 min either side): positions are taken only on shift (OFF_SHIFT); or A request with this Idempotency-Key is still running; retry once it has finished (IDEMPOTENCY_KEY_IN_USE) */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code: "OFF_SHIFT" | "IDEMPOTENCY_KEY_IN_USE";
+                    };
+                };
+            };
+            /** @description Body larger than 1 MiB (PAYLOAD_TOO_LARGE) */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code: "PAYLOAD_TOO_LARGE";
+                    };
+                };
+            };
+            /** @description Content-Type is not application/json (UNSUPPORTED_MEDIA_TYPE) */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code: "UNSUPPORTED_MEDIA_TYPE";
+                    };
+                };
+            };
+            /** @description This Idempotency-Key was used in the last 24 hours for another method, path or body; nothing was done (IDEMPOTENCY_KEY_REUSED) */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code: "IDEMPOTENCY_KEY_REUSED";
+                    };
+                };
+            };
+            /** @description Rate limit of the key exceeded; retry after `Retry-After` seconds (RATE_LIMITED) */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code: "RATE_LIMITED";
+                    };
+                };
+            };
+            /** @description Unexpected error; nothing of it is shown, it is logged with the request id (INTERNAL_ERROR) */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code: "INTERNAL_ERROR";
+                    };
+                };
+            };
+            /** @description Database unreachable for the moment (SERVICE_UNAVAILABLE); retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code: "SERVICE_UNAVAILABLE";
+                    };
+                };
+            };
+        };
+    };
+    getLiveDay: {
+        parameters: {
+            query: {
+                /**
+                 * @description YYYY-MM-DD: the day, on the clock of each shift’s depot; from 1970-01-01 to 9998-12-31
+                 * @example 2026-11-26
+                 */
+                date: string;
+                /** @description Only the shifts of this depot */
+                locationId?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Every shift of the day, predicted from now */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            date: string;
+                            shifts: components["schemas"]["LiveShift"][];
+                        };
+                        /** @example Success */
+                        message: string;
+                    };
+                };
+            };
+            /** @description The request is not valid; `details` names each offending field (VALIDATION_ERROR) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code: "VALIDATION_ERROR";
+                    };
+                };
+            };
+            /** @description Missing, malformed, unknown, revoked or expired API key (UNAUTHORIZED) */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code: "UNAUTHORIZED";
+                    };
+                };
+            };
+            /** @description The key lacks the required scope (FORBIDDEN); or The organisation's plan has no API access (PLAN_UPGRADE_REQUIRED) */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code: "FORBIDDEN" | "PLAN_UPGRADE_REQUIRED";
+                    };
+                };
+            };
+            /** @description Resource not found (NOT_FOUND) */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code: "NOT_FOUND";
+                    };
+                };
+            };
+            /** @description Rate limit of the key exceeded; retry after `Retry-After` seconds (RATE_LIMITED) */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code: "RATE_LIMITED";
+                    };
+                };
+            };
+            /** @description Unexpected error; nothing of it is shown, it is logged with the request id (INTERNAL_ERROR) */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code: "INTERNAL_ERROR";
+                    };
+                };
+            };
+            /** @description Database unreachable for the moment (SERVICE_UNAVAILABLE); retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code: "SERVICE_UNAVAILABLE";
+                    };
+                };
+            };
+        };
+    };
     listRoutePlans: {
         parameters: {
             query?: {
@@ -18134,10 +18862,20 @@ export interface operations {
                     /** @description Use only these shift templates (each must fall on the weekday of the date) */
                     shiftIds?: string[];
                     /**
-                     * @description REPLAN_ALL: re-plan the CREATED and ASSIGNED jobs of the day (assigned jobs may move or be unassigned); KEEP_ASSIGNED: assigned jobs stay on their routes and the CREATED ones are fitted around them
+                     * @description REPLAN_ALL: re-plan the CREATED and ASSIGNED jobs of the day (assigned jobs may move or be unassigned); KEEP_ASSIGNED: assigned jobs stay on their routes and the CREATED ones are fitted around them; REPLAN_REMAINING: the rest of today from `at` — as REPLAN_ALL, each route starting where its worker is (after the job in progress, which stays first). Whatever the mode, a plan of today starts from now: no route starts earlier, done and in-progress work keeps its time, passed breaks are gone
                      * @enum {string}
                      */
-                    mode: "REPLAN_ALL" | "KEEP_ASSIGNED";
+                    mode: "REPLAN_ALL" | "KEEP_ASSIGNED" | "REPLAN_REMAINING";
+                    /**
+                     * Format: date-time
+                     * @description The instant the plan is made as of (default now); it must fall on `date` in the depot’s time zone (the organisation’s primary depot’s without locationId). A plan of that date starts from it; REPLAN_REMAINING needs it, or today as `date`. A past date is planned as it was, from each shift’s start
+                     */
+                    at?: string;
+                    /**
+                     * @description How much the plan keeps of the day as it is, 0–1: the cost of each job moved to another worker (two hours of the average worker cost at 1) and of each worker whose next stop changes (half an hour at 1). 0: re-plan freely
+                     * @default 0.5
+                     */
+                    stability?: number;
                     /**
                      * @description Wall-clock time the optimiser may search, 1–300 s
                      * @default 10
@@ -20181,7 +20919,7 @@ export interface operations {
                 /** @description Page size (default 50, max 100) */
                 limit?: number;
                 /** @description The event that triggers the automation (spec §6) */
-                event?: "JOB_CREATED" | "JOB_UPDATED" | "STATUS_CHANGED" | "JOB_ASSIGNED" | "JOB_UNASSIGNED" | "JOB_COMPLETED" | "JOB_CANCELLED" | "FORM_SUBMITTED" | "JOB_EN_ROUTE";
+                event?: "JOB_CREATED" | "JOB_UPDATED" | "STATUS_CHANGED" | "JOB_ASSIGNED" | "JOB_UNASSIGNED" | "JOB_COMPLETED" | "JOB_CANCELLED" | "FORM_SUBMITTED" | "JOB_ETA_CHANGED" | "JOB_EN_ROUTE";
                 isActive?: boolean;
             };
             header?: never;
@@ -20342,7 +21080,7 @@ export interface operations {
                      * @description The event that triggers the automation (spec §6)
                      * @enum {string}
                      */
-                    event: "JOB_CREATED" | "JOB_UPDATED" | "STATUS_CHANGED" | "JOB_ASSIGNED" | "JOB_UNASSIGNED" | "JOB_COMPLETED" | "JOB_CANCELLED" | "FORM_SUBMITTED" | "JOB_EN_ROUTE";
+                    event: "JOB_CREATED" | "JOB_UPDATED" | "STATUS_CHANGED" | "JOB_ASSIGNED" | "JOB_UNASSIGNED" | "JOB_COMPLETED" | "JOB_CANCELLED" | "FORM_SUBMITTED" | "JOB_ETA_CHANGED" | "JOB_EN_ROUTE";
                     /**
                      * @description What the automation does: POST the event to url
                      * @default SEND_WEBHOOK
@@ -20928,7 +21666,7 @@ export interface operations {
                      * @description The event that triggers the automation (spec §6)
                      * @enum {string}
                      */
-                    event?: "JOB_CREATED" | "JOB_UPDATED" | "STATUS_CHANGED" | "JOB_ASSIGNED" | "JOB_UNASSIGNED" | "JOB_COMPLETED" | "JOB_CANCELLED" | "FORM_SUBMITTED" | "JOB_EN_ROUTE";
+                    event?: "JOB_CREATED" | "JOB_UPDATED" | "STATUS_CHANGED" | "JOB_ASSIGNED" | "JOB_UNASSIGNED" | "JOB_COMPLETED" | "JOB_CANCELLED" | "FORM_SUBMITTED" | "JOB_ETA_CHANGED" | "JOB_EN_ROUTE";
                     /**
                      * @description Where the events are POSTed: an absolute https URL on the public internet (http and private addresses only when the server runs with WEBHOOK_ALLOW_PRIVATE=true)
                      * @example https://erp.example.invalid/hooks/fieldservice
@@ -22127,7 +22865,7 @@ export interface operations {
                 /** @description PENDING while the request is in flight; SUCCESS when the receiver answered 2xx; FAILED otherwise */
                 status?: "PENDING" | "SUCCESS" | "FAILED";
                 /** @description The event that triggers the automation (spec §6) */
-                event?: "JOB_CREATED" | "JOB_UPDATED" | "STATUS_CHANGED" | "JOB_ASSIGNED" | "JOB_UNASSIGNED" | "JOB_COMPLETED" | "JOB_CANCELLED" | "FORM_SUBMITTED" | "JOB_EN_ROUTE";
+                event?: "JOB_CREATED" | "JOB_UPDATED" | "STATUS_CHANGED" | "JOB_ASSIGNED" | "JOB_UNASSIGNED" | "JOB_COMPLETED" | "JOB_CANCELLED" | "FORM_SUBMITTED" | "JOB_ETA_CHANGED" | "JOB_EN_ROUTE";
                 automationId?: string;
             };
             header?: never;
@@ -22275,7 +23013,7 @@ export interface operations {
                 /** @description PENDING while the request is in flight; SUCCESS when the receiver answered 2xx; FAILED otherwise */
                 status?: "PENDING" | "SUCCESS" | "FAILED";
                 /** @description The event that triggers the automation (spec §6) */
-                event?: "JOB_CREATED" | "JOB_UPDATED" | "STATUS_CHANGED" | "JOB_ASSIGNED" | "JOB_UNASSIGNED" | "JOB_COMPLETED" | "JOB_CANCELLED" | "FORM_SUBMITTED" | "JOB_EN_ROUTE";
+                event?: "JOB_CREATED" | "JOB_UPDATED" | "STATUS_CHANGED" | "JOB_ASSIGNED" | "JOB_UNASSIGNED" | "JOB_COMPLETED" | "JOB_CANCELLED" | "FORM_SUBMITTED" | "JOB_ETA_CHANGED" | "JOB_EN_ROUTE";
             };
             header?: never;
             path: {
@@ -23219,6 +23957,35 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["FormSubmittedWebhook"];
+            };
+        };
+        responses: {
+            /** @description Delivered */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookJobEtaChanged: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Delivery id: the same on every redelivery of this delivery */
+                "webhook-id": string;
+                /** @description When this attempt was sent, in Unix seconds */
+                "webhook-timestamp": string;
+                /** @description v1,<base64 HMAC-SHA256>; two, space-separated, during a secret rotation */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["JobEtaChangedWebhook"];
             };
         };
         responses: {

@@ -59,6 +59,10 @@ export type JobEnRouteData = components['schemas']['JobEnRouteData']
 export type JobEnRouteFeedData = components['schemas']['JobEnRouteFeedData']
 export type JobEnRouteFeedEvent = components['schemas']['JobEnRouteFeedEvent']
 export type JobEnRouteWebhook = components['schemas']['JobEnRouteWebhook']
+export type JobEtaChangedData = components['schemas']['JobEtaChangedData']
+export type JobEtaChangedFeedData = components['schemas']['JobEtaChangedFeedData']
+export type JobEtaChangedFeedEvent = components['schemas']['JobEtaChangedFeedEvent']
+export type JobEtaChangedWebhook = components['schemas']['JobEtaChangedWebhook']
 export type JobUnassignedData = components['schemas']['JobUnassignedData']
 export type JobUnassignedFeedData = components['schemas']['JobUnassignedFeedData']
 export type JobUnassignedFeedEvent = components['schemas']['JobUnassignedFeedEvent']
@@ -85,6 +89,7 @@ export type WebhookEventName =
   | 'JOB_COMPLETED'
   | 'JOB_CANCELLED'
   | 'FORM_SUBMITTED'
+  | 'JOB_ETA_CHANGED'
   | 'JOB_EN_ROUTE'
 
 /** The body of every webhook the service sends, told apart by `event`. */
@@ -97,6 +102,7 @@ export type WebhookEvent =
   | components['schemas']['JobCompletedWebhook']
   | components['schemas']['JobCancelledWebhook']
   | components['schemas']['FormSubmittedWebhook']
+  | components['schemas']['JobEtaChangedWebhook']
   | components['schemas']['JobEnRouteWebhook']
 
 export type ListJobsQuery = NonNullable<operations['listJobs']['parameters']['query']>

@@ -501,6 +501,38 @@ export type webhooks = {
         patch?: never;
         trace?: never;
     };
+    JOB_ETA_CHANGED: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * JOB_ETA_CHANGED
+         * @description A remaining stop's predicted arrival moved by more than ETA_CHANGE_MINUTES (default 15) since the last one announced (before any, since its scheduled start). Predictions are recomputed when a worker's position arrives, when a job is written, and every minute for shifts in progress; each change is sent once, whatever the number of instances.
+         *
+         *     Sent as one HTTP POST with a JSON body to the URL of every active automation whose
+         *     trigger is this event, after the change has committed. A non-2xx answer, or no answer within 10 s, is
+         *     recorded as a failure in the automation's execution log and is not retried; it can be redelivered from
+         *     the execution log.
+         *
+         *     **Signature** ([Standard Webhooks](https://www.standardwebhooks.com)): `webhook-id` identifies the
+         *     delivery and is the same on every redelivery (use it to drop duplicates); `webhook-timestamp` is the
+         *     sending time in Unix seconds (refuse stale ones); `webhook-signature` is `v1,` followed by the base64
+         *     HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` (the raw body bytes), keyed with the
+         *     base64-decoded part of the automation's `whsec_…` secret after the prefix. While a rotated secret is
+         *     still valid, two signatures are sent, separated by a space: accept the request when either matches.
+         */
+        post: operations["webhookJobEtaChanged"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     JOB_EN_ROUTE: {
         parameters: {
             query?: never;
@@ -1377,6 +1409,76 @@ export type components = {
              */
             timestamp: string;
             data: components["schemas"]["JobEnRouteData"];
+        };
+        /** JobEtaChangedData */
+        JobEtaChangedData: {
+            /** @description The job */
+            jobId: string;
+            /**
+             * Format: date-time
+             * @description The predicted arrival now
+             * @example 2026-11-23T09:00:00.000Z
+             */
+            eta: string;
+            /**
+             * Format: date-time
+             * @description The arrival last announced (the scheduled start before any was announced)
+             * @example 2026-11-23T09:00:00.000Z
+             */
+            previousEta: string;
+            /**
+             * @description ON_TIME; AT_RISK: expected to start within 15 min of the latest start its window allows, or a SOFT window already missed; LATE: a HARD window can no longer be met
+             * @enum {string}
+             */
+            risk: "ON_TIME" | "AT_RISK" | "LATE";
+        };
+        /** JobEtaChangedFeedData */
+        JobEtaChangedFeedData: {
+            /** @description The job */
+            jobId: string;
+            /**
+             * Format: date-time
+             * @description The predicted arrival now
+             * @example 2026-11-23T09:00:00.000Z
+             */
+            eta: string;
+            /**
+             * Format: date-time
+             * @description The arrival last announced (the scheduled start before any was announced)
+             * @example 2026-11-23T09:00:00.000Z
+             */
+            previousEta: string;
+            /**
+             * @description ON_TIME; AT_RISK: expected to start within 15 min of the latest start its window allows, or a SOFT window already missed; LATE: a HARD window can no longer be met
+             * @enum {string}
+             */
+            risk: "ON_TIME" | "AT_RISK" | "LATE";
+        };
+        /** JobEtaChangedFeedEvent */
+        JobEtaChangedFeedEvent: {
+            /** @description The event; the delivery log of its webhooks names it as eventId */
+            id: string;
+            /** @enum {string} */
+            event: "JOB_ETA_CHANGED";
+            /**
+             * Format: date-time
+             * @description ISO 8601 datetime in UTC with milliseconds
+             * @example 2026-11-23T09:00:00.000Z
+             */
+            timestamp: string;
+            data: components["schemas"]["JobEtaChangedFeedData"];
+        };
+        /** JobEtaChangedWebhook */
+        JobEtaChangedWebhook: {
+            /** @enum {string} */
+            event: "JOB_ETA_CHANGED";
+            /**
+             * Format: date-time
+             * @description When the change happened (the same for every event one change emits)
+             * @example 2026-11-23T09:00:00.000Z
+             */
+            timestamp: string;
+            data: components["schemas"]["JobEtaChangedData"];
         };
         /** JobUnassignedData */
         JobUnassignedData: {
@@ -5081,7 +5183,7 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description Only these event types, comma-separated: JOB_CREATED, JOB_UPDATED, STATUS_CHANGED, JOB_ASSIGNED, JOB_UNASSIGNED, JOB_COMPLETED, JOB_CANCELLED, FORM_SUBMITTED, JOB_EN_ROUTE, JOB_DELETED
+                 * @description Only these event types, comma-separated: JOB_CREATED, JOB_UPDATED, STATUS_CHANGED, JOB_ASSIGNED, JOB_UNASSIGNED, JOB_COMPLETED, JOB_CANCELLED, FORM_SUBMITTED, JOB_ETA_CHANGED, JOB_EN_ROUTE, JOB_DELETED
                  * @example JOB_DELETED,STATUS_CHANGED
                  */
                 type?: string;
@@ -5114,7 +5216,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: {
-                            events: (components["schemas"]["JobCreatedFeedEvent"] | components["schemas"]["JobUpdatedFeedEvent"] | components["schemas"]["StatusChangedFeedEvent"] | components["schemas"]["JobAssignedFeedEvent"] | components["schemas"]["JobUnassignedFeedEvent"] | components["schemas"]["JobCompletedFeedEvent"] | components["schemas"]["JobCancelledFeedEvent"] | components["schemas"]["FormSubmittedFeedEvent"] | components["schemas"]["JobEnRouteFeedEvent"] | components["schemas"]["JobDeletedFeedEvent"])[];
+                            events: (components["schemas"]["JobCreatedFeedEvent"] | components["schemas"]["JobUpdatedFeedEvent"] | components["schemas"]["StatusChangedFeedEvent"] | components["schemas"]["JobAssignedFeedEvent"] | components["schemas"]["JobUnassignedFeedEvent"] | components["schemas"]["JobCompletedFeedEvent"] | components["schemas"]["JobCancelledFeedEvent"] | components["schemas"]["FormSubmittedFeedEvent"] | components["schemas"]["JobEtaChangedFeedEvent"] | components["schemas"]["JobEnRouteFeedEvent"] | components["schemas"]["JobDeletedFeedEvent"])[];
                             pagination: components["schemas"]["EventFeedPagination"];
                         };
                         /** @example Success */
@@ -5467,6 +5569,35 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["FormSubmittedWebhook"];
+            };
+        };
+        responses: {
+            /** @description Delivered */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookJobEtaChanged: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Delivery id: the same on every redelivery of this delivery */
+                "webhook-id": string;
+                /** @description When this attempt was sent, in Unix seconds */
+                "webhook-timestamp": string;
+                /** @description v1,<base64 HMAC-SHA256>; two, space-separated, during a secret rotation */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["JobEtaChangedWebhook"];
             };
         };
         responses: {
