@@ -156,6 +156,7 @@ for (const dialect of DIALECTS) {
         name: 'Shapes Ltd',
         plan: 'PRO',
         routing: { detourFactor: 1.3, speedKmh: 40, latenessPenaltyPerMinute: 1 },
+        notifications: { customerEmails: { enRoute: false, completed: false, smtpConfigured: false } },
         createdAt: expect.any(String),
         updatedAt: expect.any(String),
       })

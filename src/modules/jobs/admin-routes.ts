@@ -162,7 +162,11 @@ export const jobAdminRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (ap
           `startedAt). ${EVENTS}`,
         params: IdParams,
         body: StartJobBody,
-        response: { 200: JobResponse, ...TRANSITION_ERRORS, ...errorResponses('OUTSIDE_SHIFT') },
+        response: {
+          200: JobResponse,
+          ...TRANSITION_ERRORS,
+          ...errorResponses('INVALID_TRANSITION', 'OUTSIDE_SHIFT'),
+        },
       },
       config: { optionalBody: true },
     },

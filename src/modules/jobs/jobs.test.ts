@@ -49,6 +49,7 @@ const DETAIL_KEYS = [
   'shiftId',
   'actualDuration',
   'startRecordedAt',
+  'enRouteAt',
   'completeRecordedAt',
   'tags',
   'demands',

@@ -6,6 +6,7 @@ import { randomUUID } from 'node:crypto'
 import type { FastifyBaseLogger } from 'fastify'
 import type { Kysely } from 'kysely'
 import type { Clock } from '../../clock.js'
+import { isDatabaseUnavailable } from '../../db/database.js'
 import type { Database } from '../../db/types.js'
 import * as live from './repository.js'
 import { organisationsOnShift, prunePositions, refreshEtas } from './service.js'
@@ -34,7 +35,7 @@ export class LiveRefresher {
     private readonly db: Kysely<Database>,
     private readonly clock: Clock,
     readonly settings: LiveSettings,
-    private readonly log: Pick<FastifyBaseLogger, 'error'>,
+    private readonly log: Pick<FastifyBaseLogger, 'error' | 'warn'>,
   ) {}
 
   start(): void {
@@ -98,9 +99,15 @@ export class LiveRefresher {
       }
       return true
     } catch (error) {
-      this.log.error({ err: error }, 'live refresh failed')
+      this.logFailure(error, {})
       return false
     }
+  }
+
+  /** A database outage is expected to stop a refresh (the next one catches up): warn, not error. */
+  private logFailure(error: unknown, context: { organisationId?: string }): void {
+    const level = isDatabaseUnavailable(error) ? 'warn' : 'error'
+    this.log[level]({ err: error, ...context }, 'live refresh failed')
   }
 
   private async refreshPending(): Promise<void> {
@@ -114,7 +121,7 @@ export class LiveRefresher {
           this.clock(),
         )
       } catch (error) {
-        this.log.error({ err: error, organisationId }, 'live refresh failed')
+        this.logFailure(error, { organisationId })
       }
     }
   }

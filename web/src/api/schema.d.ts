@@ -13903,7 +13903,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The time sent is outside the worker's shift (± 30 min), or more than 24 hours ago for a job with no shift; nothing was done (OUTSIDE_SHIFT); or This Idempotency-Key was used in the last 24 hours for another method, path or body; nothing was done (IDEMPOTENCY_KEY_REUSED) */
+            /** @description The job is not in a status this action applies to (INVALID_TRANSITION); or The time sent is outside the worker's shift (± 30 min), or more than 24 hours ago for a job with no shift; nothing was done (OUTSIDE_SHIFT); or This Idempotency-Key was used in the last 24 hours for another method, path or body; nothing was done (IDEMPOTENCY_KEY_REUSED) */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -13918,7 +13918,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        code: "OUTSIDE_SHIFT" | "IDEMPOTENCY_KEY_REUSED";
+                        code: "INVALID_TRANSITION" | "OUTSIDE_SHIFT" | "IDEMPOTENCY_KEY_REUSED";
                     };
                 };
             };
