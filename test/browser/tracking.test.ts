@@ -66,6 +66,8 @@ for (const dialect of DIALECTS) {
         .filter({ hasText: /On your way since \d\d:\d\d/ })
         .waitFor()
       expect(await list.getByRole('button', { name: 'On my way' }).count()).toBe(0)
+      // The card says so at a glance, beside its status.
+      await next.getByText('On the way', { exact: true }).waitFor()
       await mkdir(SCREENSHOTS, { recursive: true })
       await phone.page.screenshot({ path: `${SCREENSHOTS}my-day-on-my-way.png` })
       expect(phone.problems).toEqual([])

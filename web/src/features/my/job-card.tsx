@@ -3,7 +3,7 @@
 import { Link } from 'react-router'
 import { Badge } from '../../ui/badge'
 import { clock, clockRange, duration } from './format'
-import { LateBadge, PendingBadge, ShownStatusBadge } from './job-status'
+import { EnRouteBadge, LateBadge, PendingBadge, RiskBadge, ShownStatusBadge } from './job-status'
 import { geoUrl } from './navigate'
 import type { QueuedAction } from './offline-queue'
 import { isCompletionPending, missingForms } from './pending'
@@ -33,7 +33,9 @@ export function JobCard({ job, pending, now }: { job: MyJob; pending: QueuedActi
           <div className="my-card-badges">
             <ShownStatusBadge job={job} pending={pending} />
             {pending.length > 0 && !completing && <PendingBadge />}
+            <EnRouteBadge job={job} />
             <LateBadge job={job} now={now} />
+            <RiskBadge job={job} now={now} />
             {job.priority === 'HIGH' && <Badge tone="red">High priority</Badge>}
             {job.priority === 'LOW' && <Badge>Low priority</Badge>}
           </div>
@@ -51,6 +53,12 @@ export function JobCard({ job, pending, now }: { job: MyJob; pending: QueuedActi
               {window}
               {job.timeWindowType === 'HARD' ? ' (fixed)' : ' (flexible)'}
             </dd>
+          </div>
+        )}
+        {job.eta && (job.status === 'ASSIGNED' || job.status === 'CREATED') && (
+          <div>
+            <dt>Expected</dt>
+            <dd>{clock(job.eta, zone)}</dd>
           </div>
         )}
         <div>

@@ -39,6 +39,24 @@ export function ShownStatusBadge({ job, pending }: { job: MyJob; pending: readon
   return <JobStatusBadge status={job.status} />
 }
 
+/** "On the way" once the worker said so ("On my way"), until the job starts. */
+export function EnRouteBadge({ job }: { job: MyJob }) {
+  if (job.status !== 'ASSIGNED' || !job.enRouteAt) return null
+  return <Badge tone="purple">On the way</Badge>
+}
+
+/**
+ * The forecast's warning for a stop still to visit: "At risk" (it will start near the end of its
+ * window, or a flexible window is already missed), "Will miss its window" (a fixed window can no
+ * longer be met). Not shown beside "Late", which already says the time has passed.
+ */
+export function RiskBadge({ job, now }: { job: MyJob; now: number }) {
+  if (isLate(job, now) || job.status === 'COMPLETED' || job.status === 'CANCELLED') return null
+  if (job.risk === 'AT_RISK') return <Badge tone="amber">At risk</Badge>
+  if (job.risk === 'LATE') return <Badge tone="red">Will miss its window</Badge>
+  return null
+}
+
 /** "Late · due 08:00" when the job is past its time at `now` and not started. */
 export function LateBadge({ job, now }: { job: MyJob; now: number }) {
   if (!isLate(job, now)) return null
