@@ -4,10 +4,12 @@
 // row read. Pure data: model.ts turns it into the optimiser's model, apply.ts compares versions.
 import type { Executor } from '../../db/types.js'
 import { AppError, notFound } from '../../http/errors.js'
+import { lastKnownPositions } from '../live/forecast-day.js'
 import { DAY, localTime, minutesOf, weekdayOf } from '../shifts/zoned-time.js'
 import type { JobInput, RouteInput } from './day-types.js'
 import { isOnDate, planFromNow } from './from-now.js'
 import * as inputs from './inputs-repository.js'
+import { FRESH_POSITION_MS } from './route-start.js'
 import type { PlanMode } from './schemas.js'
 
 export type { InProgressJob, JobInput, RouteInput } from './day-types.js'
@@ -308,7 +310,23 @@ export async function loadDayInputs(
     new Date(day.startMs - DAY).toISOString(),
   )
   for (const job of inHand) versions.jobs[job.id] = job.updated_at
-  const planned = planFromNow({ date: request.date, at, routes, jobs, inHand, defaultZone })
+  // Where each worker's phone last was: a route of today starts there when it is fresh (route-start.ts).
+  // Positions are not input versions: the workers keep moving, and a plan is not stale for it.
+  const known = Number.isFinite(at)
+    ? await lastKnownPositions(
+        db,
+        organisationId,
+        routes.map((route) => route.userId),
+        at - FRESH_POSITION_MS,
+      )
+    : new Map()
+  const positions = new Map(
+    [...known].map(([userId, p]) => [
+      userId,
+      { latitude: p.latitude, longitude: p.longitude, recordedAt: Date.parse(p.recordedAt) },
+    ]),
+  )
+  const planned = planFromNow({ date: request.date, at, routes, jobs, inHand, positions, defaultZone })
   return {
     date: request.date,
     mode: request.mode,

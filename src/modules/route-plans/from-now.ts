@@ -5,7 +5,7 @@
 // is planned whole, and a past day as it was (from each shift's start): there is no "now" in it.
 import { DAY, localTime } from '../shifts/zoned-time.js'
 import type { InProgressJob, JobInput, RouteInput } from './day-types.js'
-import { type Coordinates, routeStartFor } from './route-start.js'
+import { type Coordinates, type ReportedPosition, routeStartFor } from './route-start.js'
 
 /** A job done or in progress on one of the plan's shifts (inputs-repository findWorkInHand). */
 export interface WorkInHandRow {
@@ -29,6 +29,8 @@ export interface FromNowInput {
   routes: RouteInput[]
   jobs: JobInput[]
   inHand: readonly WorkInHandRow[]
+  /** Each worker's last reported position (by user id), fresh or not: route-start.ts decides. */
+  positions?: ReadonlyMap<string, ReportedPosition>
   /** The zone the date is read in when there is no route. */
   defaultZone: string
 }
@@ -66,7 +68,13 @@ export function planFromNow(input: FromNowInput): FromNow {
   }
   const dayUtc = Date.parse(`${date}T00:00:00.000Z`)
   const cutRoutes = routes.map((route) =>
-    startRouteAt(route, at, inHandOf.get(route.shiftId) ?? [], localTime(dayUtc, 0, route.zone)),
+    startRouteAt(
+      route,
+      at,
+      inHandOf.get(route.shiftId) ?? [],
+      localTime(dayUtc, 0, route.zone),
+      input.positions?.get(route.userId) ?? null,
+    ),
   )
   const closed = (job: JobInput) =>
     job.windowType === 'HARD' && job.latest !== null && job.latest - job.serviceSeconds * 1000 < at
@@ -79,7 +87,13 @@ export function planFromNow(input: FromNowInput): FromNow {
 }
 
 /** The route from `at`: after its job in progress, from where its worker is, without past breaks. */
-function startRouteAt(route: RouteInput, at: number, inHand: WorkInHandRow[], dayStart: number): RouteInput {
+function startRouteAt(
+  route: RouteInput,
+  at: number,
+  inHand: WorkInHandRow[],
+  dayStart: number,
+  lastPosition: ReportedPosition | null,
+): RouteInput {
   const inProgress = currentJob(inHand, at)
   const lastJob = lastCompleted(inHand, dayStart, at)
   const start = Math.min(route.end, Math.max(route.start, at, inProgress?.job.expectedEnd ?? at))
@@ -88,6 +102,7 @@ function startRouteAt(route: RouteInput, at: number, inHand: WorkInHandRow[], da
     vehicleStart: route.origin,
     currentJob: inProgress?.position ?? null,
     lastJob: lastJob?.position ?? null,
+    lastPosition,
   })
   return {
     ...route,

@@ -226,6 +226,50 @@ for (const dialect of DIALECTS) {
       })
     }
 
+    it("starts a route of today where the worker's phone was in the last 15 minutes, else at the last job done", async () => {
+      const day = await makeAfternoon()
+      const ana = day.tenant.workers[0]!.userId
+      const ben = day.tenant.workers[1]!.userId
+      const position = (userId: string, recordedAt: string, latitude: string, longitude: string) =>
+        t.database.db
+          .insertInto('positions')
+          .values({
+            id: `pos_${Math.random().toString(36).slice(2)}`,
+            organisation_id: day.tenant.org,
+            user_id: userId,
+            latitude,
+            longitude,
+            accuracy: 12,
+            recorded_at: recordedAt,
+            received_at: recordedAt,
+          })
+          .execute()
+      const startOf = async (userId: string) => {
+        const inputs = await loadDayInputs(t.database.db, day.tenant.org, {
+          date: DATE,
+          mode: 'REPLAN_REMAINING',
+          at: ms(NOW),
+        })
+        return inputs.routes.find((route) => route.userId === userId)?.startPosition
+      }
+      // 25 minutes old: Ana is taken to be where she finished her last job.
+      await position(ana, at('12:20'), '53.51', '-2.31')
+      expect(await startOf(ana)).toEqual({ latitude: 53.47, longitude: -2.25 })
+      // Five minutes old: she is where her phone says.
+      await position(ana, at('12:40'), '53.52', '-2.32')
+      expect(await startOf(ana)).toEqual({ latitude: 53.52, longitude: -2.32 })
+      // Ben's job in progress decides his start, wherever his phone is meanwhile.
+      await position(ben, at('12:44'), '53.4', '-2.1')
+      expect(await startOf(ben)).toEqual({ latitude: 53.49, longitude: -2.2 })
+      // A plan of the whole day (no "now") starts at the vehicles' starts, positions or not.
+      const whole = await loadDayInputs(t.database.db, day.tenant.org, {
+        date: DATE,
+        mode: 'REPLAN_ALL',
+        at: Number.NEGATIVE_INFINITY,
+      })
+      for (const route of whole.routes) expect(route.startPosition).toEqual(route.origin)
+    })
+
     it('REPLAN_REMAINING applies around the job in progress, which stays IN_PROGRESS with its worker', async () => {
       const day = await makeAfternoon()
       const done = await plan(day.tenant, { mode: 'REPLAN_REMAINING', at: at('12:50') })

@@ -12,8 +12,10 @@ export interface ReportedPosition extends Coordinates {
 
 export type RouteStartSource = 'CURRENT_JOB' | 'POSITION' | 'LAST_JOB' | 'VEHICLE_START'
 
-/** A position counts as where the worker is for this long after it was recorded. */
-export const FRESH_POSITION_MS = 15 * 60_000
+// A position counts as where the worker is for this long after it was recorded: the live day's rule.
+import { FRESH_POSITION_MS } from '../live/forecast-day.js'
+
+export { FRESH_POSITION_MS }
 
 export interface RouteStartFacts {
   /** The instant the day is planned from (ms). */
