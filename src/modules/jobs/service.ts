@@ -9,10 +9,13 @@ import { listOrderOf, orderedPageOf } from '../../http/list-order.js'
 import { keysetPageOf, startOf } from '../../http/pagination.js'
 import type { CursorPagination } from '../../http/schemas.js'
 import { type EventData, recordEvent, recordFeedEvent } from '../events/service.js'
+import type { JobFound } from '../search/schemas.js'
+import type { SearchTerms } from '../search/terms.js'
 import * as changeFeed from './change-feed-repository.js'
 import * as counts from './counts-repository.js'
 import * as days from './day-repository.js'
 import { CHANGE_FIELDS, CREATED_EVENT_PROPERTIES, columnsOfBody } from './fields.js'
+import * as headerSearch from './header-search-repository.js'
 import * as lists from './list-repository.js'
 import * as repository from './repository.js'
 import type { AdminJobListQuery, CreateJobBody, JobDetail, JobListed, UpdateJobBody } from './schemas.js'
@@ -20,6 +23,8 @@ import * as searches from './search-repository.js'
 import { serializeJobDetail, serializeJobListed } from './serialize.js'
 
 export const DEFAULT_SERVICE_DURATION = 900
+/** Short numbers read like quantities ("job 12" vs "12 jobs"): each organisation starts at 1001. */
+const FIRST_JOB_NUMBER = 1001
 const TERMINAL_STATUSES = new Set(['COMPLETED', 'CANCELLED'])
 const DAY_MS = 86_400_000
 
@@ -195,6 +200,7 @@ export async function createJob(
       start_recorded_at: null,
       complete_recorded_at: null,
       en_route_at: null,
+      number: await repository.takeJobNumber(trx, organisationId, FIRST_JOB_NUMBER),
     }
     await repository.insertJob(trx, job)
     // The answer is what GET /jobs/:id reads back, built from what was written and the references
@@ -221,7 +227,7 @@ function jobCreatedData(job: JobDetail): EventData['JOB_CREATED'] {
 function changedFields(current: JobRow, changes: JobUpdate): EventData['JOB_UPDATED']['changes'] {
   const fields: Record<string, { previous: unknown; current: unknown }> = {}
   for (const { column, name } of CHANGE_FIELDS) {
-    const value = changes[column]
+    const value = changes[column as keyof JobUpdate]
     if (value !== undefined) fields[name] = { previous: current[column], current: value }
   }
   return fields as EventData['JOB_UPDATED']['changes']
@@ -328,13 +334,35 @@ export async function deleteJob(
  * checked, the demo's data is known good.
  */
 export async function seedJob(
-  db: Executor,
-  row: NewJob,
+  trx: Transaction<Database>,
+  given: NewJob,
   extras: { tagIds: readonly string[]; demands: readonly (readonly [dimensionId: string, value: number])[] },
 ): Promise<void> {
-  await repository.insertJob(db, row)
-  for (const tagId of extras.tagIds) await repository.insertJobTag(db, row.organisation_id, row.id, tagId)
+  const number =
+    given.number ?? (await repository.takeJobNumber(trx, given.organisation_id, FIRST_JOB_NUMBER))
+  const row: NewJob = { ...given, number }
+  await repository.insertJob(trx, row)
+  for (const tagId of extras.tagIds) await repository.insertJobTag(trx, row.organisation_id, row.id, tagId)
   for (const [dimensionId, value] of extras.demands) {
-    await repository.insertJobDemand(db, row.organisation_id, row.id, dimensionId, value)
+    await repository.insertJobDemand(trx, row.organisation_id, row.id, dimensionId, value)
   }
+}
+
+/** The header search's jobs, best first (header-search-repository.ts). */
+export async function findJobsForSearch(
+  db: Executor,
+  organisationId: string,
+  terms: SearchTerms,
+  customerIds: readonly string[],
+  limit: number,
+): Promise<JobFound[]> {
+  const rows = await headerSearch.findJobsMatching(db, organisationId, terms, customerIds, limit)
+  return rows.map((row) => ({
+    id: row.id,
+    number: `J-${row.number}`,
+    title: row.title,
+    status: row.status,
+    date: row.date,
+    customerName: row.customer_name,
+  }))
 }
