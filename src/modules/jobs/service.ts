@@ -9,10 +9,13 @@ import { listOrderOf, orderedPageOf } from '../../http/list-order.js'
 import { keysetPageOf, startOf } from '../../http/pagination.js'
 import type { CursorPagination } from '../../http/schemas.js'
 import { type EventData, recordEvent, recordFeedEvent } from '../events/service.js'
+import { isTimeZone } from '../locations/service.js'
 import type { JobFound } from '../search/schemas.js'
 import type { SearchTerms } from '../search/terms.js'
+import { localTime } from '../shifts/zoned-time.js'
 import * as changeFeed from './change-feed-repository.js'
 import * as counts from './counts-repository.js'
+import * as dateOrder from './date-order-repository.js'
 import * as days from './day-repository.js'
 import { CHANGE_FIELDS, CREATED_EVENT_PROPERTIES, columnsOfBody } from './fields.js'
 import * as headerSearch from './header-search-repository.js'
@@ -41,14 +44,21 @@ export async function listJobs(
     locationId: query.locationId || undefined,
     priority: query.priority,
   }
-  if (query.targetDate) {
-    const start = new Date(`${query.targetDate}T00:00:00.000Z`)
-    const end = start.getTime() + DAY_MS
-    // The last representable day has no end bound: nothing is stored after it.
-    filters.overlapping = {
-      start: start.toISOString(),
-      end: end > LATEST_INSTANT ? null : new Date(end).toISOString(),
+  if (query.targetDate) filters.overlapping = dayOf(query.targetDate, query.timeZone)
+  if (query.sort === 'date') {
+    if (query.cursor !== undefined)
+      throw validationError('/query/cursor', 'cannot be combined with sort=date')
+    if (query.updatedSince !== undefined) {
+      throw validationError('/query/updatedSince', 'cannot be combined with sort=date')
     }
+    const found = await dateOrder.listJobsByDate(db, organisationId, filters, query.search?.trim(), {
+      limit: query.limit + 1,
+      offset: startOf(query).offset,
+    })
+    const total =
+      found.total ?? (await searches.countJobSearch(db, organisationId, filters, query.search?.trim() ?? ''))
+    const { rows, pagination } = keysetPageOf(query, found.rows, total)
+    return { jobs: rows.map(serializeJobListed), pagination: { ...pagination, nextCursor: null } }
   }
   if (query.updatedSince !== undefined) {
     if (query.search?.trim()) throw validationError('/query/search', 'cannot be combined with updatedSince')
@@ -81,6 +91,33 @@ export async function listJobs(
   )
   const { rows, pagination } = keysetPageOf(query, fetched, total)
   return { jobs: rows.map(serializeJobListed), pagination }
+}
+
+/**
+ * [start, end) of the day `date` in `timeZone` (400 naming the parameter when it is not an IANA zone),
+ * or the UTC day; the last representable day has no end bound: nothing is stored after it.
+ */
+function dayOf(date: string, timeZone: string | undefined): { start: string; end: string | null } {
+  const day = Date.parse(`${date}T00:00:00.000Z`)
+  if (timeZone === undefined) {
+    const end = day + DAY_MS
+    return {
+      start: new Date(day).toISOString(),
+      end: end > LATEST_INSTANT ? null : new Date(end).toISOString(),
+    }
+  }
+  if (!isTimeZone(timeZone)) {
+    throw validationError(
+      '/query/timeZone',
+      `"${timeZone}" is not an IANA time zone name, e.g. Europe/London`,
+    )
+  }
+  const start = localTime(day, 0, timeZone)
+  const end = localTime(day + DAY_MS, 0, timeZone)
+  return {
+    start: new Date(Math.max(start, EARLIEST_INSTANT)).toISOString(),
+    end: end > LATEST_INSTANT ? null : new Date(end).toISOString(),
+  }
 }
 
 // Most jobs have no tags or demands: '[]' needs no JSON parser (a new array each time: callers own it).

@@ -11610,6 +11610,13 @@ export interface operations {
                 targetDate?: string;
                 /** @description Case-insensitive substring of the title; the other filters still apply */
                 search?: string;
+                /** @description createdAt (default): newest first, as the public API. date: by the job's date — its scheduled start, else its window’s start — earliest first, jobs with neither last; pages by `page` only (no cursor, no updatedSince) */
+                sort?: "createdAt" | "date";
+                /**
+                 * @description An IANA time zone (the organisation's, e.g. Europe/London): targetDate is that zone's day instead of the UTC day
+                 * @example Europe/London
+                 */
+                timeZone?: string;
             };
             header?: never;
             path?: never;
