@@ -1937,6 +1937,8 @@ export type components = {
                     id: string;
                     name: string;
                 }[];
+                /** @description J-1042: the number a customer quotes (always sent) */
+                number?: string;
             }[];
         };
         /** CapacityDimension */
@@ -3111,6 +3113,8 @@ export type components = {
             enRouteAt: string | null;
             /** @description IANA time zone of the depot: the times to show */
             timeZone: string;
+            /** @description J-1042: the number the customer quotes */
+            number: string;
             customer: {
                 /** @description Opaque identifier */
                 id: string;
@@ -3118,6 +3122,10 @@ export type components = {
                 address: string;
                 /** @description E.164, for a call from the phone; null: none */
                 phone: string | null;
+                /** @description For a mail from the phone; null: none */
+                email: string | null;
+                /** @description For whoever visits (gate codes, when to call); null: none */
+                notes: string | null;
             } | null;
             /** @description Decimal degrees as a string */
             latitude: string | null;
