@@ -38,7 +38,7 @@ export async function findCustomersMatching(
 
 function matching(db: Executor, organisationId: string, { text, digits }: SearchTerms) {
   if (isPostgres(db)) {
-    // Each test is the exact expression of a GIN trigram index (0007, 0026): the planner ORs them.
+    // Each test is the exact expression of a GIN trigram index (0007, 0026).
     const tests = []
     if (text) {
       const pattern = containsPattern(text)
@@ -49,7 +49,9 @@ function matching(db: Executor, organisationId: string, { text, digits }: Search
       )
     }
     if (digits) tests.push(sql`replace(phone, '+', '') LIKE ${containsPattern(digits)}`)
-    return sql`organisation_id = ${organisationId} AND (${sql.join(tests, sql` OR `)})`
+    // `|| ''` keeps the planner from walking the organisation's customers by customers_list_idx and
+    // testing each row (8 ms at 5,000 customers), so it ORs the trigram indexes' matches instead.
+    return sql`organisation_id || '' = ${organisationId} AND (${sql.join(tests, sql` OR `)})`
   }
   // The trigram table holds lower(name), lower(address), lower(email) and the phone without its +;
   // a phrase is a substring match there. `|| ''` keeps the planner from walking the organisation's

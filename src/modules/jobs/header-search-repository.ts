@@ -7,6 +7,13 @@ import { isPostgres } from '../../db/database.js'
 import type { Executor, JobStatus } from '../../db/types.js'
 import { containsPattern, ftsPhrase, prefixPattern, type SearchTerms } from '../search/terms.js'
 
+/**
+ * On SQLite a common word's title matches are ranked among the organisation's newest this many (the
+ * trigram table's rowids follow insertion): reading all 12,000 "boiler" jobs of a 100k-job
+ * organisation took ~50 ms, these ~10 ms. PostgreSQL ranks every match in that time.
+ */
+const SQLITE_TITLE_CANDIDATES = 1000
+
 export interface JobFoundRow {
   id: string
   number: number
@@ -37,10 +44,14 @@ export async function findJobsMatching(
   if (text !== null) {
     candidates.push(
       isPostgres(db)
-        ? sql`SELECT id FROM jobs WHERE organisation_id = ${organisationId} AND deleted_at IS NULL
-            AND lower(title) LIKE ${containsPattern(text)}`
-        : sql`SELECT job_id FROM jobs_trigram_ids WHERE trigram_rowid IN (
-            SELECT rowid FROM jobs_trigram WHERE jobs_trigram MATCH ${ftsPhrase(text)})`,
+        ? // No organisation here: given one, the planner walked the organisation's jobs by
+          // jobs_list_idx testing each title (13 ms at 100k jobs) instead of asking the trigram index.
+          // The outer query keeps only the organisation's.
+          sql`SELECT id FROM jobs WHERE deleted_at IS NULL AND lower(title) LIKE ${containsPattern(text)}`
+        : sql`SELECT job_id AS id FROM jobs_trigram_ids WHERE trigram_rowid IN (
+            SELECT rowid FROM jobs_trigram WHERE jobs_trigram MATCH ${ftsPhrase(text)}
+              AND organisation_id = ${organisationId}
+            ORDER BY rowid DESC LIMIT ${SQLITE_TITLE_CANDIDATES})`,
     )
   }
   if (customerIds.length > 0) {
@@ -48,26 +59,37 @@ export async function findJobsMatching(
       AND customer_id IN (${sql.join(customerIds)})`)
   }
   if (candidates.length === 0) return []
+  // SQLite's own LIKE already ignores ASCII case, and a JavaScript lower() per candidate cost more
+  // than the rest of a common word's search (12k candidates at 100k jobs); PostgreSQL's lower() is cheap.
+  const title = isPostgres(db) ? sql`lower(jobs.title)` : sql`jobs.title`
   const rank = sql`CASE
-    WHEN number = ${number ?? -1} THEN 0
+    WHEN jobs.number = ${number ?? -1} THEN 0
     ${
       text === null
         ? sql``
-        : sql`WHEN lower(title) LIKE ${prefixPattern(text)} ESCAPE '\\' THEN 1
-      WHEN lower(title) LIKE ${containsPattern(text)} ESCAPE '\\' THEN 2`
+        : sql`WHEN ${title} LIKE ${prefixPattern(text)} ESCAPE '\\' THEN 1
+      WHEN ${title} LIKE ${containsPattern(text)} ESCAPE '\\' THEN 2`
     }
     ELSE 3 END`
-  const result = await sql<JobFoundRow>`SELECT id, number, title, status, date, customer_name FROM (
-      SELECT jobs.id, jobs.number, jobs.title, jobs.status,
-        coalesce(jobs.scheduled_start, jobs.earliest_start) AS date,
-        (SELECT customers.name FROM customers
-          WHERE customers.id = jobs.customer_id AND customers.organisation_id = jobs.organisation_id) AS customer_name,
-        ${rank} AS rank
-      FROM jobs
-      WHERE jobs.organisation_id = ${organisationId} AND jobs.deleted_at IS NULL
-        AND jobs.id IN (${sql.join(candidates, sql` UNION `)})
+  // PostgreSQL joins the candidates to jobs by primary key; SQLite tests `id IN (…)` (joined, it ran
+  // the union once per job of the organisation: seconds).
+  const union = sql.join(candidates, sql` UNION `)
+  const from = isPostgres(db)
+    ? sql`FROM (${union}) AS candidate JOIN jobs ON jobs.id = candidate.id`
+    : sql`FROM jobs`
+  const inCandidates = isPostgres(db) ? sql`` : sql`AND jobs.id IN (${union})`
+  // Only the page's rows read their customer's name (after ORDER BY … LIMIT).
+  const result = await sql<JobFoundRow>`SELECT found.id, found.number, found.title, found.status, found.date,
+      (SELECT customers.name FROM customers
+        WHERE customers.id = found.customer_id AND customers.organisation_id = ${organisationId}) AS customer_name
+    FROM (
+      SELECT jobs.id, jobs.number, jobs.title, jobs.status, jobs.customer_id,
+        coalesce(jobs.scheduled_start, jobs.earliest_start) AS date, ${rank} AS rank
+      ${from}
+      WHERE jobs.organisation_id = ${organisationId} AND jobs.deleted_at IS NULL ${inCandidates}
+      ORDER BY rank, date DESC NULLS LAST, jobs.id DESC
+      LIMIT ${limit}
     ) AS found
-    ORDER BY rank, date DESC NULLS LAST, id DESC
-    LIMIT ${limit}`.execute(db)
+    ORDER BY found.rank, found.date DESC NULLS LAST, found.id DESC`.execute(db)
   return result.rows
 }
