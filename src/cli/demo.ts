@@ -1,19 +1,21 @@
 // `fieldservice demo`: a realistic organisation to explore, two keys to explore it with, and the
 // service itself, on the embedded SQLite database by default.
+import { systemClock } from '../clock.js'
 import type { Config } from '../config.js'
 import { createDatabase } from '../db/database.js'
 import { migrateToLatest } from '../db/migrator.js'
 import { createApiKey, deleteApiKeysNamed } from '../modules/api-keys/service.js'
-import { startServer } from '../server.js'
+import { type ServerOptions, startServer } from '../server.js'
 import { seedDemoOrganisation } from './demo-seed.js'
 import { type DemoSignIn, ensureDemoFormTemplate, resetDemoSignIns } from './demo-sign-in.js'
+import { DaySimulator, DEFAULT_SIMULATION_SPEED, SIMULATION_TICK_MS } from './demo-simulate.js'
 
 const READ_WRITE_KEY_NAME = 'demo read+write'
 const ADMIN_KEY_NAME = 'demo admin'
 
 export async function runDemo(
   config: Config,
-  options: { serve: boolean; json: boolean },
+  options: { serve: boolean; json: boolean; simulate?: boolean; speed?: number },
   output: { write(text: string): void } = process.stdout,
 ): Promise<void> {
   const database = createDatabase(config.databaseUrl, { sqliteSynchronous: config.sqliteSynchronous })
@@ -60,11 +62,16 @@ export async function runDemo(
     await database.destroy()
   }
 
+  const simulate = options.serve && options.simulate === true
+  const speed = options.speed ?? DEFAULT_SIMULATION_SPEED
   const origin = `http://${config.host === '0.0.0.0' ? '127.0.0.1' : config.host}:${config.port}`
   const base = `${origin}/v1/public`
   const adminBase = `${origin}/v1/admin`
   if (options.json) {
-    output.write(`${JSON.stringify({ ...demo, baseUrl: base, dashboardUrl: `${origin}/` }, null, 2)}\n`)
+    const simulation = simulate ? { simulation: { speed } } : {}
+    output.write(
+      `${JSON.stringify({ ...demo, baseUrl: base, dashboardUrl: `${origin}/`, ...simulation }, null, 2)}\n`,
+    )
   } else {
     output.write(
       [
@@ -99,9 +106,38 @@ export async function runDemo(
         config.webhookAllowPrivate
           ? 'Webhooks:    automations may target http://127.0.0.1 here (WEBHOOK_ALLOW_PRIVATE=true); see README → Webhooks'
           : 'Webhooks:    https targets on the public internet only (WEBHOOK_ALLOW_PRIVATE=false)',
+        ...(simulate
+          ? [
+              `Simulation: the workers on shift now drive and work ${speed}× faster along their routes (one job ` +
+                `overruns); watch the board at ${origin}/ as the dispatcher (Ctrl-C stops both)`,
+            ]
+          : []),
         '',
       ].join('\n'),
     )
   }
-  if (options.serve) await startServer(config, { closeOnSignals: true })
+  if (!options.serve) return
+  await startServer(config, {
+    closeOnSignals: true,
+    ...(simulate ? { alongside: simulateDay(config, demo.organisationId, speed) } : {}),
+  })
+}
+
+/** Starts the simulated day once the server listens; shutdown stops it before the database closes. */
+function simulateDay(config: Config, organisationId: string, speed: number): ServerOptions['alongside'] {
+  return ({ app, db }) => {
+    const simulator = new DaySimulator({
+      db,
+      organisationId,
+      clock: systemClock,
+      speed,
+      publicBaseUrl: config.publicBaseUrl,
+      etaChangeMinutes: app.live.settings.etaChangeMinutes,
+      onWrite: () => app.webhooks.dispatcher.wake(),
+      log: app.log,
+      tickMs: SIMULATION_TICK_MS,
+    })
+    simulator.start()
+    return { close: () => simulator.stop() }
+  }
 }
