@@ -15,6 +15,7 @@ import {
 import { makeDashboardUser } from '../../test/sessions.js'
 import { createFormTemplate } from '../modules/form-templates/service.js'
 import { DaySimulator } from './demo-simulate.js'
+import { topUpToday } from './demo-today.js'
 
 const DATE = '2026-11-26' // a Thursday
 const at = (hhmm: string) => Date.parse(`${DATE}T${hhmm}:00Z`)
@@ -104,7 +105,7 @@ for (const dialect of DIALECTS) {
         log: quiet,
         tickMs: 3_600_000,
       })
-      return { org, db, admin, wendy, liam, a, b, c, d, simulator }
+      return { org, db, api, admin, wendy, liam, a, b, c, d, simulator }
     }
     type Setup = Awaited<ReturnType<typeof setup>>
 
@@ -189,6 +190,49 @@ for (const dialect of DIALECTS) {
       // The forms were filled in before each completion (FORM_REQUIRED would have refused it).
       expect(count('FORM_SUBMITTED', s.a) + count('FORM_SUBMITTED', s.b)).toBe(2)
       expect(await jobStatus(s, s.d)).toMatchObject({ status: 'ASSIGNED', startedAt: null })
+    })
+
+    it('gives work to the shifts of today with none left, before the simulation starts', async () => {
+      const s = await setup()
+      const depot = await makeLocation(s.db, s.org, { timezone: 'UTC' })
+      const van = await makeVehicle(s.db, s.org, depot.id)
+      const nina = await makeDashboardUser(t, s.org, { role: 'WORKER', name: 'Nina Idle' })
+      const idle = await makeShift(
+        s.db,
+        s.org,
+        { userId: nina.id, locationId: depot.id, vehicleId: van.id },
+        { day: 'THURSDAY' },
+      )
+      for (const [name, latitude] of [
+        ['Near', 53.46],
+        ['Far', 53.9],
+      ] as const) {
+        const made = await s.api.post('/customers', {
+          name,
+          address: 'Somewhere',
+          latitude,
+          longitude: -2.25,
+        })
+        expect(made.status, made.body.error).toBe(201)
+      }
+      now = at('09:10')
+      // Wendy has B and C left and Liam has D: only Nina's shift gets work, from 09:30 on.
+      expect(await topUpToday(s.db, s.org, now)).toBe(2)
+      const day = await live(s)
+      expect(day.wendy.stops).toHaveLength(2)
+      const jobs = await s.db
+        .selectFrom('jobs')
+        .select(['shift_id', 'scheduled_start', 'status'])
+        .where('organisation_id', '=', s.org)
+        .where('assigned_user_id', '=', nina.id)
+        .orderBy('scheduled_start')
+        .execute()
+      expect(jobs).toEqual([
+        { shift_id: idle.id, scheduled_start: iso('09:30'), status: 'ASSIGNED' },
+        { shift_id: idle.id, scheduled_start: iso('10:20'), status: 'ASSIGNED' },
+      ])
+      // Again: the shift has work now, nothing more is added.
+      expect(await topUpToday(s.db, s.org, now)).toBe(0)
     })
 
     it('starts on its own timer and stops cleanly, leaving no tick behind', async () => {

@@ -9,6 +9,7 @@ import { type ServerOptions, startServer } from '../server.js'
 import { seedDemoOrganisation } from './demo-seed.js'
 import { type DemoSignIn, ensureDemoFormTemplate, resetDemoSignIns } from './demo-sign-in.js'
 import { DaySimulator, DEFAULT_SIMULATION_SPEED, SIMULATION_TICK_MS } from './demo-simulate.js'
+import { topUpToday } from './demo-today.js'
 
 const READ_WRITE_KEY_NAME = 'demo read+write'
 const ADMIN_KEY_NAME = 'demo admin'
@@ -26,6 +27,8 @@ export async function runDemo(
     readWriteKey: string
     adminKey: string
     signIns: { admin: DemoSignIn; dispatcher: DemoSignIn; worker: DemoSignIn }
+    /** Jobs `--simulate` added to today's shifts that had none left (demo-today.ts). */
+    toppedUp: number
   }
   try {
     await migrateToLatest(database.db, database.dialect)
@@ -50,6 +53,8 @@ export async function runDemo(
       }
     })
     await ensureDemoFormTemplate(database.db, seeded.organisationId)
+    const toppedUp =
+      options.serve && options.simulate ? await topUpToday(database.db, seeded.organisationId, Date.now()) : 0
     demo = {
       organisationId: seeded.organisationId,
       created: seeded.created,
@@ -57,6 +62,7 @@ export async function runDemo(
       readWriteKey: readWrite.key,
       adminKey: admin.key,
       signIns: await resetDemoSignIns(database.db, seeded.organisationId),
+      toppedUp,
     }
   } finally {
     await database.destroy()
@@ -109,7 +115,8 @@ export async function runDemo(
         ...(simulate
           ? [
               `Simulation: the workers on shift now drive and work ${speed}× faster along their routes (one job ` +
-                `overruns); watch the board at ${origin}/ as the dispatcher (Ctrl-C stops both)`,
+                `overruns${demo.toppedUp > 0 ? `; ${demo.toppedUp} jobs added to today's idle shifts` : ''}); ` +
+                `watch the board at ${origin}/ as the dispatcher (Ctrl-C stops both)`,
             ]
           : []),
         '',
