@@ -35,10 +35,10 @@ for (const dialect of DIALECTS) {
 
     /**
      * Wendy's Thursday shift 08:00–16:00 from a UTC depot: A under way since 09:00 (30 min), then B
-     * (HARD window until 10:45) and C, 0.1° north of each other. Liam's shift starts at 13:00 with
+     * (HARD window until `bLatestEnd`) and C, 0.1° north of each other. Liam's shift starts at 13:00 with
      * a job of its own. Every job needs a form.
      */
-    async function setup() {
+    async function setup(bLatestEnd = '10:45') {
       now = at('06:00')
       const tenant = await createTenant(t, { scopes: ['read', 'write', 'admin'] })
       const org = tenant.organisationId
@@ -65,7 +65,7 @@ for (const dialect of DIALECTS) {
           jobLongitude: -2.2,
           serviceDuration: 1800,
           earliestStart: iso('08:00'),
-          latestEnd: iso(title === 'B' ? '10:45' : '16:00'),
+          latestEnd: iso(title === 'B' ? bLatestEnd : '16:00'),
           timeWindowType: title === 'C' ? 'SOFT' : 'HARD',
         })
         expect(created.status, created.body.error).toBe(201)
@@ -190,6 +190,23 @@ for (const dialect of DIALECTS) {
       // The forms were filled in before each completion (FORM_REQUIRED would have refused it).
       expect(count('FORM_SUBMITTED', s.a) + count('FORM_SUBMITTED', s.b)).toBe(2)
       expect(await jobStatus(s, s.d)).toMatchObject({ status: 'ASSIGNED', startedAt: null })
+    })
+
+    it('holds the overrunning job past twice its duration until its successor is at risk', async () => {
+      const s = await setup('16:00')
+      now = at('09:10')
+      await s.simulator.tick()
+      expect(s.simulator.overrunJobId).toBe(s.a)
+      // 10:00, twice A's duration: B (until 16:00) is still on time, so A goes on.
+      now = at('10:00')
+      expect((await s.simulator.tick()).completed).toEqual([])
+      // B's latest start is 15:30; from 14:53:19 (one 1,301 s leg before 15:15) it is AT_RISK.
+      now = at('14:55')
+      expect((await live(s)).wendy.stops[0]).toMatchObject({ jobId: s.b, risk: 'AT_RISK' })
+      // (Liam's shift is under way by now too: his D is worked on in the same tick.)
+      const report = await s.simulator.tick()
+      expect(report.completed).toContain(s.a)
+      expect(report.enRoute).toContain(s.b)
     })
 
     it('gives work to the shifts of today with none left, before the simulation starts', async () => {

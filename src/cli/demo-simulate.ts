@@ -12,9 +12,10 @@
 // all of them agree; the cost is that only workers on shift now move, and a worker running ahead of
 // the day waits at the customer until the job's window opens, as a technician would.
 //
-// One job overruns on purpose: the first job under way with a successor (the one whose successor's
-// window closes soonest) takes twice its duration on the real clock, not sped up — the forecast
-// reads the real clock, so only a real overrun pushes the successor towards AT_RISK.
+// One job overruns on purpose: of the jobs under way with a successor, the one whose successor has
+// least time to spare takes twice its duration on the real clock, not sped up — the forecast reads the
+// real clock, so only a real overrun pushes the successor towards AT_RISK — and goes on until that
+// successor is AT_RISK (at most to the shift's end), for the dispatcher to try Re-plan rest of day.
 import type { Kysely } from 'kysely'
 import type { Clock } from '../clock.js'
 import type { Database } from '../db/types.js'
@@ -144,16 +145,12 @@ export class DaySimulator {
     return report
   }
 
-  /** The shifts under way now (start to end, on each depot's clock), with each worker's jobs of the day. */
+  /** The shifts under way now, with each worker's jobs of the day. */
   private async workersOnShift(now: number): Promise<WorkerDay[]> {
     const { db, organisationId } = this.options
     const days: WorkerDay[] = []
-    // Every zone's date at `now` is the UTC date, the day before or the day after.
-    for (const date of new Set([utcDate(now - DAY_MS), utcDate(now), utcDate(now + DAY_MS)])) {
-      for (const shift of await liveDay(db, organisationId, { date }, now)) {
-        if (now < Date.parse(shift.start) || now > Date.parse(shift.end)) continue
-        days.push({ shift, jobs: await myDay(db, organisationId, shift.worker.id, date, now) })
-      }
+    for (const shift of await shiftsUnderWay(db, organisationId, now)) {
+      days.push({ shift, jobs: await myDay(db, organisationId, shift.worker.id, shift.date, now) })
     }
     return days
   }
@@ -174,7 +171,7 @@ export class DaySimulator {
     for (let step = 0; step < MAX_STEPS; step++) {
       const current = jobs.find((job) => job.status === 'IN_PROGRESS')
       if (current) {
-        const done = this.work(state, current, now, left)
+        const done = this.work(state, current, now, left, this.overrunHolds(shift, now))
         left = done.left
         if (!done.finished) break
         for (const { template, submission } of current.forms) {
@@ -223,13 +220,23 @@ export class DaySimulator {
   }
 
   /**
-   * Work on the job under way for `seconds`; whether it is finished and what is left of the budget.
-   * The overrunning job runs on the real clock until twice its duration since it started.
+   * Whether the overrunning job, once past twice its duration, must go on: until the forecast has its
+   * next stop AT_RISK or LATE (what the overrun is there to show), and no longer than the shift.
    */
-  private work(state: WorkerState, job: MyJob, now: number, seconds: number) {
+  private overrunHolds(shift: LiveShift, now: number): boolean {
+    const next = shift.stops[0]
+    return next !== undefined && next.risk === 'ON_TIME' && now < Date.parse(shift.end)
+  }
+
+  /**
+   * Work on the job under way for `seconds`; whether it is finished and what is left of the budget.
+   * The overrunning job runs on the real clock: twice its duration since it started, then while
+   * `holds` says so.
+   */
+  private work(state: WorkerState, job: MyJob, now: number, seconds: number, holds: boolean) {
     const elapsed = (now - Date.parse(job.startedAt ?? iso(now))) / 1000
     if (job.id === this.overrun) {
-      return { finished: elapsed >= 2 * job.serviceDuration, left: 0 }
+      return { finished: elapsed >= 2 * job.serviceDuration && !holds, left: 0 }
     }
     // A job found under way has been worked on since it started; then the budget adds to it.
     const worked = (state.worked.get(job.id) ?? elapsed) + seconds
@@ -263,10 +270,27 @@ export class DaySimulator {
 }
 
 /**
- * The job to overrun among those under way that have a successor: the one whose successor's window
- * closes soonest after the overrun ends, so that AT_RISK shows soonest. Undefined when none is under
- * way (the first job the simulation starts with a successor is chosen then).
+ * The job to overrun among those under way that have a successor: the one whose successor has the
+ * least time to spare once the overrun ends (the latest start its window allows, minus then), so that
+ * AT_RISK shows soonest. Undefined when none is under way (the first job the simulation starts with
+ * a successor is chosen then).
  */
+/** The shifts under way at `now`, from start to end on each depot's clock, with their forecast. */
+export async function shiftsUnderWay(
+  db: Kysely<Database>,
+  organisationId: string,
+  now: number,
+): Promise<LiveShift[]> {
+  const found: LiveShift[] = []
+  // Every zone's date at `now` is the UTC date, the day before or the day after.
+  for (const date of new Set([utcDate(now - DAY_MS), utcDate(now), utcDate(now + DAY_MS)])) {
+    for (const shift of await liveDay(db, organisationId, { date }, now)) {
+      if (now >= Date.parse(shift.start) && now <= Date.parse(shift.end)) found.push(shift)
+    }
+  }
+  return found
+}
+
 export function chooseOverrun(days: readonly WorkerDay[]): string | undefined {
   let best: { id: string; slack: number } | undefined
   for (const { jobs } of days) {
@@ -274,8 +298,11 @@ export function chooseOverrun(days: readonly WorkerDay[]): string | undefined {
     const successor = jobs.find((job) => job.status === 'ASSIGNED')
     if (!current || !successor || current.startedAt === null) continue
     const overrunEnds = Date.parse(current.startedAt) + 2 * current.serviceDuration * 1000
-    const closes = successor.latestEnd === null ? Number.POSITIVE_INFINITY : Date.parse(successor.latestEnd)
-    const slack = closes - overrunEnds
+    const latestStart =
+      successor.latestEnd === null
+        ? Number.POSITIVE_INFINITY
+        : Date.parse(successor.latestEnd) - successor.serviceDuration * 1000
+    const slack = latestStart - overrunEnds
     if (!best || slack < best.slack) best = { id: current.id, slack }
   }
   return best?.id

@@ -8,7 +8,12 @@ import { createApiKey, deleteApiKeysNamed } from '../modules/api-keys/service.js
 import { type ServerOptions, startServer } from '../server.js'
 import { seedDemoOrganisation } from './demo-seed.js'
 import { type DemoSignIn, ensureDemoFormTemplate, resetDemoSignIns } from './demo-sign-in.js'
-import { DaySimulator, DEFAULT_SIMULATION_SPEED, SIMULATION_TICK_MS } from './demo-simulate.js'
+import {
+  DaySimulator,
+  DEFAULT_SIMULATION_SPEED,
+  SIMULATION_TICK_MS,
+  shiftsUnderWay,
+} from './demo-simulate.js'
 import { topUpToday } from './demo-today.js'
 
 const READ_WRITE_KEY_NAME = 'demo read+write'
@@ -29,6 +34,8 @@ export async function runDemo(
     signIns: { admin: DemoSignIn; dispatcher: DemoSignIn; worker: DemoSignIn }
     /** Jobs `--simulate` added to today's shifts that had none left (demo-today.ts). */
     toppedUp: number
+    /** Shifts under way when the simulation starts. */
+    onShift: number
   }
   try {
     await migrateToLatest(database.db, database.dialect)
@@ -53,8 +60,11 @@ export async function runDemo(
       }
     })
     await ensureDemoFormTemplate(database.db, seeded.organisationId)
-    const toppedUp =
-      options.serve && options.simulate ? await topUpToday(database.db, seeded.organisationId, Date.now()) : 0
+    const simulating = options.serve && options.simulate === true
+    const toppedUp = simulating ? await topUpToday(database.db, seeded.organisationId, Date.now()) : 0
+    const onShift = simulating
+      ? (await shiftsUnderWay(database.db, seeded.organisationId, Date.now())).length
+      : 0
     demo = {
       organisationId: seeded.organisationId,
       created: seeded.created,
@@ -63,6 +73,7 @@ export async function runDemo(
       adminKey: admin.key,
       signIns: await resetDemoSignIns(database.db, seeded.organisationId),
       toppedUp,
+      onShift,
     }
   } finally {
     await database.destroy()
@@ -114,9 +125,12 @@ export async function runDemo(
           : 'Webhooks:    https targets on the public internet only (WEBHOOK_ALLOW_PRIVATE=false)',
         ...(simulate
           ? [
-              `Simulation: the workers on shift now drive and work ${speed}× faster along their routes (one job ` +
-                `overruns${demo.toppedUp > 0 ? `; ${demo.toppedUp} jobs added to today's idle shifts` : ''}); ` +
-                `watch the board at ${origin}/ as the dispatcher (Ctrl-C stops both)`,
+              demo.onShift === 0
+                ? `Simulation: nobody is on shift now (the demo's shifts: Monday–Saturday, 07:00–21:00 London ` +
+                  `time); workers move from the next shift's start on the board at ${origin}/ (Ctrl-C stops both)`
+                : `Simulation: the ${demo.onShift} workers on shift now drive and work ${speed}× faster along ` +
+                  `their routes (one job overruns${demo.toppedUp > 0 ? `; ${demo.toppedUp} jobs added to idle shifts` : ''}); ` +
+                  `watch the board at ${origin}/ as the dispatcher (Ctrl-C stops both)`,
             ]
           : []),
         '',
