@@ -14,6 +14,8 @@ import {
 } from '../../test/helpers.js'
 import { makeDashboardUser } from '../../test/sessions.js'
 import { createFormTemplate } from '../modules/form-templates/service.js'
+import { seedDemoOrganisation } from './demo-seed.js'
+import { ensureDemoFormTemplate } from './demo-sign-in.js'
 import { DaySimulator } from './demo-simulate.js'
 import { topUpToday } from './demo-today.js'
 
@@ -250,6 +252,38 @@ for (const dialect of DIALECTS) {
       ])
       // Again: the shift has work now, nothing more is added.
       expect(await topUpToday(s.db, s.org, now)).toBe(0)
+    })
+
+    it("runs the demo's own Thursday without a refused step, every worker on shift moving", async () => {
+      const start = at('10:30')
+      now = start
+      const { organisationId } = await seedDemoOrganisation(t.database.db, new Date(start))
+      await ensureDemoFormTemplate(t.database.db, organisationId)
+      const refused: unknown[] = []
+      const simulator = new DaySimulator({
+        db: t.database.db,
+        organisationId,
+        clock: () => now,
+        speed: 20,
+        publicBaseUrl: 'http://127.0.0.1:3000',
+        etaChangeMinutes: 15,
+        log: { info() {}, warn: (object) => refused.push(object) },
+      })
+      // Thursday 10:30: Aisha, Tom, Gareth, Chloe and Dan are on shift; Megan starts at 13:30.
+      const first = await simulator.tick()
+      expect(first.moved).toHaveLength(5)
+      const report = { started: first.started.length, completed: 0, enRoute: first.enRoute.length }
+      for (let tick = 0; tick < 12; tick++) {
+        now += 20_000
+        const done = await simulator.tick()
+        report.started += done.started.length
+        report.completed += done.completed.length
+        report.enRoute += done.enRoute.length
+      }
+      // Four real minutes at 20× are 80 minutes of driving and working.
+      expect(refused).toEqual([])
+      expect(report.completed).toBeGreaterThan(0)
+      expect(report.enRoute).toBeGreaterThan(0)
     })
 
     it('starts on its own timer and stops cleanly, leaving no tick behind', async () => {
