@@ -150,7 +150,12 @@ export class DaySimulator {
     const { db, organisationId } = this.options
     const days: WorkerDay[] = []
     for (const shift of await shiftsUnderWay(db, organisationId, now)) {
-      days.push({ shift, jobs: await myDay(db, organisationId, shift.worker.id, shift.date, now) })
+      // My day lists all the worker's jobs of the date; another shift's that day wait for that shift.
+      const own = new Set([...shift.stops.map((stop) => stop.jobId), shift.currentJob?.id])
+      const jobs = (await myDay(db, organisationId, shift.worker.id, shift.date, now)).filter(
+        (job) => own.has(job.id) || (job.status !== 'ASSIGNED' && job.status !== 'IN_PROGRESS'),
+      )
+      days.push({ shift, jobs })
     }
     return days
   }
