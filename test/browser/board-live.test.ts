@@ -5,6 +5,7 @@
 // - Ben's job in progress since 10:30 has overrun: his next stop's HARD window can no longer be kept
 //   ("Late") and the one after will start near the end of its window ("At risk"), on their blocks
 //   with the ETA, and in the banner over the board;
+// - a worker's name reaches Leaflet as text, never as markup;
 // - Re-plan rest of day from the banner lists the changes and applying them changes the board.
 import { fileURLToPath } from 'node:url'
 import type { Browser, Page } from 'playwright-core'
@@ -183,6 +184,35 @@ for (const dialect of DIALECTS) {
 
       await expectAccessible(page, 'the live board')
       if (dialect === DIALECTS[0]) await page.screenshot({ path: SCREENSHOT })
+    })
+
+    it('draws a worker named with markup as text on the map', async () => {
+      const db = server.database.db
+      const name = '<img data-planted="1" src="x"><b data-planted="2">Cy</b>'
+      const user = await makeUser(db, acme.id, { name })
+      const van = await makeVehicle(db, acme.id, depot.id, { name: 'Spare van' })
+      const shift = await makeShift(
+        db,
+        acme.id,
+        { userId: user.id, locationId: depot.id, vehicleId: van.id },
+        { day: 'MONDAY', startTime: '12:00', endTime: '13:00', breaks: [] },
+      )
+      await recordPositions(
+        db,
+        acme.id,
+        user.id,
+        [{ latitude: 53.475, longitude: -2.28, recordedAt: at('12:40') }],
+        NOW,
+      )
+      try {
+        await openBoard()
+        const marker = page.getByRole('region', { name: 'Map' }).getByTitle(`${name}: last seen 5 min ago`)
+        expect(await marker.textContent()).toBe(`${name} · 5 min ago`)
+        expect(await page.locator('[data-planted]').count()).toBe(0)
+      } finally {
+        // The other tests' day stays as it was.
+        await db.deleteFrom('shifts').where('id', '=', shift.id).execute()
+      }
     })
 
     it('re-plans the rest of the day from the banner: the changes, then the board after them', async () => {
