@@ -85,7 +85,7 @@ export const absenceAdminRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async
         summary: 'Remove an absence',
         description: 'Permanent: the worker’s shifts on those dates are worked again.',
         params: AbsenceParams,
-        response: { 200: DeletedAbsenceResponse, ...COMMON_ERRORS, ...NOT_FOUND_ERROR },
+        response: { 200: DeletedAbsenceResponse, ...COMMON_ERRORS, ...NOT_FOUND_ERROR, ...BODY_ERRORS },
       },
     },
     async (request) => ({

@@ -1,6 +1,6 @@
 // Schemas of absences (team members away) and of one-off shift changes on a date (issue 30 §3).
 import { type Static, Type } from '@sinclair/typebox'
-import { CalendarDay, DateTime, Envelope, Id, Nullable, TimeOfDay } from '../../http/schemas.js'
+import { CalendarDay, DateTime, Envelope, EXAMPLE_ID, Id, Nullable, TimeOfDay } from '../../http/schemas.js'
 
 export const MAX_ABSENCE_DAYS = 366
 
@@ -79,7 +79,10 @@ export const AllAbsencesQuery = Type.Object(
 export type AllAbsencesQuery = Static<typeof AllAbsencesQuery>
 
 export const AbsenceParams = Type.Object(
-  { id: Type.String({ description: 'The team member' }), absenceId: Type.String() },
+  {
+    id: Type.String({ description: 'The team member', examples: [EXAMPLE_ID] }),
+    absenceId: Type.String({ description: 'The absence', examples: [EXAMPLE_ID] }),
+  },
   { additionalProperties: false },
 )
 
@@ -95,7 +98,7 @@ export const DeletedAbsenceResponse = Envelope(
 
 export const ShiftDateParams = Type.Object(
   {
-    id: Type.String({ description: 'The shift template' }),
+    id: Type.String({ description: 'The shift template', examples: [EXAMPLE_ID] }),
     date: CalendarDay("A date on the shift's weekday"),
   },
   { additionalProperties: false },

@@ -143,7 +143,12 @@ export const shiftAdminRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (
         summary: 'Restore the weekly pattern on a date',
         description: 'Removes the one-off change of that date (404 when there is none).',
         params: ShiftDateParams,
-        response: { 200: DeletedShiftDateChangeResponse, ...COMMON_ERRORS, ...NOT_FOUND_ERROR },
+        response: {
+          200: DeletedShiftDateChangeResponse,
+          ...COMMON_ERRORS,
+          ...NOT_FOUND_ERROR,
+          ...BODY_ERRORS,
+        },
       },
     },
     async (request) => ({
