@@ -125,6 +125,25 @@ for (const dialect of DIALECTS) {
       ).toEqual([])
     })
 
+    it('tells the worker in My day that they are off, with the reason', async () => {
+      const date = isoDate(Date.now() + 20 * DAY)
+      const { absence } = await api<{ absence: { id: string } }>(
+        'POST',
+        `/team/users/${acme.worker.id}/absences`,
+        {
+          startDate: date,
+          endDate: date,
+          reason: 'SICK',
+          note: 'Back <i>soon</i>',
+        },
+      )
+      await signIn(page, acme.worker, `/my?date=${date}`)
+      await page.getByText('You are off this day: sick leave — Back <i>soon</i>').waitFor()
+      await page.getByText('No jobs on this day').waitFor()
+      await page.screenshot({ path: join(tmpdir(), `absences-my-day-${dialect}.png`) })
+      await api('DELETE', `/team/users/${acme.worker.id}/absences/${absence.id}`)
+    })
+
     it('changes one Monday’s hours from the Shifts page, lists the date, and restores the pattern', async () => {
       const monday = mondayAfterNextWeek()
       await signIn(page, acme.dispatcher, '/shifts')
