@@ -1,5 +1,6 @@
 // A real route plan of a day with an absent worker and a shift whose hours changed that date (issue
-// 30 §3): the absent worker's route is left out, the changed hours are the route's window.
+// 30 §3): the absent worker's route is left out, the changed hours are the route's window, and an
+// absence recorded after the plan was made makes it stale.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { makeLocation, makeShift, makeUser, makeVehicle } from '../../../test/factories.js'
 import {
@@ -15,6 +16,18 @@ import {
 const DATE = '2026-12-07'
 const at = (hhmm: string) => `${DATE}T${hhmm}:00.000Z`
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
+
+/** Queues a plan of DATE and waits for it to finish. */
+async function replan(admin: ReturnType<typeof adminClient>) {
+  const queued = await admin.post('/route-plans', { date: DATE, mode: 'REPLAN_ALL', timeLimitSeconds: 1 })
+  expect(queued.status, queued.body.error).toBe(202)
+  let plan = queued.body.data.routePlan
+  for (let i = 0; i < 300 && ['QUEUED', 'RUNNING'].includes(plan.status); i++) {
+    await pause(100)
+    plan = (await admin.get(`/route-plans/${plan.id}`)).body.data.routePlan
+  }
+  return plan
+}
 
 for (const dialect of DIALECTS) {
   describe(`${dialect}: a plan with absences and changed hours`, () => {
@@ -74,13 +87,7 @@ for (const dialect of DIALECTS) {
       ).toBe(200)
       expect((await admin.put(`/shifts/${cy.id}/dates/${DATE}`, { off: true })).status).toBe(200)
 
-      const queued = await admin.post('/route-plans', { date: DATE, mode: 'REPLAN_ALL', timeLimitSeconds: 1 })
-      expect(queued.status, queued.body.error).toBe(202)
-      let plan = queued.body.data.routePlan
-      for (let i = 0; i < 300 && ['QUEUED', 'RUNNING'].includes(plan.status); i++) {
-        await pause(100)
-        plan = (await admin.get(`/route-plans/${plan.id}`)).body.data.routePlan
-      }
+      let plan = await replan(admin)
       expect(plan.status).toBe('DONE')
       const routes = plan.result.routes as {
         shiftId: string
@@ -97,6 +104,21 @@ for (const dialect of DIALECTS) {
       }
       const planned = routes.flatMap((r) => r.stops.map((s) => s.jobId))
       expect(planned.length + plan.result.unassigned.length).toBe(jobIds.length)
+
+      // An absence recorded after the plan was made (or a changed date) makes it stale.
+      const late = await admin.post(`/team/users/${ben.user_id}/absences`, {
+        startDate: DATE,
+        endDate: DATE,
+        reason: 'OTHER',
+        startTime: '13:00',
+        endTime: '14:00',
+      })
+      const stale = await admin.post(`/route-plans/${plan.id}/apply`)
+      expect([stale.status, stale.body.code]).toEqual([409, 'PLAN_STALE'])
+      expect(stale.body.error).toContain(`absence of user ${ben.user_id}`)
+      await admin.delete(`/team/users/${ben.user_id}/absences/${late.body.data.absence.id}`)
+      plan = await replan(admin)
+      expect(plan.status).toBe('DONE')
 
       // Applying it assigns only Ben; Ana's absence is respected by a manual assignment too.
       const applied = await admin.post(`/route-plans/${plan.id}/apply`)

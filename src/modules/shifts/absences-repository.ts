@@ -208,3 +208,45 @@ export async function findWorkerZone(
     .executeTakeFirst()
   return primary?.timezone ?? 'UTC'
 }
+
+/**
+ * Absences of `userIds` recorded after `since` touching [from, to], and one-off changes of `shiftIds`
+ * on `date` written after it: what a route plan made at `since` did not know.
+ */
+export async function findDayChangesSince(
+  db: Executor,
+  organisationId: string,
+  filters: {
+    userIds: readonly string[]
+    shiftIds: readonly string[]
+    date: string
+    from: string
+    to: string
+  },
+  since: string,
+): Promise<{ absences: { user_id: string }[]; changes: { shift_id: string }[] }> {
+  const absences =
+    filters.userIds.length === 0
+      ? []
+      : await db
+          .selectFrom('absences')
+          .select('user_id')
+          .where('organisation_id', '=', organisationId)
+          .where('user_id', 'in', filters.userIds)
+          .where('created_at', '>', since)
+          .where('end_date', '>=', filters.from)
+          .where('start_date', '<=', filters.to)
+          .execute()
+  const changes =
+    filters.shiftIds.length === 0
+      ? []
+      : await db
+          .selectFrom('shift_date_changes')
+          .select('shift_id')
+          .where('organisation_id', '=', organisationId)
+          .where('shift_id', 'in', filters.shiftIds)
+          .where('date', '=', filters.date)
+          .where('updated_at', '>', since)
+          .execute()
+  return { absences, changes }
+}

@@ -190,6 +190,34 @@ export async function assertWorkerPresent(
   }
 }
 
+/**
+ * What changed the day's shifts after `since` (a route plan's inputs were read then): an absence of
+ * one of `userIds` recorded since, touching the date (± a day, for any depot's zone), or a one-off
+ * change of one of `shiftIds` on it. Described for PLAN_STALE ("absence of user X").
+ */
+export async function dayChangesSince(
+  db: Executor,
+  organisationId: string,
+  date: string,
+  routes: { userIds: readonly string[]; shiftIds: readonly string[] },
+  since: string,
+): Promise<string[]> {
+  const day = Date.parse(`${date}T00:00:00.000Z`)
+  const iso = (ms: number) => new Date(ms).toISOString().slice(0, 10)
+  const found = await absences.findDayChangesSince(
+    db,
+    organisationId,
+    { ...routes, date, from: iso(day - DAY), to: iso(day + DAY) },
+    since,
+  )
+  return [
+    ...new Set([
+      ...found.absences.map((a) => `absence of user ${a.user_id}`),
+      ...found.changes.map((c) => `hours of shift ${c.shift_id} on ${date}`),
+    ]),
+  ]
+}
+
 /** Writes an absence as given, for the demo organisation (cli/demo-seed.ts): no rule is checked. */
 export async function seedAbsence(db: Executor, row: AbsenceRow): Promise<void> {
   await absences.insertAbsence(db, row)
