@@ -32,6 +32,16 @@ const north = (metres: number) => ({ latitude: 51.55 + metres / 111_195, longitu
 const offlineNoise = (problem: string) => /ERR_INTERNET_DISCONNECTED|Failed to fetch|ERR_FAILED/.test(problem)
 const hhmm = (at: number) => new Date(Math.min(Math.max(at, 0), 86_340_000)).toISOString().slice(11, 16)
 
+/**
+ * A shift of today that is not under way at `now` (ms after midnight UTC), grace included: one that
+ * ended three hours ago — or, in the small hours, when no shift of today can have ended yet (shifts
+ * do not cross midnight), one that starts in three hours. The suite runs at any hour.
+ */
+const offShiftSpan = (now: number): [number, number] =>
+  now >= 5 * 3_600_000
+    ? [now - 4 * 3_600_000, now - 3 * 3_600_000]
+    : [now + 3 * 3_600_000, now + 4 * 3_600_000]
+
 interface Sent {
   positions: { latitude: number; longitude: number; recordedAt: string }[]
   status: number | null
@@ -171,8 +181,8 @@ for (const dialect of DIALECTS) {
       ).data.shifts.find((s) => s.shiftId === day.shiftId)
       expect(Number(shift?.lastPosition.latitude)).toBeCloseTo(north(1200).latitude, 6)
 
-      // The shift is over (the office moved it): whatever is tried is refused, then nothing is sent.
-      await setShift(sinceMidnight() - 4 * 3_600_000, sinceMidnight() - 3 * 3_600_000)
+      // Off shift (the office moved it): whatever is tried is refused, then nothing is sent.
+      await setShift(...offShiftSpan(sinceMidnight()))
       const before = sent.length
       await moveTo(31, north(1600))
       await moveTo(31, north(2000))
