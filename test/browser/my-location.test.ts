@@ -42,6 +42,14 @@ const offShiftSpan = (now: number): [number, number] =>
     ? [now - 4 * 3_600_000, now - 3 * 3_600_000]
     : [now + 3 * 3_600_000, now + 4 * 3_600_000]
 
+/**
+ * Where the page's clock starts: now, but no later than 23:50 UTC — each test moves it on by a few
+ * minutes, and a page clock past midnight would show tomorrow's My day, without this shift (the banner
+ * then never appears). Fixes still carry the device's real time, which the server checks.
+ */
+const pageClockStart = (now: number): Date =>
+  new Date(Math.min(now, now - (now % 86_400_000) + 86_400_000 - 10 * 60_000))
+
 interface Sent {
   positions: { latitude: number; longitude: number; recordedAt: string }[]
   status: number | null
@@ -86,7 +94,7 @@ for (const dialect of DIALECTS) {
         geolocation: HOME,
       })
       page = watched.page
-      await page.clock.install({ time: new Date() })
+      await page.clock.install({ time: pageClockStart(Date.now()) })
       sent = []
       const requests = new Map<Request, Sent>()
       page.on('request', (request) => {
