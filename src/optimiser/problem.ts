@@ -6,11 +6,15 @@ import type { RoutingModel, UnassignedReason } from './model.js'
 import { BIG } from './segment.js'
 import { greatCircleMatrix } from './travel.js'
 
+// Unassigned jobs are counted per tier and compared tier by tier before any cost (search.ts): pinned
+// jobs first, then by priority. Under stability, a job already on a route before this plan (promised
+// to its customer) ranks just above a waiting job of its priority, so a re-plan never drops promised
+// work to fit new work of the same priority; a waiting HIGH job still outranks it.
 export const TIER_PINNED = 0
-export const TIER_HIGH = 1
-export const TIER_NORMAL = 2
-export const TIER_LOW = 3
-export const TIERS = 4
+export const TIER_HIGH = 2
+export const TIER_NORMAL = 4
+export const TIER_LOW = 6
+export const TIERS = 7
 
 export interface Problem {
   model: RoutingModel
@@ -138,7 +142,8 @@ export function compileProblem(model: RoutingModel): Problem {
       nodeL[c] = BIG
     } else nodeL[c] = hardLatest
     for (let d = 0; d < dims; d++) demand[c * dims + d] = job.demand[d] ?? 0
-    tier[c] = job.pinnedRoute !== undefined ? TIER_PINNED : TIER_OF[job.priority]
+    const promised = stability.previousRoute[c]! >= 0 ? 1 : 0
+    tier[c] = job.pinnedRoute !== undefined ? TIER_PINNED : TIER_OF[job.priority] - promised
     for (let r = 0; r < R; r++) {
       const route = model.routes[r]!
       let ok = job.skills.every((s) => route.skills.includes(s))
