@@ -129,8 +129,8 @@ export interface JobSpec {
   pinnedRoute?: number
   /**
    * Stability: the index of the route the job is on before this plan. Serving it on any other route
-   * costs `ModelOptions.moveCost`; when that is priced (> 0), the job also ranks above waiting jobs
-   * of its priority, so it is left unassigned only to place a job of a higher priority.
+   * costs `ModelOptions.moveCost`; when that is priced (> 0), the job also outranks every job that
+   * has no previous route: it is left unassigned only when it cannot be served.
    */
   previousRoute?: number
 }

@@ -90,7 +90,7 @@ describe('optimiser: stability', () => {
     }
   })
 
-  it('keeps promised work over two waiting jobs of its priority, and gives way to a waiting HIGH one', () => {
+  it('keeps promised work over two waiting jobs, even HIGH ones, unless re-planning freely', () => {
     // One four-hour route: the 3-hour job it held, or the two 1¾-hour jobs waiting — not both.
     const day = (moveCost: number, waitingPriority: JobSpec['priority']): RoutingModel => {
       const job = (
@@ -145,7 +145,8 @@ describe('optimiser: stability', () => {
     }
     expect(served(day(0, 'NORMAL'))).toEqual(['w1', 'w2'])
     expect(served(day(10, 'NORMAL'))).toEqual(['promised'])
-    expect(served(day(10, 'HIGH'))).toEqual(['w1', 'w2'])
+    expect(served(day(10, 'HIGH'))).toEqual(['promised'])
+    expect(served(day(0, 'HIGH'))).toEqual(['w1', 'w2'])
   })
 
   it('returns a route that starts elsewhere to its endLocation, as the checker reads it', () => {

@@ -20549,7 +20549,7 @@ export interface operations {
                      */
                     at?: string;
                     /**
-                     * @description How much the plan keeps of the day as it is, 0–1: the cost of each job moved to another worker (two hours of the average worker cost at 1) and of each worker whose next stop changes (half an hour at 1); above 0, a job already assigned is left out only to place a job of higher priority, never for waiting jobs of its own. 0: re-plan freely
+                     * @description How much the plan keeps of the day as it is, 0–1: the cost of each job moved to another worker (two hours of the average worker cost at 1) and of each worker whose next stop changes (half an hour at 1); above 0, a job already assigned outranks every waiting job, whatever their priorities: it is left out only when no worker can serve it. 0: re-plan freely
                      * @default 0.5
                      */
                     stability?: number;
