@@ -265,7 +265,12 @@ export async function applyRoutePlan(
       return { changed }
     }
     await options.beforeWrite?.()
-    await assignJobsIn(trx, organisationId, jobs, assignments, unassignments)
+    // Applying does what the preview listed: a stop kept on its worker within the same minute is not
+    // assigned again (no write, no JOB_ASSIGNED, no new baseline for its eta). Plans made before the
+    // list existed assign every stop.
+    const listed = result.changes ? new Set(result.changes.map((change) => change.jobId)) : null
+    const changedAssignments = listed ? assignments.filter((a) => listed.has(a.jobId)) : assignments
+    await assignJobsIn(trx, organisationId, jobs, changedAssignments, unassignments)
     await repository.updateRoutePlanIf(trx, organisationId, id, ['DONE'], {
       status: 'APPLIED',
       applied_at: at,
