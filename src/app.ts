@@ -62,6 +62,7 @@ import type { RouteOptions } from './modules/route-options.js'
 import { routePlanAdminRoutes } from './modules/route-plans/admin-routes.js'
 import { searchAdminRoutes } from './modules/search/admin-routes.js'
 import { sessionAdminRoutes } from './modules/sessions/admin-routes.js'
+import { absenceAdminRoutes } from './modules/shifts/absences-routes.js'
 import { shiftAdminRoutes } from './modules/shifts/admin-routes.js'
 import { shiftRoutes } from './modules/shifts/routes.js'
 import { trackingRoutes } from './modules/tracking/routes.js'
@@ -214,6 +215,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     ['dispatch', locationAdminRoutes],
     ['dispatch', vehicleAdminRoutes],
     ['dispatch', shiftAdminRoutes],
+    ['dispatch', absenceAdminRoutes],
     ['dispatch', jobAdminRoutes],
     ['dispatch', customerAdminRoutes],
     ['dispatch', searchAdminRoutes],

@@ -37,6 +37,11 @@ export interface ServerOptions {
    * the port opens: a Ctrl-C that arrives as soon as the first request is answered is still graceful.
    */
   closeOnSignals?: boolean
+  /**
+   * Work that runs in this process once the port is open (`demo --simulate`): given the app and its
+   * database, it answers how to stop it, which shutdown does before the database closes.
+   */
+  alongside?: (running: { app: App; db: DatabaseHandle['db']; url: string }) => { close(): Promise<void> }
 }
 
 const REDACTED_HEADERS = ['authorization', 'cookie', 'x-api-key', 'x-csrf-token']
@@ -135,11 +140,13 @@ export async function startServer(config: Config, options: ServerOptions = {}): 
     'fieldservice is listening',
   )
   const metricsServer = options.serveMetrics === false ? undefined : await serveMetrics(app, config)
+  const companion = options.alongside?.({ app, db: database.db, url })
 
   let stopping: Promise<void> | undefined
   let endDelay = () => {}
   const stop = async (delayMs: number) => {
     app.lifecycle.drain()
+    await companion?.close()
     if (delayMs > 0) {
       app.log.info({ delayMs }, 'shutting down: /readyz answers 503; still serving during the delay')
       await new Promise<void>((resolve) => {

@@ -73,6 +73,7 @@ export function buildServices(
   const customerMail = smtpUrl
     ? new CustomerMail(deps.db, new SmtpMailer(smtpUrl, deps.config.smtpFrom ?? DEFAULT_SMTP_FROM), {
         retentionDays: webhookConfig.webhookRetentionDays,
+        ...(deps.clock ? { clock: deps.clock } : {}),
         logger: app.log,
       })
     : undefined

@@ -19,16 +19,33 @@ import { type SmtpReceiver, startSmtpReceiver } from './smtp-receiver.js'
 const BASE = 'https://visits.example.com'
 const ON = { notifications: { customerEmails: { enRoute: true, completed: true } } }
 
-async function workday(t: TestContext, email: string | null = 'ada@home.example') {
+interface Names {
+  worker: string
+  customer: string
+  title: string
+  /** The clock "now" is read from (ms): the earlier job was completed a minute before it. */
+  now: number
+}
+
+async function workday(
+  t: TestContext,
+  email: string | null = 'ada@home.example',
+  names: Partial<Names> = {},
+) {
   const tenant = await createTenant(t, { scopes: ['read', 'write', 'admin'] })
   const org = tenant.organisationId
   const db = t.database.db
   const api = client(t, tenant.headers)
   const admin = adminClient(t, tenant.headers)
-  const depot = await makeLocation(db, org, { name: 'Depot' })
-  const worker = await makeDashboardUser(t, org, { role: 'WORKER', name: 'Wendy Worker' })
+  const depot = await makeLocation(db, org, { name: 'Depot', timezone: 'Europe/London' })
+  const worker = await makeDashboardUser(t, org, { role: 'WORKER', name: names.worker ?? 'Wendy Worker' })
   const customer = (
-    await api.post('/customers', { name: 'Ada Lovelace', latitude: 53.5, longitude: -2.2, email })
+    await api.post('/customers', {
+      name: names.customer ?? 'Ada Lovelace',
+      latitude: 53.5,
+      longitude: -2.2,
+      email,
+    })
   ).body.data.customer
   const job = async (title: string, place: Record<string, unknown>) => {
     const created = (await api.post('/jobs', { title, locationId: depot.id, ...place })).body.data.job
@@ -38,11 +55,56 @@ async function workday(t: TestContext, email: string | null = 'ada@home.example'
   const before = await job('Earlier', { jobLatitude: 53.4, jobLongitude: -2.2 })
   await setJobState(db, org, before, {
     status: 'COMPLETED',
-    completedAt: new Date(Date.now() - 60_000).toISOString(),
+    completedAt: new Date((names.now ?? Date.now()) - 60_000).toISOString(),
   })
-  const visit = await job('Boiler <service> & check', { customerId: customer.id })
+  const visit = await job(names.title ?? 'Boiler <service> & check', { customerId: customer.id })
   const me = sessionClient(t, await signIn(t, worker))
   return { org, db, api, admin, me, visit }
+}
+
+const HOUR = 3_600_000
+const london = new Intl.DateTimeFormat('en-GB', {
+  timeZone: 'Europe/London',
+  hour: '2-digit',
+  minute: '2-digit',
+  hourCycle: 'h23',
+  timeZoneName: 'short',
+})
+/** The window around `eta` on a London clock, as the email says it today: "14:05–14:35 (BST)". */
+function londonWindow(eta: number): string {
+  const at = (ms: number) => london.format(Math.round(ms / 300_000) * 300_000).split(' ')
+  const [from, zone] = at(eta - 900_000)
+  const [to] = at(eta + 900_000)
+  return `${from}–${to} (${zone})`
+}
+
+// Names that would make elements if a mail client parsed the text as HTML, and a subject that would
+// add a header (Bcc) if a newline reached it.
+const MARKUP = '<meta http-equiv="refresh" content="30;url=/planted"><b data-planted="1">b</b>'
+const PHISHING = '<img data-planted="2" src="x"><a href="/x">Session expired: sign in again</a>'
+const PLANTED = {
+  organisation: `Org${MARKUP}\r\nBcc: evil@attacker.example\r\nX-Planted: 1`,
+  worker: `<b/data-planted="w">W</b>es${MARKUP}`,
+  customer: `Ada${PHISHING}`,
+  title: `Boiler${MARKUP}${PHISHING}`,
+}
+
+/** A header value with its RFC 2047 encoded words (=?UTF-8?Q?…?= / ?B?) decoded. */
+function decodeWords(value: string): string {
+  return value
+    .replace(/\?=\s+=\?/g, '?==?')
+    .replace(/=\?UTF-8\?([QB])\?([^?]*)\?=/gi, (_all, kind: string, text: string) =>
+      kind.toUpperCase() === 'B'
+        ? Buffer.from(text, 'base64').toString('utf8')
+        : Buffer.from(
+            text
+              .replace(/_/g, ' ')
+              .replace(/=([0-9A-F]{2})/gi, (_hex, code: string) =>
+                String.fromCharCode(Number.parseInt(code, 16)),
+              ),
+            'latin1',
+          ).toString('utf8'),
+    )
 }
 
 for (const dialect of DIALECTS) {
@@ -102,12 +164,12 @@ for (const dialect of DIALECTS) {
       const event = (await outboxEvents(s.db, s.org)).find((e) => e.event === 'JOB_EN_ROUTE')
       const link = String(event?.data.trackingUrl)
       const eta = Date.parse(String(event?.data.eta))
-      const hhmm = (at: number) => new Date(Math.round(at / 300_000) * 300_000).toISOString().slice(11, 16)
       expect(enRoute?.to).toEqual(['ada@home.example'])
       expect(enRoute?.from).toBe('visits@acme.example')
       expect(enRoute?.headers).toMatch(/^Subject: .*your technician is on the way$/m)
       expect(enRoute?.text).toContain(link)
-      expect(enRoute?.text).toContain(`${hhmm(eta - 900_000)}–${hhmm(eta + 900_000)} UTC`)
+      // In the depot's zone (Europe/London), with its abbreviation.
+      expect(enRoute?.text).toContain(`Expected arrival: ${londonWindow(eta)}.`)
       expect(enRoute?.text).toContain('Wendy from')
       expect(enRoute?.text).toContain('"Boiler <service> & check"')
       expect(enRoute?.headers).toMatch(/^Content-Type: text\/plain/im)
@@ -153,6 +215,34 @@ for (const dialect of DIALECTS) {
       await u.me.post(`/my/jobs/${u.visit}/en-route`)
       await t.app.webhooks.dispatcher.drain()
       expect(smtp.received.length).toBe(start)
+    })
+
+    it('planted markup stays text: one plain-text part, no HTML part, a one-line subject, no added header', async () => {
+      const s = await workday(t, 'ada@home.example', PLANTED)
+      const renamed = await s.admin.patch('/organisation', { name: PLANTED.organisation })
+      expect(renamed.status, JSON.stringify(renamed.body)).toBe(200)
+      await s.admin.patch('/organisation', ON)
+      const start = smtp.received.length
+      await s.me.post(`/my/jobs/${s.visit}/en-route`)
+      await t.app.webhooks.dispatcher.drain()
+      const [mail, ...more] = await smtp.waitFor(start + 1).then((all) => all.slice(start))
+      expect(more).toEqual([])
+      // Only the customer: the planted Bcc did not become a recipient, nor a header.
+      expect(mail?.to).toEqual(['ada@home.example'])
+      expect(mail?.headers).not.toMatch(/^(bcc|x-planted):/im)
+      const subject = mail?.headers.match(/^Subject: (.*)$/m)?.[1] ?? ''
+      expect(decodeWords(subject)).toBe(
+        `Org${MARKUP} Bcc: evil@attacker.example X-Planted: 1: your technician is on the way`,
+      )
+      // One text/plain part: nothing a mail client renders as HTML.
+      expect(mail?.headers).toMatch(/^Content-Type: text\/plain; charset=utf-8$/im)
+      expect(mail?.raw).not.toMatch(/text\/html|multipart\//i)
+      // The typed strings as they were typed, as text.
+      expect(mail?.text).toContain(`Hello Ada${PHISHING},`)
+      expect(mail?.text).toContain(`<b/data-planted="w">W</b>es<meta from`)
+      expect(mail?.text).toContain(`"Boiler${MARKUP}${PHISHING}"`)
+      const listed = (await s.admin.get('/customer-messages')).body.data.customerMessages[0]
+      expect(listed.subject).not.toMatch(/[\r\n]/)
     })
 
     it('a crash mid-send, then a restart and even a second claim of the event, never sends it twice', async () => {
@@ -218,6 +308,48 @@ for (const dialect of DIALECTS) {
         await crashing.close()
         if (silent.listening) await new Promise((resolve) => silent.close(resolve))
       }
+    })
+  })
+
+  describe(`${dialect}: customer emails on a summer day`, () => {
+    let smtp: SmtpReceiver
+    let t: TestContext
+    let now = Date.parse('2026-07-16T10:00:00Z')
+    beforeAll(async () => {
+      smtp = await startSmtpReceiver()
+      t = await createTestApp(dialect, { publicBaseUrl: BASE, smtpUrl: smtp.url }, { clock: () => now })
+    })
+    afterAll(async () => {
+      await t.close()
+      await smtp.close()
+    })
+
+    it("says the window in the depot's zone: BST (+01:00) in July, dated when not today there", async () => {
+      now = Date.parse('2026-07-16T10:00:00Z')
+      const s = await workday(t, 'ada@home.example', { now })
+      await s.admin.patch('/organisation', ON)
+      const start = smtp.received.length
+      await s.me.post(`/my/jobs/${s.visit}/en-route`)
+      await t.app.webhooks.dispatcher.drain()
+      const [mail] = (await smtp.waitFor(start + 1)).slice(start)
+      const event = (await outboxEvents(s.db, s.org)).find((e) => e.event === 'JOB_EN_ROUTE')
+      const eta = Date.parse(String(event?.data.eta))
+      expect(eta - now).toBeLessThan(HOUR)
+      const window = londonWindow(eta)
+      expect(window).toMatch(/^1[01]:\d\d–1[01]:\d\d \(BST\)$/)
+      expect(mail?.text).toContain(`Expected arrival: ${window}.`)
+      expect(mail?.text).not.toContain('UTC')
+
+      // At 23:58 in London the window falls after midnight: the email gives the date.
+      now = Date.parse('2026-07-16T22:58:00Z')
+      const late = await workday(t, 'ada@home.example', { now })
+      await late.admin.patch('/organisation', ON)
+      await late.me.post(`/my/jobs/${late.visit}/en-route`)
+      await t.app.webhooks.dispatcher.drain()
+      const [next] = (await smtp.waitFor(start + 2)).slice(start + 1)
+      const lateEvent = (await outboxEvents(late.db, late.org)).find((e) => e.event === 'JOB_EN_ROUTE')
+      const lateEta = Date.parse(String(lateEvent?.data.eta))
+      expect(next?.text).toContain(`Expected arrival: Fri 17 Jul, ${londonWindow(lateEta)}.`)
     })
   })
 

@@ -40,14 +40,14 @@ for (const dialect of DIALECTS) {
     })
     afterAll(() => t.close())
 
-    async function setup() {
-      now = Date.parse('2026-11-26T10:00:00Z')
+    async function setup(day = '2026-11-26', depotZone = 'Europe/London') {
+      now = Date.parse(`${day}T10:00:00Z`)
       const tenant = await createTenant(t, { scopes: ['read', 'write', 'admin'] })
       const org = tenant.organisationId
       const db = t.database.db
       const api = client(t, tenant.headers)
       const admin = adminClient(t, tenant.headers)
-      const depot = await makeLocation(db, org, { name: 'Depot' })
+      const depot = await makeLocation(db, org, { name: 'Depot', timezone: depotZone })
       const worker = await makeDashboardUser(t, org, { role: 'WORKER', name: 'Wendy Anne Worker' })
       const other = await makeUser(db, org, { name: 'Oscar Other' })
       const customer = (
@@ -71,13 +71,13 @@ for (const dialect of DIALECTS) {
         await setJobState(db, org, created.id, {
           status: 'ASSIGNED',
           assignedUserId: userId,
-          scheduledStart: '2026-11-26T10:30:00.000Z',
-          scheduledEnd: '2026-11-26T11:30:00.000Z',
+          scheduledStart: `${day}T10:30:00.000Z`,
+          scheduledEnd: `${day}T11:30:00.000Z`,
         })
         return created.id as string
       }
       const previous = await job('Earlier visit', worker.id, LAST_JOB)
-      await setJobState(db, org, previous, { status: 'COMPLETED', completedAt: '2026-11-26T09:50:00.000Z' })
+      await setJobState(db, org, previous, { status: 'COMPLETED', completedAt: `${day}T09:50:00.000Z` })
       const next = await job('Boiler service', worker.id)
       const theirs = await job('Not mine', other.id)
       const me = sessionClient(t, await signIn(t, worker))
@@ -219,7 +219,13 @@ for (const dialect of DIALECTS) {
         technicianFirstName: 'Wendy',
         jobTitle: 'Boiler service',
         status: 'EN_ROUTE',
-        arrivalWindow: { from: round(eta - 900_000), to: round(eta + 900_000) },
+        timeZone: 'Europe/London',
+        arrivalWindow: {
+          from: round(eta - 900_000),
+          to: round(eta + 900_000),
+          // November: London is on GMT, its clock reads UTC.
+          text: `${round(eta - 900_000).slice(11, 16)}–${round(eta + 900_000).slice(11, 16)} (GMT)`,
+        },
         position: {
           metresEast: expect.any(Number),
           metresNorth: expect.any(Number),
@@ -249,6 +255,48 @@ for (const dialect of DIALECTS) {
       await s.me.post(`/my/jobs/${s.next}/start`)
       const started = (await t.app.inject({ url: `/v1/track/${token}` })).json().data.tracking
       expect(started).toMatchObject({ status: 'IN_PROGRESS', arrivalWindow: null, position: null })
+    })
+
+    it("says the window in the depot's zone: BST (+01:00) on a summer day, another zone's offset", async () => {
+      const s = await setup('2026-07-16')
+      await s.me.post(`/my/jobs/${s.next}/en-route`)
+      const [event] = await enRouteEvents(s)
+      const token = String(event?.data.trackingUrl).split('/t/')[1]
+      const eta = Date.parse(String(event?.data.eta))
+      const clock = (at: number, offsetHours: number) =>
+        new Date(Math.round(at / 300_000) * 300_000 + offsetHours * HOUR).toISOString().slice(11, 16)
+      const tracking = (await t.app.inject({ url: `/v1/track/${token}` })).json().data.tracking
+      expect(tracking.timeZone).toBe('Europe/London')
+      // 10:00Z is 11:00 in London in July: the window reads an hour later than UTC.
+      expect(tracking.arrivalWindow.text).toBe(`${clock(eta - 900_000, 1)}–${clock(eta + 900_000, 1)} (BST)`)
+      expect(tracking.arrivalWindow.text).toMatch(/^11:\d\d–11:\d\d \(BST\)$/)
+      expect(tracking.arrivalWindow.from).toBe(
+        new Date(Math.round((eta - 900_000) / 300_000) * 300_000).toISOString(),
+      )
+
+      // A depot in New York: its own clock and offset (EDT, four hours behind UTC).
+      const ny = await setup('2026-07-16', 'America/New_York')
+      await ny.me.post(`/my/jobs/${ny.next}/en-route`)
+      const [nyEvent] = await enRouteEvents(ny)
+      const nyToken = String(nyEvent?.data.trackingUrl).split('/t/')[1]
+      const nyEta = Date.parse(String(nyEvent?.data.eta))
+      const nyTracking = (await t.app.inject({ url: `/v1/track/${nyToken}` })).json().data.tracking
+      expect([nyTracking.timeZone, nyTracking.arrivalWindow.text]).toEqual([
+        'America/New_York',
+        `${clock(nyEta - 900_000, -4)}–${clock(nyEta + 900_000, -4)} (GMT-4)`,
+      ])
+    })
+
+    it("a job without a depot is said in the organisation's zone (its primary depot's)", async () => {
+      const s = await setup('2026-07-16')
+      await makeLocation(s.db, s.org, { name: 'Head office', timezone: 'Europe/Paris', isPrimary: true })
+      await s.db.updateTable('jobs').set({ location_id: null }).where('id', '=', s.next).execute()
+      await s.me.post(`/my/jobs/${s.next}/en-route`)
+      const [event] = await enRouteEvents(s)
+      const token = String(event?.data.trackingUrl).split('/t/')[1]
+      const tracking = (await t.app.inject({ url: `/v1/track/${token}` })).json().data.tracking
+      expect(tracking.timeZone).toBe('Europe/Paris')
+      expect(tracking.arrivalWindow.text).toMatch(/^12:\d\d–12:\d\d \(CEST\)$/)
     })
 
     it('410 Gone 12 h after the job completed or was cancelled; 200 until then', async () => {

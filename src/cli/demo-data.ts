@@ -148,6 +148,8 @@ export const WORKERS = [
   { name: 'Megan Rhodes', depot: 1, vehicle: 4, weekday: LATE, saturday: SATURDAY },
 ]
 export const DISPATCHER = { name: 'Rachel Moss' }
+/** On holiday Monday to Friday of the week after the demo's. */
+export const HOLIDAY_WORKER = 'Dan Okafor'
 
 const street = (street: string, area: string, district: string, latitude: number, longitude: number) => {
   const town = district.startsWith('SK') ? 'Stockport' : district === 'M33' ? 'Sale' : 'Manchester'

@@ -13,6 +13,7 @@ import { seedLocation } from '../modules/locations/service.js'
 import { findOrganisationByName, seedOrganisation } from '../modules/organisations/service.js'
 import { seedUser } from '../modules/organisations/users-service.js'
 import { seedCapacityDimension, seedTag } from '../modules/reference-data/service.js'
+import { seedAbsence } from '../modules/shifts/absences-service.js'
 import { seedShift } from '../modules/shifts/service.js'
 import { seedVehicle } from '../modules/vehicles/service.js'
 import * as demo from './demo-data.js'
@@ -144,6 +145,7 @@ class DemoSeeder {
     await this.insertTeamAndShifts()
     await this.insertCustomers()
     await this.insertJobs()
+    await this.insertHoliday()
     return this.organisationId
   }
 
@@ -213,6 +215,25 @@ class DemoSeeder {
         this.shifts.push({ id: shift.id, userId: user.id, worker, dayIndex, pattern })
       }
     }
+  }
+
+  /** One worker is on holiday all next week (Monday to Friday): the plan and the board leave them out. */
+  private async insertHoliday() {
+    const worker = demo.WORKERS.find((w) => w.name === demo.HOLIDAY_WORKER)
+    const shift = this.shifts.find((s) => s.worker === worker)
+    if (!shift) return
+    const date = (days: number) => iso(this.weekStart + days * DAY).slice(0, 10)
+    const { updated_at: _, ...base } = this.rowBase()
+    await seedAbsence(this.trx, {
+      ...base,
+      user_id: shift.userId,
+      start_date: date(7),
+      end_date: date(11),
+      start_time: null,
+      end_time: null,
+      reason: 'HOLIDAY',
+      note: 'Family holiday',
+    })
   }
 
   private async insertCustomers() {

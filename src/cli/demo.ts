@@ -1,19 +1,27 @@
 // `fieldservice demo`: a realistic organisation to explore, two keys to explore it with, and the
 // service itself, on the embedded SQLite database by default.
+import { systemClock } from '../clock.js'
 import type { Config } from '../config.js'
 import { createDatabase } from '../db/database.js'
 import { migrateToLatest } from '../db/migrator.js'
 import { createApiKey, deleteApiKeysNamed } from '../modules/api-keys/service.js'
-import { startServer } from '../server.js'
+import { type ServerOptions, startServer } from '../server.js'
 import { seedDemoOrganisation } from './demo-seed.js'
 import { type DemoSignIn, ensureDemoFormTemplate, resetDemoSignIns } from './demo-sign-in.js'
+import {
+  DaySimulator,
+  DEFAULT_SIMULATION_SPEED,
+  SIMULATION_TICK_MS,
+  shiftsUnderWay,
+} from './demo-simulate.js'
+import { topUpToday } from './demo-today.js'
 
 const READ_WRITE_KEY_NAME = 'demo read+write'
 const ADMIN_KEY_NAME = 'demo admin'
 
 export async function runDemo(
   config: Config,
-  options: { serve: boolean; json: boolean },
+  options: { serve: boolean; json: boolean; simulate?: boolean; speed?: number },
   output: { write(text: string): void } = process.stdout,
 ): Promise<void> {
   const database = createDatabase(config.databaseUrl, { sqliteSynchronous: config.sqliteSynchronous })
@@ -24,6 +32,10 @@ export async function runDemo(
     readWriteKey: string
     adminKey: string
     signIns: { admin: DemoSignIn; dispatcher: DemoSignIn; worker: DemoSignIn }
+    /** Jobs `--simulate` added to today's shifts that had none left (demo-today.ts). */
+    toppedUp: number
+    /** Shifts under way when the simulation starts. */
+    onShift: number
   }
   try {
     await migrateToLatest(database.db, database.dialect)
@@ -48,6 +60,11 @@ export async function runDemo(
       }
     })
     await ensureDemoFormTemplate(database.db, seeded.organisationId)
+    const simulating = options.serve && options.simulate === true
+    const toppedUp = simulating ? await topUpToday(database.db, seeded.organisationId, Date.now()) : 0
+    const onShift = simulating
+      ? (await shiftsUnderWay(database.db, seeded.organisationId, Date.now())).length
+      : 0
     demo = {
       organisationId: seeded.organisationId,
       created: seeded.created,
@@ -55,16 +72,23 @@ export async function runDemo(
       readWriteKey: readWrite.key,
       adminKey: admin.key,
       signIns: await resetDemoSignIns(database.db, seeded.organisationId),
+      toppedUp,
+      onShift,
     }
   } finally {
     await database.destroy()
   }
 
+  const simulate = options.serve && options.simulate === true
+  const speed = options.speed ?? DEFAULT_SIMULATION_SPEED
   const origin = `http://${config.host === '0.0.0.0' ? '127.0.0.1' : config.host}:${config.port}`
   const base = `${origin}/v1/public`
   const adminBase = `${origin}/v1/admin`
   if (options.json) {
-    output.write(`${JSON.stringify({ ...demo, baseUrl: base, dashboardUrl: `${origin}/` }, null, 2)}\n`)
+    const simulation = simulate ? { simulation: { speed } } : {}
+    output.write(
+      `${JSON.stringify({ ...demo, baseUrl: base, dashboardUrl: `${origin}/`, ...simulation }, null, 2)}\n`,
+    )
   } else {
     output.write(
       [
@@ -99,9 +123,42 @@ export async function runDemo(
         config.webhookAllowPrivate
           ? 'Webhooks:    automations may target http://127.0.0.1 here (WEBHOOK_ALLOW_PRIVATE=true); see README → Webhooks'
           : 'Webhooks:    https targets on the public internet only (WEBHOOK_ALLOW_PRIVATE=false)',
+        ...(simulate
+          ? [
+              demo.onShift === 0
+                ? `Simulation: nobody is on shift now (the demo's shifts: Monday–Saturday, 07:00–21:00 London ` +
+                  `time); workers move from the next shift's start on the board at ${origin}/ (Ctrl-C stops both)`
+                : `Simulation: the ${demo.onShift} workers on shift now drive and work ${speed}× faster along ` +
+                  `their routes (one job overruns${demo.toppedUp > 0 ? `; ${demo.toppedUp} jobs added to idle shifts` : ''}); ` +
+                  `watch the board at ${origin}/ as the dispatcher (Ctrl-C stops both)`,
+            ]
+          : []),
         '',
       ].join('\n'),
     )
   }
-  if (options.serve) await startServer(config, { closeOnSignals: true })
+  if (!options.serve) return
+  await startServer(config, {
+    closeOnSignals: true,
+    ...(simulate ? { alongside: simulateDay(config, demo.organisationId, speed) } : {}),
+  })
+}
+
+/** Starts the simulated day once the server listens; shutdown stops it before the database closes. */
+function simulateDay(config: Config, organisationId: string, speed: number): ServerOptions['alongside'] {
+  return ({ app, db }) => {
+    const simulator = new DaySimulator({
+      db,
+      organisationId,
+      clock: systemClock,
+      speed,
+      publicBaseUrl: config.publicBaseUrl,
+      etaChangeMinutes: app.live.settings.etaChangeMinutes,
+      onWrite: () => app.webhooks.dispatcher.wake(),
+      log: app.log,
+      tickMs: SIMULATION_TICK_MS,
+    })
+    simulator.start()
+    return { close: () => simulator.stop() }
+  }
 }

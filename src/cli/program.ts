@@ -28,6 +28,7 @@ import {
 import { startServer } from '../server.js'
 import { runClusterPrimary, runClusterWorker } from './cluster.js'
 import { runDemo } from './demo.js'
+import { DEFAULT_SIMULATION_SPEED, SIMULATION_TICK_MS } from './demo-simulate.js'
 import type { CliOutput } from './output.js'
 import { addSolveCommand } from './solve.js'
 import { addUserCommands } from './users.js'
@@ -48,6 +49,13 @@ function parseWorkers(value: string): number {
   if (!Number.isInteger(workers) || workers < 1 || workers > 64)
     throw new InvalidArgumentError('must be a whole number from 1 to 64')
   return workers
+}
+
+function parseSpeed(value: string): number {
+  const speed = Number(value)
+  if (!Number.isFinite(speed) || speed < 1 || speed > 600)
+    throw new InvalidArgumentError('must be a number from 1 (real time) to 600')
+  return speed
 }
 
 function parseScopes(value: string): Scope[] {
@@ -256,14 +264,31 @@ writer, the service runs as a single process and --workers above 1 is refused.`,
     .description('Seed a demo organisation (idempotent), print ready-to-use keys, then serve')
     .option('--no-serve', 'seed and print keys, then exit')
     .option('--json', 'machine-readable output')
-    .action(async (options: { serve: boolean; json?: boolean }) => {
+    .option('--simulate', 'while serving, the workers on shift drive and work along their routes')
+    .option(
+      '--speed <n>',
+      'with --simulate: simulated seconds of driving and working per real second',
+      parseSpeed,
+      DEFAULT_SIMULATION_SPEED,
+    )
+    .addHelpText(
+      'after',
+      `
+With --simulate the demo's workers on shift now move on the board: every ${SIMULATION_TICK_MS / 1000} s each one
+drives towards the next stop (at the travel model's speed × --speed), sets off, starts, fills in the
+job's forms and completes it through the same services as the phone app, so ETAs, events and
+webhooks behave as on a real day. Time is the real one: only shifts under way now move, a worker
+ahead of the day waits for the next job's window, and one job under way overruns (twice its duration)
+so that the stop after it goes AT_RISK.`,
+    )
+    .action(async (options: { serve: boolean; json?: boolean; simulate?: boolean; speed: number }) => {
       // The demo is for a laptop: let automations target a local receiver unless told otherwise.
       const allowPrivate = process.env.WEBHOOK_ALLOW_PRIVATE === undefined || config.webhookAllowPrivate
       // No load balancer to drain: Ctrl-C stops at once unless SHUTDOWN_DELAY_MS says otherwise.
       const shutdownDelayMs = process.env.SHUTDOWN_DELAY_MS === undefined ? 0 : config.shutdownDelayMs
       await runDemo(
         { ...config, webhookAllowPrivate: allowPrivate, shutdownDelayMs },
-        { serve: options.serve, json: !!options.json },
+        { serve: options.serve, json: !!options.json, simulate: !!options.simulate, speed: options.speed },
         output,
       )
     })

@@ -491,6 +491,35 @@ export interface CustomerMessagesTable {
   completed_at: Timestamp | null
 }
 
+export type AbsenceReason = 'HOLIDAY' | 'SICK' | 'TRAINING' | 'OTHER'
+
+/** A worker away for whole days, or part of one day (migration 0025). Dates `YYYY-MM-DD`, inclusive. */
+export interface AbsencesTable {
+  id: string
+  organisation_id: string
+  user_id: string
+  start_date: string
+  end_date: string
+  start_time: string | null
+  end_time: string | null
+  reason: AbsenceReason
+  note: string | null
+  created_at: Timestamp
+}
+
+/** A shift template's hours on one date, or the shift off that date (migration 0025). */
+export interface ShiftDateChangesTable {
+  id: string
+  organisation_id: string
+  shift_id: string
+  date: string
+  start_time: string | null
+  end_time: string | null
+  is_off: Bool
+  created_at: Timestamp
+  updated_at: Timestamp
+}
+
 export interface CalendarOffsetsTable {
   n: number
 }
@@ -532,6 +561,8 @@ export interface Database {
   leases: LeasesTable
   tracking_links: TrackingLinksTable
   customer_messages: CustomerMessagesTable
+  absences: AbsencesTable
+  shift_date_changes: ShiftDateChangesTable
 }
 
 export type JobRow = Selectable<JobsTable>
@@ -544,6 +575,8 @@ export type LocationRow = Selectable<LocationsTable>
 export type VehicleRow = Selectable<VehiclesTable>
 export type ShiftRow = Selectable<ShiftsTable>
 export type ShiftBreakRow = Selectable<ShiftBreaksTable>
+export type AbsenceRow = Selectable<AbsencesTable>
+export type ShiftDateChangeRow = Selectable<ShiftDateChangesTable>
 export type ApiKeyRow = Selectable<ApiKeysTable>
 export type OrganisationRow = Selectable<OrganisationsTable>
 export type OrganisationUpdate = Updateable<OrganisationsTable>

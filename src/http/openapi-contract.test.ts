@@ -48,7 +48,7 @@ describe('OpenAPI documents as tools read them', () => {
     const ids = Object.values(documents).flatMap((document) =>
       operations(document).map(({ operation }) => operation.operationId),
     )
-    expect(ids.length).toBe(110)
+    expect(ids.length).toBe(117)
     for (const id of ids) expect(id).toMatch(/^[a-z][a-zA-Z0-9]*$/)
     expect(new Set(ids).size).toBe(ids.length)
     // Both documents describe the same webhooks, each once.
@@ -161,7 +161,7 @@ describe('OpenAPI documents as tools read them', () => {
         }
       }
     }
-    expect(writes).toBe(47)
+    expect(writes).toBe(49)
     // Their answers, or their requests (a password), hold a secret, which would be stored.
     expect(secrets.sort()).toEqual([
       'createApiKey',
@@ -241,8 +241,11 @@ describe('OpenAPI documents as tools read them', () => {
       for (const { key, operation } of operations(document)) {
         for (const parameter of (operation.parameters ?? []) as Json[]) {
           if (parameter.in !== 'path') continue
+          // Ids are UUIDv7s; a calendar date (a shift's date) is YYYY-MM-DD.
           expect(parameter.schema.examples?.[0] ?? parameter.example, `${key} ${parameter.name}`).toMatch(
-            /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/,
+            parameter.schema.format === 'date'
+              ? /^\d{4}-\d{2}-\d{2}$/
+              : /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/,
           )
         }
       }

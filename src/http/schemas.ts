@@ -239,6 +239,8 @@ export const ERROR_CODE_DESCRIPTIONS: Record<ErrorCode, string> = {
   OFF_SHIFT: 'The worker has no shift at that time (30 min either side): positions are taken only on shift',
   OUTSIDE_SHIFT:
     "The time sent is outside the worker's shift (± 30 min), or more than 24 hours ago for a job with no shift; nothing was done",
+  WORKER_ABSENT:
+    'The worker is away (holiday, sick, training or other absence) during the scheduled visit; nothing was done',
   IDEMPOTENCY_KEY_IN_USE: 'A request with this Idempotency-Key is still running; retry once it has finished',
   IDEMPOTENCY_KEY_REUSED:
     'This Idempotency-Key was used in the last 24 hours for another method, path or body; nothing was done',

@@ -129,7 +129,8 @@ export interface JobSpec {
   pinnedRoute?: number
   /**
    * Stability: the index of the route the job is on before this plan. Serving it on any other route
-   * costs `ModelOptions.moveCost` (leaving it unassigned is priced by its tier, as always).
+   * costs `ModelOptions.moveCost`; when that is priced (> 0), the job also outranks every job that
+   * has no previous route: it is left unassigned only when it cannot be served.
    */
   previousRoute?: number
 }

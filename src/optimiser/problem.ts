@@ -6,11 +6,16 @@ import type { RoutingModel, UnassignedReason } from './model.js'
 import { BIG } from './segment.js'
 import { greatCircleMatrix } from './travel.js'
 
+// Unassigned jobs are counted per tier and compared tier by tier before any cost (search.ts): pinned
+// jobs first, then by priority. Under stability, a job already on a route before this plan (promised
+// to its customer) outranks every waiting job, by priority among themselves: a re-plan never drops
+// promised work to fit new work (re-planning freely, stability 0, may).
 export const TIER_PINNED = 0
-export const TIER_HIGH = 1
-export const TIER_NORMAL = 2
-export const TIER_LOW = 3
-export const TIERS = 4
+const TIER_PROMISED_HIGH = 1
+export const TIER_HIGH = 4
+export const TIER_NORMAL = 5
+export const TIER_LOW = 6
+export const TIERS = 7
 
 export interface Problem {
   model: RoutingModel
@@ -138,7 +143,10 @@ export function compileProblem(model: RoutingModel): Problem {
       nodeL[c] = BIG
     } else nodeL[c] = hardLatest
     for (let d = 0; d < dims; d++) demand[c * dims + d] = job.demand[d] ?? 0
-    tier[c] = job.pinnedRoute !== undefined ? TIER_PINNED : TIER_OF[job.priority]
+    const byPriority = TIER_OF[job.priority] - TIER_HIGH
+    if (job.pinnedRoute !== undefined) tier[c] = TIER_PINNED
+    else if (stability.previousRoute[c]! >= 0) tier[c] = TIER_PROMISED_HIGH + byPriority
+    else tier[c] = TIER_OF[job.priority]
     for (let r = 0; r < R; r++) {
       const route = model.routes[r]!
       let ok = job.skills.every((s) => route.skills.includes(s))

@@ -90,6 +90,65 @@ describe('optimiser: stability', () => {
     }
   })
 
+  it('keeps promised work over two waiting jobs, even HIGH ones, unless re-planning freely', () => {
+    // One four-hour route: the 3-hour job it held, or the two 1¾-hour jobs waiting — not both.
+    const day = (moveCost: number, waitingPriority: JobSpec['priority']): RoutingModel => {
+      const job = (
+        id: string,
+        hours: number,
+        priority: JobSpec['priority'],
+        previousRoute?: number,
+      ): JobSpec => ({
+        id,
+        location: 1,
+        serviceSeconds: hours * HOUR,
+        window: null,
+        windowType: 'HARD',
+        priority,
+        demand: [],
+        skills: [],
+        ...(previousRoute === undefined ? {} : { previousRoute }),
+      })
+      return {
+        dimensions: 0,
+        locations: [
+          { lat: 53.4808, lng: -2.2426 },
+          { lat: 53.4818, lng: -2.2426 },
+        ],
+        jobs: [
+          job('promised', 3, 'NORMAL', 0),
+          job('w1', 1.75, waitingPriority),
+          job('w2', 1.75, waitingPriority),
+        ],
+        routes: [
+          {
+            id: 'a',
+            start: 0,
+            end: 'RETURN_TO_ORIGIN',
+            window: [8 * HOUR, 12 * HOUR],
+            breaks: [],
+            capacity: [],
+            skills: [],
+            fixedCost: 0,
+            costPerKm: 1,
+            costPerHour: 1,
+            speedFactor: 1,
+          },
+        ],
+        options: { moveCost },
+      }
+    }
+    const served = (model: RoutingModel) => {
+      const plan = solve(model, { seed: 1, maxIterations: 500 })
+      expect(checkPlan(model, plan)).toEqual([])
+      return plan.routes.flatMap((route) => route.stops.map((stop) => stop.jobId)).sort()
+    }
+    expect(served(day(0, 'NORMAL'))).toEqual(['w1', 'w2'])
+    expect(served(day(10, 'NORMAL'))).toEqual(['promised'])
+    expect(served(day(10, 'HIGH'))).toEqual(['promised'])
+    expect(served(day(0, 'HIGH'))).toEqual(['w1', 'w2'])
+  })
+
   it('returns a route that starts elsewhere to its endLocation, as the checker reads it', () => {
     const model = crosswiseDay(0)
     model.locations.push({ lat: 53.6, lng: -2.4 })

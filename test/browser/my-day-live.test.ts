@@ -7,7 +7,8 @@
 //   (one made after the shift, whose time the server refuses, is recorded when received, not lost);
 // - a completion not yet sent is "Completing… waiting to send", not "Completed", and not counted done;
 // - back on My day after completing a job, the next stop is in view and focused;
-// - jobs past their time and not started are flagged late.
+// - jobs past their time and not started are flagged late;
+// - the stop after an overrunning job shows the forecast's expected arrival and "At risk".
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest'
 import { DIALECTS } from '../helpers.js'
@@ -43,6 +44,12 @@ const PLAN = [
   { title: 'Gutter clearing', at: '15:00', minutes: 30, customer: 0 },
   { title: 'Smoke alarm', at: '16:00', minutes: 20, customer: 2 },
 ]
+
+interface LiveStop {
+  title: string
+  eta: string
+  risk: 'ON_TIME' | 'AT_RISK' | 'LATE'
+}
 
 const offlineNoise = (problem: string) => /ERR_INTERNET_DISCONNECTED|Failed to fetch|ERR_FAILED/.test(problem)
 
@@ -229,6 +236,62 @@ for (const dialect of DIALECTS) {
       // Time moves on: at 16:30 the 15:00 and 16:00 stops are late too.
       await page.clock.runFor(2 * HOUR + 40 * 60_000)
       await card('Smoke alarm').getByText('Late · due 16:00').waitFor()
+    })
+
+    it('shows the forecast on the card after an overrunning job: its expected arrival, and "At risk"', async () => {
+      const seeded = await seed()
+      const { day } = seeded
+      setServerTime(at('13:50:00'))
+      // The morning's stops are off the route; the 13:00 one (30 min) started at 13:05 and is still
+      // going at 13:50: the forecast has the worker free now, so the next stop (a few minutes away) is
+      // reached at about 13:55 — within 15 min of 14:05, the last start that fits its fixed window.
+      for (const title of ['Boiler service', 'Gas fire check'])
+        await office(day, 'POST', `/jobs/${day.jobs[title]}/cancel`, { reason: 'Moved to another day' })
+      await office(day, 'POST', `/jobs/${day.jobs['Leaking tap']}/start`, { startedAt: at('13:05:00') })
+      await office(day, 'PATCH', `/jobs/${day.jobs['Radiator bleed']}`, {
+        earliestStart: at('13:30:00').toISOString(),
+        latestEnd: at('14:35:00').toISOString(),
+        timeWindowType: 'HARD',
+      })
+      const live = await callApi(server, day.adminKey, 'GET', `/v1/admin/live?date=${day.date}`)
+      const stops = (live.body as { data: { shifts: { stops: LiveStop[] }[] } }).data.shifts[0]?.stops ?? []
+      const next = stops.find((stop) => stop.title === 'Radiator bleed')
+      expect(next?.risk).toBe('AT_RISK')
+      const eta = Date.parse(next?.eta ?? '')
+      expect(eta).toBeGreaterThan(at('13:50:00').getTime())
+      expect(eta).toBeLessThan(at('14:05:00').getTime())
+      // The stop after it is on time.
+      expect(stops.find((stop) => stop.title === 'Gutter clearing')?.risk).toBe('ON_TIME')
+
+      await openMyDay('13:50:00', seeded)
+      const radiator = card('Radiator bleed')
+      await radiator.getByText('At risk', { exact: true }).waitFor()
+      // The depot is on UTC: the card's clock reads the forecast's eta as HH:MM — within a minute of
+      // the one asked above (the server's clock runs on between the two reads).
+      const expected = radiator
+        .locator('.my-facts > div')
+        .filter({ has: page.getByRole('term').filter({ hasText: /^Expected$/ }) })
+        .getByRole('definition')
+      await expected.waitFor()
+      const shown = Date.parse(`${day.date}T${await expected.textContent()}:00Z`)
+      expect(Math.abs(shown - Math.floor(eta / 60_000) * 60_000)).toBeLessThanOrEqual(60_000)
+      expect(await radiator.getByText(/^Late/).count()).toBe(0)
+      // The job in progress has no expected arrival; a stop on time has no warning.
+      expect(
+        await card('Leaking tap')
+          .getByRole('term')
+          .filter({ hasText: /^Expected$/ })
+          .count(),
+      ).toBe(0)
+      await card('Gutter clearing')
+        .getByRole('term')
+        .filter({ hasText: /^Expected$/ })
+        .waitFor()
+      expect(
+        await card('Gutter clearing')
+          .getByText(/At risk|Will miss its window/)
+          .count(),
+      ).toBe(0)
     })
   })
 }

@@ -32,6 +32,24 @@ const north = (metres: number) => ({ latitude: 51.55 + metres / 111_195, longitu
 const offlineNoise = (problem: string) => /ERR_INTERNET_DISCONNECTED|Failed to fetch|ERR_FAILED/.test(problem)
 const hhmm = (at: number) => new Date(Math.min(Math.max(at, 0), 86_340_000)).toISOString().slice(11, 16)
 
+/**
+ * A shift of today that is not under way at `now` (ms after midnight UTC), grace included: one that
+ * ended three hours ago — or, in the small hours, when no shift of today can have ended yet (shifts
+ * do not cross midnight), one that starts in three hours. The suite runs at any hour.
+ */
+const offShiftSpan = (now: number): [number, number] =>
+  now >= 5 * 3_600_000
+    ? [now - 4 * 3_600_000, now - 3 * 3_600_000]
+    : [now + 3 * 3_600_000, now + 4 * 3_600_000]
+
+/**
+ * Where the page's clock starts: now, but no later than 23:50 UTC — each test moves it on by a few
+ * minutes, and a page clock past midnight would show tomorrow's My day, without this shift (the banner
+ * then never appears). Fixes still carry the device's real time, which the server checks.
+ */
+const pageClockStart = (now: number): Date =>
+  new Date(Math.min(now, now - (now % 86_400_000) + 86_400_000 - 10 * 60_000))
+
 interface Sent {
   positions: { latitude: number; longitude: number; recordedAt: string }[]
   status: number | null
@@ -76,7 +94,7 @@ for (const dialect of DIALECTS) {
         geolocation: HOME,
       })
       page = watched.page
-      await page.clock.install({ time: new Date() })
+      await page.clock.install({ time: pageClockStart(Date.now()) })
       sent = []
       const requests = new Map<Request, Sent>()
       page.on('request', (request) => {
@@ -171,8 +189,8 @@ for (const dialect of DIALECTS) {
       ).data.shifts.find((s) => s.shiftId === day.shiftId)
       expect(Number(shift?.lastPosition.latitude)).toBeCloseTo(north(1200).latitude, 6)
 
-      // The shift is over (the office moved it): whatever is tried is refused, then nothing is sent.
-      await setShift(sinceMidnight() - 4 * 3_600_000, sinceMidnight() - 3 * 3_600_000)
+      // Off shift (the office moved it): whatever is tried is refused, then nothing is sent.
+      await setShift(...offShiftSpan(sinceMidnight()))
       const before = sent.length
       await moveTo(31, north(1600))
       await moveTo(31, north(2000))

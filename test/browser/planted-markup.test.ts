@@ -7,6 +7,7 @@
 // fake sign-in link over the map), the board map's tooltips and My day's map.
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { setOff } from '../../src/modules/tracking/service.js'
 import { DIALECTS } from '../helpers.js'
 import { type Receiver, startReceiver } from '../webhook-receiver.js'
 import { type AdminApi, adminApi } from './admin-api.js'
@@ -35,7 +36,8 @@ function planted(label: string, room = 255): string {
 const TEXT = {
   organisation: planted('Org'),
   admin: planted('Admin'),
-  worker: planted('Worker'),
+  // Markup without a space in the first word too: the tracking page shows the first name.
+  worker: planted('<b/data-planted="w">W</b>orker'),
   depot: planted('Depot'),
   depotCode: 'N<b data-planted="c">c</b>',
   depotAddress: planted('Depot address'),
@@ -315,6 +317,34 @@ for (const dialect of DIALECTS) {
           .click()
         await expectText(page, 'a delivery', [TEXT.response])
       })
+    })
+
+    it("the customer's tracking page: the organisation, the technician's first name and the job title", async () => {
+      await setOff(
+        server.database.db,
+        acme.id,
+        acme.worker.id,
+        day.assignedId,
+        server.url,
+        new Date().toISOString(),
+      )
+      const [event] = await server.database.db
+        .selectFrom('outbox_events')
+        .select('data')
+        .where('organisation_id', '=', acme.id)
+        .where('event', '=', 'JOB_EN_ROUTE')
+        .execute()
+      const token = (JSON.parse(event?.data ?? '{}') as { trackingUrl: string }).trackingUrl.split('/t/')[1]
+      const page = await open(PHONE)
+      await page.goto(`/t/${token}`)
+      await page.getByText('On the way').waitFor()
+      const firstName = TEXT.worker.split(' ')[0] as string
+      expect(firstName).toContain('data-planted')
+      await expectText(page, 'the tracking page', [
+        TEXT.organisation,
+        TEXT.assigned,
+        `Your technician: ${firstName}`,
+      ])
     })
 
     it('My day on a phone: the cards, the map, a job and its form', async () => {

@@ -109,7 +109,7 @@ for (const dialect of DIALECTS) {
       await thePlan().getByText('Ready to apply').waitFor(PLAN_TIMEOUT)
 
       await thePlan()
-        .getByRole('heading', { name: /^Changes \(3, 3 to another worker\)$/ })
+        .getByRole('heading', { name: /^Changes \(3: 3 newly planned\)$/ })
         .waitFor()
       // Jobs planned: the three waiting ones (the job in progress was assigned already).
       expect(await thePlan().getByRole('definition').first().textContent()).toBe('3')

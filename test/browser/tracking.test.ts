@@ -84,7 +84,12 @@ for (const dialect of DIALECTS) {
       const token = data.trackingUrl.split('/t/')[1]
       expect(data.eta).not.toBeNull()
 
-      const customer = await openPage(browser, server.url, { ...devices['Pixel 7'], timezoneId: 'UTC' })
+      // A phone set to another zone than the depot's (UTC): the page still says the depot's time, as
+      // the customer's email does.
+      const customer = await openPage(browser, server.url, {
+        ...devices['Pixel 7'],
+        timezoneId: 'America/Los_Angeles',
+      })
       const page = customer.page
       const response = await page.goto(`/t/${token}`)
       expect(response?.headers()['x-robots-tag']).toBe('noindex')
@@ -93,14 +98,14 @@ for (const dialect of DIALECTS) {
       await page.getByText('On the way').waitFor()
       await page.getByText('Your technician: Wes').waitFor()
       const eta = Date.parse(data.eta)
-      // The window in the phone's own clock format (a Pixel 7 in en-US: 12-hour), each end on 5 minutes.
-      const local = async (at: number) =>
-        String(
-          await page.evaluate(
-            `new Date(${Math.round(at / 300_000) * 300_000}).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' })`,
-          ),
-        )
-      await page.getByText(`${await local(eta - 900_000)} – ${await local(eta + 900_000)}`).waitFor()
+      // The window on the depot's clock (UTC) with the zone said, each end on 5 minutes; dated only
+      // when it is not today there.
+      const utc = (at: number) => new Date(Math.round(at / 300_000) * 300_000).toISOString().slice(11, 16)
+      const window = `${utc(eta - 900_000)}–${utc(eta + 900_000)} (UTC)`
+      await page.locator('#window').filter({ hasText: window }).waitFor()
+      expect(await page.locator('#window').textContent()).toMatch(
+        new RegExp(`^(\\w{3} \\d+ \\w{3}, )?${window.replace(/[()]/g, '\\$&')}$`),
+      )
       const dot = page.locator('#technician-dot')
       await dot.waitFor()
       expect(Number(await dot.getAttribute('cx'))).toBeGreaterThan(0)

@@ -52,6 +52,7 @@ const CREATED: Record<string, Resource> = {
   automation: 'automations',
   execution: 'executions',
   routePlan: 'routePlans',
+  absence: 'absences',
 }
 
 interface FuzzState extends CheckContext {

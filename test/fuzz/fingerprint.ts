@@ -34,6 +34,8 @@ const AGGREGATES: Record<string, string[]> = {
   job_counts: ['sum(count)'],
   job_days: ['count(*)'],
   job_long_windows: ['count(*)'],
+  absences: ['count(*)', 'max(created_at)'],
+  shift_date_changes: ['count(*)', 'max(updated_at)', flag('is_off')],
 }
 
 const QUERY = Object.entries(AGGREGATES)

@@ -58,6 +58,7 @@ const PATH_RESOURCES: Record<string, Resource> = {
   automations: 'automations',
   'route-plans': 'routePlans',
   'form-templates': 'formTemplates',
+  absences: 'absences',
   // /my/jobs/{id}/forms/{templateId}
   forms: 'formTemplates',
 }
@@ -71,7 +72,18 @@ function pathResource(op: Operation, name: string): Resource {
   return resource
 }
 
-function pathValue(op: Operation, name: string): fc.Arbitrary<PathValue> {
+/** A calendar date in the path (a shift's date): a real day mostly, around the seeded week. */
+const pathDate: fc.Arbitrary<PathValue> = fc
+  .integer({ min: 0, max: 60 })
+  .map((days) => ({ text: new Date(Date.UTC(2026, 10, 9) + days * 86_400_000).toISOString().slice(0, 10) }))
+
+function pathValue(op: Operation, name: string, schema?: { format?: string }): fc.Arbitrary<PathValue> {
+  if (schema?.format === 'date') {
+    return fc.oneof(
+      { weight: 14, arbitrary: pathDate },
+      { weight: 3, arbitrary: hostileString.map((text) => ({ text })) },
+    )
+  }
   return fc.oneof(
     { weight: 14, arbitrary: idRef(pathResource(op, name), 2) },
     { weight: 3, arbitrary: hostileString.map((text) => ({ text })) },
@@ -211,7 +223,7 @@ function bodyArbitrary(op: Operation): fc.Arbitrary<Body> {
 
 export function requestArbitrary(op: Operation): fc.Arbitrary<FuzzRequest> {
   const path = fc.record(
-    Object.fromEntries(op.pathParams.map((p) => [p.name, pathValue(op, p.name)])) as Record<
+    Object.fromEntries(op.pathParams.map((p) => [p.name, pathValue(op, p.name, p.schema)])) as Record<
       string,
       fc.Arbitrary<PathValue>
     >,

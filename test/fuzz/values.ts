@@ -26,6 +26,7 @@ export type Resource =
   | 'executions'
   | 'routePlans'
   | 'formTemplates'
+  | 'absences'
 
 /** An id to be picked from the pools when the request is sent: generated values stay replayable. */
 export class IdRef {

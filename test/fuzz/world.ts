@@ -47,6 +47,7 @@ const emptyPools = (): IdPools => ({
   executions: [],
   routePlans: [],
   formTemplates: [],
+  absences: [],
 })
 
 export interface World {
@@ -227,6 +228,13 @@ async function seedOrganisation(
   })
   if (template.status !== 201) throw new Error(`seeding a form template answered ${template.status}`)
   pools.formTemplates.push(template.body.data.formTemplate.id)
+  const absence = await admin.post(`/team/users/${refs.user.id}/absences`, {
+    startDate: '2026-11-30',
+    endDate: '2026-12-02',
+    reason: 'HOLIDAY',
+  })
+  if (absence.status !== 201) throw new Error(`seeding an absence answered ${absence.status}`)
+  pools.absences.push(absence.body.data.absence.id)
   return { pools, seeded }
 }
 

@@ -11,6 +11,7 @@
 //   job never opened online (GET /v1/admin/my/jobs/:id with nothing kept) is answered from a day kept
 //   that lists it: the day's list carries everything the job's page and its forms show.
 //   Signing out (DELETE /v1/admin/session) or a 401 drops what was kept.
+//   A read made with cache: 'no-store' is never answered from what was kept.
 // - Everything else (every write) goes to the network untouched: the app queues writes itself.
 // Plain JavaScript: it runs as written (no bundling), in a scope without the DOM.
 
@@ -56,6 +57,9 @@ self.addEventListener('fetch', (event) => {
   if (request.method !== 'GET') return
   if (request.mode === 'navigate') event.respondWith(page(request))
   else if (url.pathname.startsWith('/assets/')) event.respondWith(asset(request))
+  // A read that asks for no stored answer (cache: 'no-store') wants the server's own: the app asks so
+  // when a kept copy would mislead (why the server just refused an action). It goes to the network.
+  else if (request.cache === 'no-store') return
   else if (DATA_PATHS.some((path) => path.test(url.pathname))) event.respondWith(data(request))
 })
 

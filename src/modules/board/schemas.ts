@@ -13,6 +13,7 @@ import {
   TimeWindowType,
   VehicleEndPolicy,
 } from '../../http/schemas.js'
+import { AbsenceReason } from '../shifts/absences-schemas.js'
 
 export const BoardQuery = Type.Object(
   {
@@ -53,6 +54,22 @@ const BoardRow = Type.Object({
     description: 'Where the route starts: the vehicle’s start position, else its depot',
   }),
   endPolicy: VehicleEndPolicy,
+  absence: Type.Optional(
+    Type.Object(
+      {
+        id: Id,
+        reason: AbsenceReason,
+        startTime: Nullable(Type.String({ description: 'HH:MM; null: the whole day' })),
+        endTime: Nullable(Type.String()),
+        note: Nullable(Type.String()),
+      },
+      {
+        description:
+          'Only when the worker is away the whole shift (holiday, sick…): the row takes no work that day, ' +
+          'and start/end are the weekly pattern’s hours. A part-day absence shows as an unpaid break instead.',
+      },
+    ),
+  ),
 })
 
 const BoardJob = Type.Object({

@@ -33,7 +33,14 @@ export async function getBoard(db: Executor, organisationId: string, query: Boar
     // The board shows the whole day, hours gone included: read it as of no particular moment.
     at: Number.NEGATIVE_INFINITY,
   })
-  const rows = [...day.routes].sort((a, b) => a.start - b.start || a.userName.localeCompare(b.userName))
+  // A worker away the whole shift keeps a row, marked absent, that takes no work; a shift cancelled
+  // on the date (a one-off change) has none.
+  const absent = day.offRoutes.flatMap((route) =>
+    route.off.why === 'ABSENT' ? [{ ...route, absence: route.off.absence }] : [],
+  )
+  const rows = [...day.routes.map((route) => ({ ...route, absence: null })), ...absent].sort(
+    (a, b) => a.start - b.start || a.userName.localeCompare(b.userName),
+  )
   // A row's jobs are those scheduled on its shift during the date in its depot's zone (a weekly
   // template is the same shift every week).
   const zoneOf = new Map(depots.map((d) => [d.id, d.timezone]))
@@ -104,6 +111,7 @@ export async function getBoard(db: Executor, organisationId: string, query: Boar
         longitude: toDecimalString(row.origin.longitude),
       },
       endPolicy: row.endPolicy,
+      ...(row.absence ? { absence: row.absence } : {}),
     })),
     jobs: jobRows.map((job) => serializeBoardJob(job, tagsOf.get(job.id) ?? [])),
   }

@@ -22,6 +22,7 @@ export async function findMessageContexts(db: Executor, organisationId: string, 
     .select([
       'jobs.id as job_id',
       'jobs.title',
+      'jobs.location_id',
       'customers.name as customer_name',
       'customers.email',
       'organisations.name as organisation_name',

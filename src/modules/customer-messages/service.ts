@@ -21,6 +21,7 @@ import type {
 import { offsetOf, paginationOf } from '../../http/pagination.js'
 import type { Pagination } from '../../http/schemas.js'
 import type { OutboxFollower } from '../automations/dispatcher.js'
+import { timeZoneOfDepot } from '../locations/service.js'
 import { composeMessage } from './compose.js'
 import { SMTP_TIMEOUT_MS, type SmtpMailer } from './mailer.js'
 import * as repository from './repository.js'
@@ -46,6 +47,8 @@ export interface CustomerMailOptions {
   retentionDays: number
   /** A PENDING message older than this belongs to a process that stopped: marked FAILED. */
   interruptedAfterMs?: number
+  /** The service's clock: whether an arrival window is today, in the depot's zone. */
+  clock?: () => number
   logger?: FastifyBaseLogger
 }
 
@@ -69,8 +72,10 @@ export class CustomerMail implements OutboxFollower {
         ...new Set([...data.values()].map((d) => d.jobId)),
       ])
       const contextOf = new Map(contexts.map((context) => [context.job_id, context]))
+      const zoneOf = await timeZonesOf(trx, organisationId, contexts)
+      const at = this.options.clock?.() ?? Date.parse(now)
       for (const event of wanted) {
-        const row = messageOf(event, data.get(event.id) as EnRouteData, contextOf, now)
+        const row = messageOf(event, data.get(event.id) as EnRouteData, contextOf, zoneOf, { now, at })
         if (row) rows.push(row)
       }
     }
@@ -124,12 +129,27 @@ function byOrganisation(events: readonly OutboxEventRow[]): Map<string, OutboxEv
   return groups
 }
 
+/** The time zone of each depot the jobs belong to (null: the organisation's default), looked up once. */
+async function timeZonesOf(
+  db: Executor,
+  organisationId: string,
+  contexts: readonly repository.MessageContextRow[],
+): Promise<Map<string | null, string>> {
+  const zones = new Map<string | null, string>()
+  for (const { location_id } of contexts) {
+    if (!zones.has(location_id))
+      zones.set(location_id, await timeZoneOfDepot(db, organisationId, location_id))
+  }
+  return zones
+}
+
 /** The message an event makes, or null: switched off, or a customer without an email. */
 function messageOf(
   event: OutboxEventRow,
   data: EnRouteData,
   contextOf: ReadonlyMap<string, repository.MessageContextRow>,
-  now: string,
+  zoneOf: ReadonlyMap<string | null, string>,
+  { now, at }: { now: string; at: number },
 ): CustomerMessageRow | null {
   const kind = KIND_OF_EVENT[event.event] as CustomerMessageKind
   const context = contextOf.get(data.jobId)
@@ -143,6 +163,8 @@ function messageOf(
     eta: context.eta,
     trackingUrl: data.trackingUrl ?? null,
     firstName: data.worker?.firstName || null,
+    timeZone: zoneOf.get(context.location_id) ?? 'UTC',
+    now: at,
   })
   return {
     id: newId(),

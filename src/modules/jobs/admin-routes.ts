@@ -29,10 +29,14 @@ const TRANSITION_ERRORS = {
 }
 const ASSIGN_ERRORS = {
   ...TRANSITION_ERRORS,
-  ...errorResponses<'INVALID_TRANSITION' | readonly ['OUTSIDE_TIME_WINDOW', string]>('INVALID_TRANSITION', [
-    'OUTSIDE_TIME_WINDOW',
-    'The job has a HARD window and the scheduled visit falls outside [earliestStart, latestEnd]',
-  ] as const),
+  ...errorResponses<'INVALID_TRANSITION' | 'WORKER_ABSENT' | readonly ['OUTSIDE_TIME_WINDOW', string]>(
+    'INVALID_TRANSITION',
+    [
+      'OUTSIDE_TIME_WINDOW',
+      'The job has a HARD window and the scheduled visit falls outside [earliestStart, latestEnd]',
+    ] as const,
+    'WORKER_ABSENT',
+  ),
 }
 const EXTRAS_ERRORS = {
   ...COMMON_ERRORS,
@@ -109,7 +113,8 @@ export const jobAdminRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (ap
           'must be active (400 at /body/userId); a shift must belong to that user and its vehicle must be ' +
           'active (400 at /body/shiftId). A job with a HARD time window must be scheduled within ' +
           '[earliestStart, latestEnd] (422 OUTSIDE_TIME_WINDOW; a missing bound is open); a SOFT one may be ' +
-          'scheduled outside it. Sets assignedUserId, shiftId, scheduledStart and scheduledEnd. ' +
+          'scheduled outside it. A worker away then (an absence covering the date, or a part-day one ' +
+          'overlapping the visit, in the shift’s depot calendar) is refused: 422 WORKER_ABSENT. Sets assignedUserId, shiftId, scheduledStart and scheduledEnd. ' +
           'Emits JOB_ASSIGNED { customerId, assignedUserId, shiftId, scheduledStart, scheduledEnd }, and ' +
           'STATUS_CHANGED when the status moves; re-assigning to another worker emits JOB_UNASSIGNED for ' +
           'the previous one first (no STATUS_CHANGED); sending the current assignment again changes ' +

@@ -11,6 +11,7 @@ import { type EventData, recordEvent, recordEvents } from '../events/service.js'
 import { assertFormsSubmitted } from '../form-templates/service.js'
 import { type AssignableUser, findUsersForAssignment } from '../organisations/users-service.js'
 import { findCapacityDimensionsByIds, findTagsByIds } from '../reference-data/service.js'
+import { assertWorkerPresent } from '../shifts/absences-service.js'
 import { type AssignableShift, findShiftsForAssignment } from '../shifts/service.js'
 import * as admin from './admin-repository.js'
 import type { AssignJobBody, CancelJobBody, JobDemandsBody, JobTagsBody } from './admin-schemas.js'
@@ -176,6 +177,14 @@ export async function assignJobIn(
   await transitionIn(trx, organisationId, id, 'assign', async (inner, current) => {
     await assertAssignable(inner, organisationId, input.userId, input.shiftId)
     assertWithinHardWindow(current, input.scheduledStart, input.scheduledEnd)
+    await assertWorkerPresent(
+      inner,
+      organisationId,
+      input.userId,
+      input.shiftId,
+      input.scheduledStart,
+      input.scheduledEnd,
+    )
     return {
       assigned_user_id: input.userId,
       shift_id: input.shiftId,

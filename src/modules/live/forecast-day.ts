@@ -6,6 +6,7 @@
 import type { Executor } from '../../db/types.js'
 import { type ForecastInput, forecastRoute, type StopForecast } from '../../optimiser/forecast.js'
 import type { Coordinates } from '../../optimiser/model.js'
+import { shiftDaysOn } from '../shifts/shift-days.js'
 import { DAY, localTime, MINUTE, minutesOf, weekdayOf } from '../shifts/zoned-time.js'
 import type { LiveJobRow, LiveShiftRow, PositionRow } from './repository.js'
 import * as live from './repository.js'
@@ -26,6 +27,8 @@ export interface ShiftInstance {
   end: number
   dayStart: number
   dayEnd: number
+  /** Breaks, and part-day absences inside the shift, as fixed intervals (ms). */
+  breaks: { start: number; end: number }[]
 }
 
 export interface StopPrediction {
@@ -55,17 +58,36 @@ const point = (lat: string | null, lng: string | null): Coordinates | null => {
 }
 const utcDate = (ms: number) => new Date(ms).toISOString().slice(0, 10)
 
-export function instanceOn(shift: LiveShiftRow, date: string): ShiftInstance {
+/**
+ * The instances of `rows` (templates of the date's weekday) on `date`, with the date's one-off change
+ * and the workers' absences applied (shifts/shift-days.ts): a shift off that date has no instance.
+ */
+async function instancesOn(
+  db: Executor,
+  date: string,
+  rows: readonly LiveShiftRow[],
+): Promise<ShiftInstance[]> {
   const dayUtc = Date.parse(`${date}T00:00:00.000Z`)
-  const zone = shift.location_timezone
-  return {
-    shift,
-    date,
-    start: localTime(dayUtc, minutesOf(shift.start_time), zone),
-    end: localTime(dayUtc, minutesOf(shift.end_time), zone),
-    dayStart: localTime(dayUtc, 0, zone),
-    dayEnd: localTime(dayUtc + DAY, 0, zone),
+  const found: ShiftInstance[] = []
+  for (const organisationId of new Set(rows.map((row) => row.organisation_id))) {
+    const own = rows.filter((row) => row.organisation_id === organisationId)
+    const days = await shiftDaysOn(db, organisationId, date, own, (row) => row.location_timezone)
+    for (const shift of own) {
+      const day = days.get(shift.id)
+      if (!day || day.off) continue
+      const zone = shift.location_timezone
+      found.push({
+        shift,
+        date,
+        start: day.start,
+        end: day.end,
+        dayStart: localTime(dayUtc, 0, zone),
+        dayEnd: localTime(dayUtc + DAY, 0, zone),
+        breaks: day.breaks.map(({ start, end }) => ({ start, end })),
+      })
+    }
   }
+  return found
 }
 
 /** The shift instances of a calendar date (each on its depot's clock). */
@@ -76,7 +98,7 @@ export async function shiftsOn(
   filters: { locationId?: string; userId?: string } = {},
 ): Promise<ShiftInstance[]> {
   const rows = await live.findShiftsOfDay(db, organisationId, weekdayOf(date), filters)
-  return rows.map((row) => instanceOn(row, date))
+  return instancesOn(db, date, rows)
 }
 
 /**
@@ -108,9 +130,8 @@ export async function shiftsBetween(
   const found: ShiftInstance[] = []
   for (let day = Date.parse(utcDate(from - DAY)); day <= to + DAY; day += DAY) {
     const date = utcDate(day)
-    for (const row of await live.findShiftsOfDay(db, organisationId, weekdayOf(date), filters)) {
-      found.push(instanceOn(row, date))
-    }
+    const rows = await live.findShiftsOfDay(db, organisationId, weekdayOf(date), filters)
+    found.push(...(await instancesOn(db, date, rows)))
   }
   return found
 }
@@ -178,15 +199,12 @@ const ms = (s: number) => Math.round(s) * 1000
 function predictInstance(
   instance: ShiftInstance,
   jobs: LiveJobRow[],
-  breaks: { start_time: string; end_time: string }[],
   position: PositionRow | null,
   routing: { detourFactor: number; speedKmh: number },
   now: number,
 ): ShiftPrediction {
   const { from, freeAt, current } = startState(instance, jobs, position, now)
   const remaining = jobs.filter((job) => job.status === 'ASSIGNED')
-  const dayUtc = Date.parse(`${instance.date}T00:00:00.000Z`)
-  const zone = instance.shift.location_timezone
   const input: ForecastInput = {
     now: seconds(now),
     from,
@@ -201,10 +219,7 @@ function predictInstance(
         windowType: job.time_window_type,
       }
     }),
-    breaks: breaks.map((b) => ({
-      start: seconds(localTime(dayUtc, minutesOf(b.start_time), zone)),
-      end: seconds(localTime(dayUtc, minutesOf(b.end_time), zone)),
-    })),
+    breaks: instance.breaks.map((b) => ({ start: seconds(b.start), end: seconds(b.end) })),
     shiftEnd: seconds(instance.end),
     returnTo: instance.shift.end_policy === 'END_AT_LAST_JOB' ? null : originOf(instance.shift),
     travel: { ...routing, speedFactor: instance.shift.speed_factor },
@@ -237,9 +252,8 @@ export async function predictShifts(
   const shiftIds = [...new Set(instances.map((i) => i.shift.id))]
   const from = new Date(Math.min(...instances.map((i) => i.dayStart))).toISOString()
   const to = new Date(Math.max(...instances.map((i) => i.dayEnd))).toISOString()
-  const [jobs, breaks, settings, positions] = await Promise.all([
+  const [jobs, settings, positions] = await Promise.all([
     live.findShiftJobs(db, organisationId, shiftIds, from, to),
-    live.findBreaksOf(db, organisationId, shiftIds),
     live.findRoutingSettings(db, organisationId),
     live.findLastPositions(
       db,
@@ -260,7 +274,6 @@ export async function predictShifts(
     return predictInstance(
       instance,
       own,
-      breaks.filter((b) => b.shift_id === instance.shift.id),
       positions.find((p) => p.user_id === instance.shift.user_id) ?? null,
       routing,
       now,

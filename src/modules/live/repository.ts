@@ -146,16 +146,6 @@ export async function findShiftsOfDay(
   return query.orderBy('shifts.start_time').orderBy('shifts.id').execute()
 }
 
-export async function findBreaksOf(db: Executor, organisationId: string, shiftIds: readonly string[]) {
-  if (shiftIds.length === 0) return []
-  return db
-    .selectFrom('shift_breaks')
-    .select(['shift_id', 'start_time', 'end_time'])
-    .where('organisation_id', '=', organisationId)
-    .where('shift_id', 'in', shiftIds)
-    .execute()
-}
-
 export interface LiveJobRow {
   id: string
   title: string

@@ -74,6 +74,26 @@ export async function findLocation(
     .executeTakeFirst()
 }
 
+/**
+ * The time zone of a depot, or with none given (or none found) the organisation's default: its
+ * primary depot's, else its first one's; undefined when it has no depot at all.
+ */
+export async function findTimeZone(
+  db: Executor,
+  organisationId: string,
+  id: string | null,
+): Promise<string | undefined> {
+  let query = db
+    .selectFrom('locations')
+    .select('timezone')
+    .where('organisation_id', '=', organisationId)
+    .limit(1)
+  // The depot asked for first, then the primary one, then the oldest.
+  if (id !== null) query = query.orderBy(sql`case when id = ${id} then 0 else 1 end`)
+  const row = await query.orderBy('is_primary', 'desc').orderBy('created_at').executeTakeFirst()
+  return row?.timezone
+}
+
 export async function insertLocation(db: Executor, row: LocationRow): Promise<void> {
   await db
     .insertInto('locations')

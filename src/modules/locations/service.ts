@@ -49,6 +49,18 @@ export async function referenceLocation(
   return referenceExists(trx, 'locations', organisationId, id)
 }
 
+/**
+ * The time zone a job's times are said in: its depot's, else the organisation's default (its primary
+ * depot's, else its first one's), else UTC — the rule route plans read days by.
+ */
+export async function timeZoneOfDepot(
+  db: Executor,
+  organisationId: string,
+  locationId: string | null,
+): Promise<string> {
+  return (await repository.findTimeZone(db, organisationId, locationId)) ?? 'UTC'
+}
+
 const TIME_ZONES = new Set([...Intl.supportedValuesOf('timeZone'), 'UTC', 'Etc/UTC'])
 // ICU lists one canonical name per zone, and its canonical names lag behind IANA's (it lists
 // Asia/Calcutta, not Asia/Kolkata): other names are accepted when ICU knows them and they are

@@ -50,7 +50,8 @@ export const myDayRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (
         description:
           'The signed-in user’s jobs scheduled on `date` (on the clock of each job’s depot), in visiting ' +
           'order: an applied route plan schedules them in its order, so scheduledStart order is the plan’s; ' +
-          'each still to visit with its predicted eta, expectedStart and risk; and the user’s shifts that day. ' +
+          'each still to visit with its predicted eta, expectedStart and risk; and the user’s shifts that day, ' +
+          'without those the user is away from (off: true and the absence, e.g. HOLIDAY, when away all day). ' +
           'Any signed-in user (a WORKER mostly); not for API keys.',
         querystring: MyDayQuery,
         response: { 200: MyDayResponse, ...COMMON_ERRORS },
@@ -63,6 +64,7 @@ export const myDayRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (
           date: request.query.date,
           jobs: await my.myDay(db, organisationId, userId, request.query.date, clock()),
           shifts: await myShifts(db, organisationId, userId, request.query.date),
+          ...(await my.myAbsences(db, organisationId, userId, request.query.date)),
         },
         message: SUCCESS,
       }

@@ -15,6 +15,7 @@ import {
 import { EtaRisk } from '../events/schemas.js'
 import { FormAnswers, FormTemplate } from '../form-templates/schemas.js'
 import { FormSubmission } from '../forms/schemas.js'
+import { AbsenceReason } from '../shifts/absences-schemas.js'
 
 const Coordinate = Nullable(Type.String({ description: 'Decimal degrees as a string' }))
 
@@ -115,8 +116,27 @@ export const MyShift = Type.Object(
   },
 )
 
+export const MyAbsence = Type.Object(
+  {
+    id: Id,
+    reason: AbsenceReason,
+    startTime: Nullable(Type.String({ description: 'HH:MM; null: away the whole day' })),
+    endTime: Nullable(Type.String()),
+    note: Nullable(Type.String()),
+  },
+  { additionalProperties: false, description: 'An absence of the user touching the date' },
+)
+
 export const MyDayResponse = Envelope(
-  Type.Object({ date: Type.String(), jobs: Type.Array(MyJob), shifts: Type.Array(MyShift) }),
+  Type.Object({
+    date: Type.String(),
+    jobs: Type.Array(MyJob),
+    shifts: Type.Array(MyShift),
+    off: Type.Boolean({
+      description: 'The user is away the whole day (an absence without hours): no shift, no work',
+    }),
+    absences: Type.Array(MyAbsence, { description: 'The user’s absences on the date (holiday, sick…)' }),
+  }),
   'The day’s jobs in visiting order',
 )
 export const MyJobResponse = Envelope(Type.Object({ job: MyJob }), 'The job')

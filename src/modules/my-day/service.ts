@@ -15,6 +15,7 @@ import { recordFormSubmission } from '../forms/service.js'
 import { completeJob, type HappenedBody, startJob } from '../jobs/dispatch-service.js'
 import { lockJob } from '../jobs/service.js'
 import { myDayEtas } from '../live/service.js'
+import { absencesOfDate } from '../shifts/absences-service.js'
 import { DAY, localTime } from '../shifts/zoned-time.js'
 import { setOff } from '../tracking/service.js'
 import type { MyJob } from './schemas.js'
@@ -261,4 +262,10 @@ export async function submitMyForm(
       templateId: template.id,
     })
   })
+}
+
+/** A worker reads their own absences here (never through the admin API): off when away all day. */
+export async function myAbsences(db: Executor, organisationId: string, userId: string, date: string) {
+  const absences = await absencesOfDate(db, organisationId, userId, date)
+  return { off: absences.some((a) => a.startTime === null), absences }
 }

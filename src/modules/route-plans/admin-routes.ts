@@ -141,8 +141,10 @@ export const routePlanAdminRoutes: FastifyPluginAsyncTypebox<RouteOptions> = asy
         summary: 'Apply a DONE plan: assign every planned job',
         description:
           'In one transaction, every planned job is assigned (worker, shift, scheduled window) through ' +
-          'the job lifecycle, emitting JOB_ASSIGNED and STATUS_CHANGED; with REPLAN_ALL, jobs the plan ' +
-          'took off a route are unassigned (JOB_UNASSIGNED). If any job, shift, vehicle, worker, customer ' +
+          'the job lifecycle, emitting JOB_ASSIGNED and STATUS_CHANGED — except a job the plan keeps on ' +
+          'its worker within the same minute (not in `result.changes`: nothing is written for it); with ' +
+          'REPLAN_ALL and REPLAN_REMAINING, jobs the plan took off a route are unassigned (JOB_UNASSIGNED). ' +
+          'If any job, shift, vehicle, worker, customer ' +
           'or depot the plan read has changed since, nothing is applied: 409 PLAN_STALE and the plan ' +
           'becomes STALE. The body may be omitted.',
         params: IdParams,

@@ -5,6 +5,7 @@
 import type { Executor } from '../../db/types.js'
 import { AppError, notFound } from '../../http/errors.js'
 import { lastKnownPositions } from '../live/forecast-day.js'
+import { type ShiftDay, shiftDaysOn } from '../shifts/shift-days.js'
 import { DAY, localTime, minutesOf, weekdayOf } from '../shifts/zoned-time.js'
 import type { JobInput, RouteInput } from './day-types.js'
 import { isOnDate, planFromNow } from './from-now.js'
@@ -36,6 +37,8 @@ export interface DayInputs {
   /** The organisation's travel and lateness settings. */
   routing: { detourFactor: number; speedKmh: number; latenessPenaltyPerMinute: number }
   routes: RouteInput[]
+  /** Shifts of the date that do not happen (worker absent, or shift off that date): never planned. */
+  offRoutes: (RouteInput & { off: Extract<ShiftDay, { off: true }> })[]
   jobs: JobInput[]
   /** Jobs whose HARD window closed before `cutoff`: reported unassigned, never planned in the past. */
   closedJobs: JobInput[]
@@ -168,10 +171,11 @@ export async function loadDayInputs(
     ...(locationId ? { locationId } : {}),
     ...(request.shiftIds ? { shiftIds: request.shiftIds } : {}),
   })
-  const shiftIds = shiftRows.map((s) => s.id)
+  // The date's one-off changes and the workers' absences (shifts/shift-days.ts): hours and breaks.
+  const days = await shiftDaysOn(db, organisationId, request.date, shiftRows, (s) => s.location_timezone)
+  const shiftIds = shiftRows.filter((s) => !days.get(s.id)?.off).map((s) => s.id)
   const vehicleIds = [...new Set(shiftRows.map((s) => s.vehicle_id))]
-  const [breaks, capacities, vehicleTags, dimensions, settings] = await Promise.all([
-    inputs.findBreaks(db, organisationId, shiftIds),
+  const [capacities, vehicleTags, dimensions, settings] = await Promise.all([
     inputs.findVehicleCapacities(db, organisationId, vehicleIds),
     inputs.findVehicleTags(db, organisationId, vehicleIds),
     inputs.findCapacityDimensions(db, organisationId),
@@ -182,7 +186,6 @@ export async function loadDayInputs(
     speedKmh: settings?.routing_speed_kmh ?? 40,
     latenessPenaltyPerMinute: settings?.routing_lateness_penalty_per_minute ?? 1,
   }
-  const breaksOf = groupBy(breaks, (b) => b.shift_id)
   const capacitiesOf = groupBy(capacities, (c) => c.vehicle_id)
   const vehicleTagsOf = groupBy(vehicleTags, (t) => t.vehicle_id)
   const versions: InputVersions = {
@@ -194,7 +197,8 @@ export async function loadDayInputs(
     locations: {},
   }
 
-  const routes: RouteInput[] = shiftRows.map((shift) => {
+  const allRoutes = shiftRows.map((shift): RouteInput & { shiftDay: ShiftDay } => {
+    const shiftDay = days.get(shift.id) as ShiftDay
     const zone = shift.location_timezone
     const at = (hhmm: string) => localTime(day.startMs, minutesOf(hhmm), zone)
     versions.shifts[shift.id] = shift.updated_at
@@ -214,13 +218,10 @@ export async function loadDayInputs(
       vehicleId: shift.vehicle_id,
       vehicleName: shift.vehicle_name,
       locationId: shift.location_id,
-      start: at(shift.start_time),
-      end: at(shift.end_time),
-      breaks: (breaksOf.get(shift.id) ?? []).map((b) => ({
-        start: at(b.start_time),
-        end: at(b.end_time),
-        isPaid: Boolean(b.is_paid),
-      })),
+      start: shiftDay.off ? at(shift.start_time) : shiftDay.start,
+      end: shiftDay.off ? at(shift.end_time) : shiftDay.end,
+      breaks: shiftDay.off ? [] : shiftDay.breaks.map(({ start, end, isPaid }) => ({ start, end, isPaid })),
+      shiftDay,
       origin,
       startPosition: origin,
       zone,
@@ -237,6 +238,10 @@ export async function loadDayInputs(
       tagIds: new Set((vehicleTagsOf.get(shift.vehicle_id) ?? []).map((t) => t.tag_id)),
     }
   })
+  const routes: RouteInput[] = allRoutes.flatMap(({ shiftDay, ...route }) => (shiftDay.off ? [] : [route]))
+  const offRoutes = allRoutes.flatMap(({ shiftDay, ...route }) =>
+    shiftDay.off ? [{ ...route, off: shiftDay }] : [],
+  )
 
   const routeShifts = new Set(shiftIds)
   const jobRows = (
@@ -335,6 +340,7 @@ export async function loadDayInputs(
     stability: request.stability ?? DEFAULT_STABILITY,
     routing,
     routes: planned.routes,
+    offRoutes,
     jobs: planned.jobs,
     closedJobs: planned.closedJobs,
     dimensions,

@@ -90,17 +90,6 @@ export async function findWorkableShifts(
   return query.orderBy('shifts.start_time').orderBy('shifts.id').execute()
 }
 
-export async function findBreaks(db: Executor, organisationId: string, shiftIds: readonly string[]) {
-  if (shiftIds.length === 0) return []
-  return db
-    .selectFrom('shift_breaks')
-    .select(['shift_id', 'start_time', 'end_time', 'is_paid'])
-    .where('organisation_id', '=', organisationId)
-    .where('shift_id', 'in', shiftIds)
-    .orderBy('start_time')
-    .execute()
-}
-
 export async function findVehicleCapacities(
   db: Executor,
   organisationId: string,

@@ -2,7 +2,14 @@
 // 12:45 nor over work done or in progress, in every mode; REPLAN_REMAINING keeps the job in progress
 // first with its worker; stability 1 moves fewer jobs than 0; the plan lists what it changes.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { makeLocation, makeShift, makeUser, makeVehicle, setJobState } from '../../../test/factories.js'
+import {
+  makeLocation,
+  makeShift,
+  makeUser,
+  makeVehicle,
+  outboxEvents,
+  setJobState,
+} from '../../../test/factories.js'
 import {
   adminClient,
   client,
@@ -293,6 +300,29 @@ for (const dialect of DIALECTS) {
         expect(job.status).toBe('ASSIGNED')
         expect(ms(job.scheduledStart)).toBeGreaterThanOrEqual(ms(at('12:50')))
       }
+      // The same afternoon re-planned at once: applying writes only what the preview lists, so the
+      // jobs it keeps where they are get no new JOB_ASSIGNED (nor a new schedule for their eta) — even
+      // one whose time differs by seconds, as a schedule set by hand does.
+      const nudged = (await day.tenant.api.get(`/jobs/${day.waiting[0]}`)).body.data.job
+      const start = ms(nudged.scheduledStart)
+      const shift = start % 60_000 < 30_000 ? 20_000 : -20_000
+      await setJobState(day.tenant.db, day.tenant.org, nudged.id, {
+        status: 'ASSIGNED',
+        assignedUserId: nudged.assignedUserId,
+        shiftId: nudged.shiftId,
+        scheduledStart: new Date(start + shift).toISOString(),
+        scheduledEnd: new Date(ms(nudged.scheduledEnd) + shift).toISOString(),
+      })
+      const again = await plan(day.tenant, { mode: 'REPLAN_REMAINING', at: at('12:50'), stability: 1 })
+      const listed = new Set(again.result.changes.map((c: Change) => c.jobId))
+      const before = (await outboxEvents(t.database.db, day.tenant.org)).length
+      expect((await day.tenant.admin.post(`/route-plans/${again.id}/apply`)).status).toBe(200)
+      const assigned = (await outboxEvents(t.database.db, day.tenant.org))
+        .slice(before)
+        .filter((e) => e.event === 'JOB_ASSIGNED')
+        .map((e) => e.data.jobId)
+      expect(assigned.sort()).toEqual([...listed].filter((id) => id !== undefined).sort())
+      expect(listed.has(nudged.id)).toBe(false)
     })
 
     it('stability 1 moves fewer jobs between workers than stability 0', async () => {

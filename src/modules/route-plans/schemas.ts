@@ -87,7 +87,8 @@ export const CreateRoutePlanBody = Type.Object(
         description:
           'How much the plan keeps of the day as it is, 0–1: the cost of each job moved to another worker ' +
           '(two hours of the average worker cost at 1) and of each worker whose next stop changes (half ' +
-          'an hour at 1). 0: re-plan freely',
+          'an hour at 1); above 0, a job already assigned outranks every waiting job, whatever their ' +
+          'priorities: it is left out only when no worker can serve it. 0: re-plan freely',
       }),
     ),
     timeLimitSeconds: Type.Optional(

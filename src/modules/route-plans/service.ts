@@ -10,6 +10,7 @@ import { AppError, notFound } from '../../http/errors.js'
 import { offsetOf, paginationOf } from '../../http/pagination.js'
 import type { Pagination } from '../../http/schemas.js'
 import { assignJobsIn, lockJobsIn } from '../jobs/bulk-dispatch.js'
+import { dayChangesSince } from '../shifts/absences-service.js'
 import { assertPlannable, DEFAULT_STABILITY, type InputVersions, resolvePlanInstant } from './day-inputs.js'
 import * as inputs from './inputs-repository.js'
 import * as repository from './repository.js'
@@ -242,6 +243,19 @@ export async function applyRoutePlan(
       ...planned,
       ...unassignments,
     ])
+    // Absences and one-off changes of the day are not row versions: newer ones make the plan stale too.
+    changed.push(
+      ...(await dayChangesSince(
+        trx,
+        organisationId,
+        plan.plan_date,
+        {
+          userIds: [...new Set(result.routes.map((route) => route.user.id))],
+          shiftIds: result.routes.map((route) => route.shiftId),
+        },
+        new Date(plan.started_at ?? plan.created_at).toISOString(),
+      )),
+    )
     const at = nowIso()
     if (changed.length > 0) {
       await repository.updateRoutePlanIf(trx, organisationId, id, ['DONE'], {
@@ -251,7 +265,12 @@ export async function applyRoutePlan(
       return { changed }
     }
     await options.beforeWrite?.()
-    await assignJobsIn(trx, organisationId, jobs, assignments, unassignments)
+    // Applying does what the preview listed: a stop kept on its worker within the same minute is not
+    // assigned again (no write, no JOB_ASSIGNED, no new baseline for its eta). Plans made before the
+    // list existed assign every stop.
+    const listed = result.changes ? new Set(result.changes.map((change) => change.jobId)) : null
+    const changedAssignments = listed ? assignments.filter((a) => listed.has(a.jobId)) : assignments
+    await assignJobsIn(trx, organisationId, jobs, changedAssignments, unassignments)
     await repository.updateRoutePlanIf(trx, organisationId, id, ['DONE'], {
       status: 'APPLIED',
       applied_at: at,

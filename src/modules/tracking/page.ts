@@ -3,7 +3,9 @@
 // dashboard's React and Leaflet). The script reads the token from the address, asks
 // GET /v1/track/<token> every 30 s and draws the technician as a dot on an SVG around the
 // destination: no tile server and no request to any other origin. Everything it shows is set as text
-// (textContent), never as HTML: the job title and the names were typed by users.
+// (textContent), never as HTML: the job title and the names were typed by users. The arrival window
+// comes worded by the server in the depot's time zone (arrival-window.ts, as in the emails), not in the
+// phone's: a customer abroad, or with a phone set to another zone, reads the time their email said.
 import { freeze, REVALIDATE } from '../../http/frozen-response.js'
 
 export const TRACKING_SCRIPT_PATH = '/t/assets/track.js'
@@ -73,8 +75,14 @@ const SCRIPT = `'use strict'
   }
   function $(id) { return document.getElementById(id) }
   function text(id, value) { $(id).textContent = value }
+  var zone
+  // In the depot's zone, like the window; a browser that does not know it says its own.
   function time(iso) {
-    return new Date(iso).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' })
+    try {
+      return new Date(iso).toLocaleTimeString('en-GB', { hour: '2-digit', minute: '2-digit', timeZone: zone })
+    } catch (error) {
+      return new Date(iso).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' })
+    }
   }
   function node(name, attributes) {
     var element = document.createElementNS(SVG, name)
@@ -100,6 +108,7 @@ const SCRIPT = `'use strict'
       ' away (as the crow flies), seen at ' + time(position.recordedAt))
   }
   function show(tracking) {
+    zone = tracking.timeZone
     text('organisation', tracking.organisationName)
     text('title', tracking.jobTitle)
     text('status', STATUS[tracking.status] || tracking.status)
@@ -107,7 +116,8 @@ const SCRIPT = `'use strict'
     technician.hidden = !tracking.technicianFirstName
     technician.textContent = tracking.technicianFirstName ? 'Your technician: ' + tracking.technicianFirstName : ''
     $('window-card').hidden = !tracking.arrivalWindow
-    if (tracking.arrivalWindow) text('window', time(tracking.arrivalWindow.from) + ' – ' + time(tracking.arrivalWindow.to))
+    // The server words the window in the depot's zone, as the customer's email does.
+    if (tracking.arrivalWindow) text('window', tracking.arrivalWindow.text)
     $('map-card').hidden = !tracking.position
     if (tracking.position) drawMap(tracking.position)
     text('updated', 'Updated ' + time(new Date().toISOString()))

@@ -54,6 +54,7 @@ export async function findTrackedJob(db: Executor, tokenHash: string) {
       'jobs.title',
       'jobs.status',
       'jobs.assigned_user_id',
+      'jobs.location_id',
       'jobs.en_route_at',
       'jobs.completed_at',
       'jobs.updated_at',

@@ -8,7 +8,7 @@ import { sendFrozen } from '../../http/frozen-response.js'
 import { errorResponses, NOT_FOUND_ERROR, SUCCESS } from '../../http/schemas.js'
 import { TRACKING_SCRIPT_PATH, trackingPage, trackingScript } from './page.js'
 import { TokenParams, TrackingResponse } from './schemas.js'
-import { type PositionSource, trackingOf } from './service.js'
+import { type PositionSource, trackedForecasts, trackingOf } from './service.js'
 
 export interface TrackingRouteOptions {
   db: Kysely<Database>
@@ -18,6 +18,7 @@ export interface TrackingRouteOptions {
 
 export const trackingRoutes: FastifyPluginAsyncTypebox<TrackingRouteOptions> = async (app, options) => {
   const now = options.clock ?? Date.now
+  const forecasts = trackedForecasts()
   app.addHook('onRequest', (_request, reply, done) => {
     reply.header('x-robots-tag', 'noindex')
     done()
@@ -37,7 +38,9 @@ export const trackingRoutes: FastifyPluginAsyncTypebox<TrackingRouteOptions> = a
       },
     },
     async (request) => ({
-      data: { tracking: await trackingOf(options.db, request.params.token, now(), options.positions) },
+      data: {
+        tracking: await trackingOf(options.db, request.params.token, now(), options.positions, forecasts),
+      },
       message: SUCCESS,
     }),
   )

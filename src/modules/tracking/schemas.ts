@@ -16,9 +16,19 @@ export const Tracking = Type.Object(
     technicianFirstName: Nullable(Type.String()),
     jobTitle: Type.String(),
     status: TrackingStatus,
+    timeZone: Type.String({
+      description: "The IANA time zone the page says times in: the job's depot's, else the organisation's",
+    }),
     arrivalWindow: Nullable(
       Type.Object(
-        { from: DateTime, to: DateTime },
+        {
+          from: DateTime,
+          to: DateTime,
+          text: Type.String({
+            description:
+              'The window as the customer reads it, in that zone: "14:05–14:35 (BST)", dated when not today',
+          }),
+        },
         { description: 'The predicted arrival ± 15 minutes, each end rounded to 5 minutes' },
       ),
     ),

@@ -8,16 +8,17 @@ import type { Database, Executor } from '../../db/types.js'
 import { AppError, notFound } from '../../http/errors.js'
 import { recordEvent } from '../events/service.js'
 import { markEnRoute } from '../jobs/en-route.js'
-import { lastKnownPositions, predictJobEta } from '../live/forecast-day.js'
+import { type JobEta, lastKnownPositions, predictJobEta } from '../live/forecast-day.js'
+import { timeZoneOfDepot } from '../locations/service.js'
 import { getUser } from '../organisations/users-service.js'
+import { zonedArrivalWindow } from './arrival-window.js'
 import { estimateArrival } from './eta.js'
+import { RecentForecasts } from './recent-forecasts.js'
 import * as repository from './repository.js'
 import type { Tracking } from './schemas.js'
 
 /** A tracking page stays readable this long after its job completed or was cancelled; then 410. */
 export const TRACKING_AFTER_END_MS = 12 * 3_600_000
-const WINDOW_HALF_MS = 15 * 60_000
-const ROUND_MS = 5 * 60_000
 
 /** Where a worker was last seen (the positions My day sends while on shift). */
 export interface WorkerPosition {
@@ -100,17 +101,6 @@ export async function setOff(
   })
 }
 
-/** `at` rounded to the nearest 5 minutes. */
-function roundedToFive(at: number): string {
-  return new Date(Math.round(at / ROUND_MS) * ROUND_MS).toISOString()
-}
-
-export function arrivalWindowOf(eta: string | null): Tracking['arrivalWindow'] {
-  if (eta === null) return null
-  const at = Date.parse(eta)
-  return { from: roundedToFive(at - WINDOW_HALF_MS), to: roundedToFive(at + WINDOW_HALF_MS) }
-}
-
 function statusOf(row: repository.TrackedJobRow): Tracking['status'] {
   switch (row.status) {
     case 'ASSIGNED':
@@ -147,12 +137,20 @@ function relativePosition(
   }
 }
 
+/** Forecasts the tracking page served lately, by job (recent-forecasts.ts says why). */
+export type TrackedForecasts = RecentForecasts<JobEta | null>
+
+export function trackedForecasts(): TrackedForecasts {
+  return new RecentForecasts<JobEta | null>()
+}
+
 /** The tracking page's data; 404 for an unknown token, 410 12 h after the visit ended. */
 export async function trackingOf(
   db: Executor,
   token: string,
   now: number,
   positionOf: PositionSource,
+  forecasts: TrackedForecasts = trackedForecasts(),
 ): Promise<Tracking> {
   const row = await repository.findTrackedJob(db, hashTrackingToken(token))
   if (!row) throw notFound('Tracking link')
@@ -161,20 +159,34 @@ export async function trackingOf(
     throw new AppError('TRACKING_EXPIRED', 'This tracking link has ended: the visit is over')
   }
   const status = statusOf(row)
+  const timeZone = await timeZoneOfDepot(db, row.organisation_id, row.location_id)
   return {
     organisationName: row.organisation_name,
     technicianFirstName: firstNameOf(row.worker_name),
     jobTitle: row.title,
     status,
+    timeZone,
     arrivalWindow:
-      status === 'SCHEDULED' || status === 'EN_ROUTE' ? arrivalWindowOf(await etaOf(db, row, now)) : null,
+      status === 'SCHEDULED' || status === 'EN_ROUTE'
+        ? zonedArrivalWindow(await etaOf(db, row, now, forecasts), timeZone, now)
+        : null,
     position: status === 'EN_ROUTE' ? await positionFor(db, row, positionOf) : null,
   }
 }
 
-/** The live forecast's arrival as of now when it can place the job, else the one announced at set-off. */
-async function etaOf(db: Executor, row: repository.TrackedJobRow, now: number): Promise<string | null> {
-  const forecast = await predictJobEta(db, row.organisation_id, row.job_id, now)
+/**
+ * The live forecast's arrival (computed at most once a minute per job) when it can place the job,
+ * else the one announced at set-off.
+ */
+async function etaOf(
+  db: Executor,
+  row: repository.TrackedJobRow,
+  now: number,
+  forecasts: TrackedForecasts,
+): Promise<string | null> {
+  const forecast = await forecasts.get(`${row.organisation_id}/${row.job_id}`, now, () =>
+    predictJobEta(db, row.organisation_id, row.job_id, now),
+  )
   return forecast?.eta ?? row.eta
 }
 

@@ -18,7 +18,10 @@ export function RequireSession({ children }: { children: ReactNode }) {
       </div>
     )
   }
-  if (error) {
+  // Only when no session is known: a check that failed for want of a connection (a phone going into
+  // a dead zone before its service worker took over) keeps the session already loaded — the app goes
+  // on offline, and a session really ended shows itself on the next call (a 401).
+  if (error && data === undefined) {
     return (
       <div className="state-page state">
         <ErrorState error={error} title="The dashboard could not start" onRetry={() => refetch()} />

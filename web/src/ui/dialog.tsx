@@ -1,7 +1,7 @@
 // Modal dialogs and side sheets on the native <dialog> element: the browser keeps focus inside,
 // Escape closes, and focus returns to the opener. Render them only while open (`{open && <Dialog…>}`)
 // or pass `open`; either way `onClose` is how they ask to close.
-import { type FormEvent, type ReactNode, useEffect, useId, useRef } from 'react'
+import { type FormEvent, type ReactNode, useEffect, useId, useLayoutEffect, useRef } from 'react'
 import { Button } from './button'
 
 interface BaseProps {
@@ -14,7 +14,9 @@ interface BaseProps {
 
 function useModal(open: boolean, onClose: () => void) {
   const ref = useRef<HTMLDialogElement>(null)
-  useEffect(() => {
+  // A layout effect: its clean-up runs while the dialog is still in the page (a passive effect's runs
+  // after React removed it, and closing a detached dialog returns focus nowhere).
+  useLayoutEffect(() => {
     const dialog = ref.current
     if (!dialog) return
     if (open && !dialog.open) dialog.showModal()

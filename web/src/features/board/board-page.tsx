@@ -29,6 +29,10 @@ import {
 import { DayPicker, DepotSelect, JobFilters } from './board-toolbar'
 import { boardMapData, boardTimelineRows, longDate, useNow } from './board-views'
 import { JobSheet } from './job-sheet'
+import { LiveBanner } from './live-banner'
+import { stopsByJob } from './live-model'
+import { useLiveDay } from './live-queries'
+import { liveWorkers, withLiveForecast } from './live-views'
 import { useAssignJob, useBoard, useUnassignJob } from './queries'
 import { STATUS_LOOK, StatusLegend } from './status'
 import { Timeline } from './timeline'
@@ -49,6 +53,9 @@ export function BoardPage() {
   const tagId = params.get('tag')
   const filters: BoardFilters = useMemo(() => ({ status, priority, tagId }), [status, priority, tagId])
   const now = useNow()
+  const isToday = date === todayIn(timeZone)
+  const live = useLiveDay(date, locationId, isToday)
+  const liveShifts = useMemo(() => (isToday ? (live.data ?? []) : []), [isToday, live.data])
   const toast = useToast()
   const assign = useAssignJob()
   const unassign = useUnassignJob()
@@ -58,7 +65,7 @@ export function BoardPage() {
 
   const allJobs = data?.jobs ?? []
   const visible = useMemo(() => allJobs.filter((job) => matchesFilters(job, filters)), [allJobs, filters])
-  const rows = data ? boardTimelineRows(data, visible, timeZone) : []
+  const rows = data ? withLiveForecast(boardTimelineRows(data, visible, timeZone), liveShifts, timeZone) : []
   const range = data
     ? timelineRange(data.dayStart, data.dayEnd, [
         ...rows.map((r) => ({ start: r.start, end: r.end })),
@@ -101,6 +108,7 @@ export function BoardPage() {
   }
   const dnd = useBoardDnd({ rows: data?.rows ?? [], jobs: allJobs, range, onDrop })
   const map = useMemo(() => (data ? boardMapData(data, visible) : null), [data, visible])
+  const workers = useMemo(() => (data ? liveWorkers(data, liveShifts, now) : []), [data, liveShifts, now])
 
   const setParams = (changes: Record<string, string | undefined>) => params.set(changes, { keepPage: true })
   const depotName = depot?.name ?? 'All depots'
@@ -149,6 +157,7 @@ export function BoardPage() {
         <ErrorState error={board.error} onRetry={() => board.refetch()} />
       ) : data && map ? (
         <>
+          <LiveBanner shifts={liveShifts} date={date} locationId={locationId} timeZone={timeZone} />
           <div className="board-legend">
             <StatusLegend />
             <span className="muted board-updated" aria-live="polite">
@@ -166,7 +175,7 @@ export function BoardPage() {
               rows={rows}
               range={range}
               timeZone={timeZone}
-              now={date === todayIn(timeZone) ? now : undefined}
+              now={isToday ? now : undefined}
               interactive
               preview={dnd.preview}
               onSelect={setSelectedId}
@@ -196,7 +205,7 @@ export function BoardPage() {
                   )
                 }
               />
-              <MapPanel label="Map" {...map} fitKey={`${date}|${locationId ?? ''}`} />
+              <MapPanel label="Map" {...map} workers={workers} fitKey={`${date}|${locationId ?? ''}`} />
             </div>
             <DragOverlay dropAnimation={null} modifiers={[dnd.overlayModifier]}>
               {dnd.activeJob && (
@@ -215,6 +224,7 @@ export function BoardPage() {
         <JobSheet
           job={selected}
           row={data?.rows.find((r) => r.shiftId === selected.shiftId)}
+          stop={selected.status === 'ASSIGNED' ? stopsByJob(liveShifts).get(selected.id) : undefined}
           timeZone={timeZone}
           unassigning={unassign.isPending}
           onAssign={() => setAssigning(selected)}

@@ -4,12 +4,14 @@ import { Badge } from '../../ui/badge'
 import { Button } from '../../ui/button'
 import { Sheet } from '../../ui/dialog'
 import { type BoardJob, type BoardRow, clock, duration } from './board-model'
+import { type LiveStop, RISK_LOOK } from './live-model'
 import { STATUS_LOOK } from './status'
 import { windowText } from './tray'
 
 export function JobSheet({
   job,
   row,
+  stop,
   timeZone,
   unassigning,
   onAssign,
@@ -19,6 +21,8 @@ export function JobSheet({
   job: BoardJob
   /** The row the job is on, if any. */
   row: BoardRow | undefined
+  /** Today, for a stop still to visit: the live forecast. */
+  stop?: LiveStop | undefined
   timeZone: string
   unassigning: boolean
   onAssign: () => void
@@ -82,6 +86,7 @@ export function JobSheet({
               ? `${clock(job.scheduledStart, timeZone)}–${clock(job.scheduledEnd, timeZone)}`
               : 'Not yet'}
           </dd>
+          {stop && <Forecast stop={stop} timeZone={timeZone} />}
           <dt>Worker</dt>
           <dd>{row ? `${row.user.name} · ${row.vehicle.name}` : 'Nobody yet'}</dd>
           <dt>Location</dt>
@@ -107,5 +112,22 @@ export function JobSheet({
         </dl>
       </div>
     </Sheet>
+  )
+}
+
+/** The live forecast of a stop still to visit: arrival, start of the work, and the risk in words. */
+function Forecast({ stop, timeZone }: { stop: LiveStop; timeZone: string }) {
+  const risk = RISK_LOOK[stop.risk]
+  return (
+    <>
+      <dt>ETA</dt>
+      <dd>{clock(stop.eta, timeZone)}</dd>
+      <dt>Expected start</dt>
+      <dd>
+        {clock(stop.expectedStart, timeZone)} (done by {clock(stop.expectedEnd, timeZone)})
+      </dd>
+      <dt>Forecast</dt>
+      <dd>{risk ? <Badge tone={risk.tone}>{risk.label}</Badge> : 'On time'}</dd>
+    </>
   )
 }

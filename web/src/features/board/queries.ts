@@ -20,12 +20,13 @@ export function useBoard(date: string, locationId: string | undefined) {
 
 export type Assignment = RequestBody<'/jobs/{id}/assign', 'post'>
 
-/** After any change to jobs: the board, plans and job lists all show them. */
+/** After any change to jobs: the board, its live forecast and job lists all show them. */
 function useJobsChanged() {
   const queryClient = useQueryClient()
   return () =>
     Promise.all([
       queryClient.invalidateQueries({ queryKey: ['board'] }),
+      queryClient.invalidateQueries({ queryKey: ['live'] }),
       queryClient.invalidateQueries({ queryKey: ['jobs'] }),
     ])
 }

@@ -4,7 +4,9 @@
 // dragged: dnd-kit, inside the page's DndContext); read-only in a plan preview.
 import { useDraggable, useDroppable } from '@dnd-kit/core'
 import type { ReactNode } from 'react'
+import { Badge } from '../../ui/badge'
 import { clock, hourTicks, percentOf, type TimeRange } from './board-model'
+import { RISK_LOOK, type Risk } from './live-model'
 import { type BlockStatus, STATUS_LOOK } from './status'
 
 export interface TimelineBlock {
@@ -15,8 +17,11 @@ export interface TimelineBlock {
   status: BlockStatus
   /** Can be dragged to another row or time, or back to the tray (ASSIGNED jobs on the board). */
   draggable: boolean
-  /** Read by screen readers and shown on hover: title, status, times, customer. */
+  /** Read by screen readers and shown on hover: title, status, times, customer (and the forecast). */
   description: string
+  /** Today, for a stop still to visit: "ETA 14:05" and its late risk (the live day). */
+  eta?: string | undefined
+  risk?: Risk | undefined
 }
 
 export interface TimelineRow {
@@ -28,6 +33,10 @@ export interface TimelineRow {
   breaks: { start: number; end: number; isPaid: boolean }[]
   /** 1–8: the route's colour (the same on the map). */
   colour: number
+  /** Today: the route's forecast end, and overtime past the shift ("Ends ~17:20 · 20 min overtime"). */
+  note?: string | undefined
+  /** Whether the note is a warning (overtime). */
+  noteWarns?: boolean | undefined
   blocks: TimelineBlock[]
 }
 
@@ -93,7 +102,7 @@ export function Timeline({
             const breaks = row.breaks
               .map((b) => `break ${clock(b.start, timeZone)}–${clock(b.end, timeZone)}`)
               .join(', ')
-            const rowLabel = `${row.label}, ${row.sublabel}${breaks ? `, ${breaks}` : ''}`
+            const rowLabel = `${row.label}, ${row.sublabel}${breaks ? `, ${breaks}` : ''}${row.note ? `, ${row.note}` : ''}`
             const content = (
               <>
                 <div className="timeline-offshift" style={span(range.from, row.start, range)} />
@@ -148,6 +157,11 @@ export function Timeline({
                   <span>
                     <strong>{row.label}</strong>
                     <span className="timeline-sublabel">{row.sublabel}</span>
+                    {row.note && (
+                      <span className={row.noteWarns ? 'timeline-note timeline-note-warn' : 'timeline-note'}>
+                        {row.note}
+                      </span>
+                    )}
                   </span>
                 </div>
                 {interactive ? (
@@ -186,11 +200,20 @@ interface BlockProps {
 
 function BlockContent({ block, timeZone }: { block: TimelineBlock; timeZone: string }) {
   const look = STATUS_LOOK[block.status]
+  const risk = block.risk ? RISK_LOOK[block.risk] : null
   return (
     <>
-      <span className="block-title">{block.title}</span>
+      <span className="block-title">
+        {/* First, so a narrow block still shows it. */}
+        {risk && <Badge tone={risk.tone}>{risk.label}</Badge>} {block.title}
+      </span>{' '}
       <span className="block-meta">
-        <span aria-hidden="true">{look.glyph}</span> {look.label} · {clock(block.start, timeZone)}
+        {/* A stop still to visit says when it will be reached (ASSIGNED: its colour and name say so). */}
+        {block.eta ?? (
+          <>
+            <span aria-hidden="true">{look.glyph}</span> {look.label} · {clock(block.start, timeZone)}
+          </>
+        )}
       </span>
     </>
   )

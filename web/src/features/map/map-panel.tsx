@@ -10,6 +10,7 @@ import { Field } from '../../ui/form'
 import type { LatLng } from '../board/board-model'
 import { type BlockStatus, STATUS_LOOK } from '../board/status'
 import { attributionHtml, leafletText } from './leaflet-text'
+import { addWorkerMarkers, type MapWorker } from './live-layer'
 import { type TileSettings, tileUrlProblem, useTileSettings } from './tile-settings'
 
 export interface MapDepot {
@@ -34,18 +35,22 @@ export interface MapRoute {
 }
 
 const WORLD_ZOOM = 2
+const NO_WORKERS: MapWorker[] = []
 
 export function MapPanel({
   label,
   depots,
   jobs,
   routes,
+  workers = NO_WORKERS,
   fitKey,
 }: {
   label: string
   depots: MapDepot[]
   jobs: MapJob[]
   routes: MapRoute[]
+  /** Today: where each worker was last seen (live-layer.ts). */
+  workers?: MapWorker[]
   /** The view is fitted to the markers when this changes (another day or depot), not on every refresh. */
   fitKey: string
 }) {
@@ -133,11 +138,16 @@ export function MapPanel({
         .bindTooltip(leafletText(`${job.title} · ${look.label}`))
         .addTo(group)
     }
+    addWorkerMarkers(group, workers)
     fitToMarkers.current = () => {
       // Once per day and depot (or while still showing the whole world), once the map has a size.
       const element = container.current
       if (!element || element.clientWidth === 0 || element.clientHeight === 0) return
-      const points = [...depots.map((d) => d.position), ...jobs.map((j) => j.position)]
+      const points = [
+        ...depots.map((d) => d.position),
+        ...jobs.map((j) => j.position),
+        ...workers.map((w) => w.position),
+      ]
       const worldView = current.getZoom() <= WORLD_ZOOM
       if (fitted.current === fitKey && !(worldView && points.length > 0)) return
       current.invalidateSize({ animate: false })
@@ -152,7 +162,7 @@ export function MapPanel({
     // And once more after the browser has laid the page out.
     const frame = requestAnimationFrame(() => fitToMarkers.current())
     return () => cancelAnimationFrame(frame)
-  }, [depots, jobs, routes, fitKey])
+  }, [depots, jobs, routes, workers, fitKey])
 
   const located = jobs.length
   return (
@@ -175,8 +185,11 @@ export function MapPanel({
         </div>
       )}
       <p className="visually-hidden">
-        {depots.length} depots, {located} jobs with a position and {routes.length} routes. Every job on the
-        map is also on the board.
+        {depots.length} depots, {located} jobs with a position and {routes.length} routes
+        {workers.length > 0
+          ? `; workers last seen: ${workers.map((w) => `${w.name} ${w.age}`).join(', ')}`
+          : ''}
+        . Every job on the map is also on the board.
       </p>
       <div ref={container} className={tiles ? 'map-canvas' : 'map-canvas map-canvas-plain'} />
       {!tiles && (

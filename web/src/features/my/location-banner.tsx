@@ -49,6 +49,9 @@ function usePositionSharing(userId: string) {
   const buffer = useRef(new PositionBuffer(window.localStorage, userId))
   const lastKept = useRef<{ fix: Fix; at: number } | null>(null)
   const sending = useRef(false)
+  // Set the moment the server says off shift: a fix the device reports before React re-renders (and
+  // the watch is cleared) is not kept, so the phone stops at the first refusal.
+  const offShift = useRef(false)
 
   // Whether a shift is under way is looked at again every 30 s.
   useEffect(() => {
@@ -63,7 +66,10 @@ function usePositionSharing(userId: string) {
     if (sending.current) return
     sending.current = true
     try {
-      if ((await sendBuffered(buffer.current)) === 'off-shift') setProblem('off-shift')
+      if ((await sendBuffered(buffer.current)) === 'off-shift') {
+        offShift.current = true
+        setProblem('off-shift')
+      }
     } finally {
       sending.current = false
     }
@@ -73,6 +79,7 @@ function usePositionSharing(userId: string) {
     if (!active) return
     const watch = navigator.geolocation.watchPosition(
       (position) => {
+        if (offShift.current) return
         const at = Date.now()
         const fix: Fix = {
           latitude: position.coords.latitude,
@@ -105,6 +112,7 @@ function usePositionSharing(userId: string) {
     writeConsent(window.localStorage, userId, next)
     setConsent(next)
     if (next === 'declined') buffer.current.clear()
+    offShift.current = false
     setProblem(null)
   }
   return { consent, problem, shift, supported, active, choose }

@@ -4,6 +4,7 @@
 import { lazy, Suspense, useEffect, useMemo, useRef } from 'react'
 import { useSearchParams } from 'react-router'
 import { BROWSER_TIME_ZONE, todayIn } from '../../lib/time'
+import { Banner } from '../../ui/banner'
 import { Button } from '../../ui/button'
 import { EmptyState, ErrorState, LoadingState } from '../../ui/states'
 import { addDays, dayTitle, duration, parseDay } from './format'
@@ -16,6 +17,7 @@ import { RefusalNotice } from './queue-panel'
 import { useNow } from './use-now'
 
 const DayMap = lazy(() => import('./day-map'))
+const ABSENCE_WORDS = { HOLIDAY: 'holiday', SICK: 'sick leave', TRAINING: 'training', OTHER: 'away' } as const
 const SWIPE_MIN_PX = 60
 
 export function MyDayPage() {
@@ -64,6 +66,14 @@ export function MyDayPage() {
         </Button>
       </nav>
 
+      {day.data?.absences?.map((absence) => (
+        <Banner key={absence.id} tone="info">
+          {absence.startTime
+            ? `Away ${absence.startTime}–${absence.endTime} (${ABSENCE_WORDS[absence.reason]})`
+            : `You are off this day: ${ABSENCE_WORDS[absence.reason]}`}
+          {absence.note ? ` — ${absence.note}` : ''}
+        </Banner>
+      ))}
       {refusals.map((refusal) => (
         <RefusalNotice key={refusal.key} refusal={refusal} showJob />
       ))}

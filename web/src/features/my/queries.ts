@@ -33,6 +33,14 @@ export async function fetchMyJob(id: string): Promise<MyJob> {
 }
 
 /**
+ * The job as the server has it now, never a copy the service worker kept (cache: 'no-store'): what
+ * explains a refusal the server just made. A network failure throws (a TypeError), as offline.
+ */
+export async function fetchMyJobFromServer(id: string): Promise<MyJob> {
+  return (await unwrap(api.GET('/my/jobs/{id}', { params: { path: { id } }, cache: 'no-store' }))).job
+}
+
+/**
  * The job as a day list already holds it (the list carries everything the job's page shows), and
  * when that list was loaded: a job never opened still opens at once, and offline.
  */

@@ -24,9 +24,13 @@ import {
   type QueueState,
   type SendOutcome,
 } from './offline-queue'
-import { fetchMyJob, myKeys, sendQueuedAction } from './queries'
+import { fetchMyJobFromServer, myKeys, sendQueuedAction } from './queries'
+import type { MyJob } from './types'
 
 const RETRY_MS = 15_000
+/** Asking why an action was refused: tries, and the pause between them, while the connection settles. */
+const EXPLAIN_TRIES = 4
+const EXPLAIN_PAUSE_MS = 500
 
 interface QueueApi {
   queue: OfflineQueue
@@ -36,13 +40,29 @@ interface QueueApi {
 const QueueContext = createContext<QueueApi | null>(null)
 
 /**
+ * The job as the server has it now. Never the copy kept on the phone: it predates the refusal (the
+ * cancelled job it kept is still ASSIGNED). A connection coming back can still fail the read that
+ * follows the refusal (the page's network back before the service worker's): a few tries.
+ */
+async function currentJob(id: string): Promise<MyJob> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await fetchMyJobFromServer(id)
+    } catch (error) {
+      if (error instanceof ApiError || attempt >= EXPLAIN_TRIES) throw error
+      await new Promise((resolve) => setTimeout(resolve, EXPLAIN_PAUSE_MS))
+    }
+  }
+}
+
+/**
  * A refusal in the worker's words: what became of the job since the action was made (reassigned,
  * cancelled, completed by someone else), read from the job as it is now.
  */
 async function explainRefusal(action: QueuedAction, outcome: SendOutcome): Promise<SendOutcome> {
   if (outcome.type !== 'refused' || outcome.status === 400) return outcome
   try {
-    const job = await fetchMyJob(action.jobId)
+    const job = await currentJob(action.jobId)
     if (job.status === 'CANCELLED') return { ...outcome, message: 'This job was cancelled by the office.' }
     if (job.status === 'COMPLETED' && action.kind !== 'complete') {
       return { ...outcome, message: 'This job was already completed.' }

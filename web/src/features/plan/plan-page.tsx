@@ -24,6 +24,7 @@ import { longDate } from '../board/board-views'
 import './plan.css'
 import { PlanForm } from './plan-form'
 import { PlanPreview } from './plan-preview'
+import { PlanProgress } from './plan-progress'
 import { RecentPlans } from './recent-plans'
 import { PLAN_STATUS } from './wording'
 
@@ -196,48 +197,5 @@ function PlanPanel({
         )}
       </div>
     </section>
-  )
-}
-
-function PlanProgress({
-  plan,
-  cancelling,
-  onCancel,
-}: {
-  plan: RoutePlan
-  cancelling: boolean
-  onCancel: () => void
-}) {
-  const elapsed = plan.progress?.elapsedSeconds ?? 0
-  const limit = plan.timeLimitSeconds
-  const seconds = `${Math.min(limit, Math.round(elapsed))} of ${limit} s`
-  const phase = plan.progress?.phase
-  const text =
-    plan.status === 'QUEUED'
-      ? 'Waiting for the optimiser to start…'
-      : phase === 'LOADING' || phase === undefined
-        ? `Reading the day: ${seconds}`
-        : phase === 'BUILDING'
-          ? `Building a first plan: ${seconds} · ${plan.progress?.assignedJobs ?? 0} jobs placed so far`
-          : `Searching: ${seconds} · ${plan.progress?.assignedJobs ?? 0} jobs placed so far`
-  return (
-    <div className="plan-progress">
-      <label className="field-label" htmlFor={`progress-${plan.id}`}>
-        Optimising
-      </label>
-      <progress
-        id={`progress-${plan.id}`}
-        max={limit}
-        value={plan.status === 'QUEUED' ? undefined : Math.min(elapsed, limit)}
-      />
-      <div className="row">
-        <span className="muted" aria-live="polite">
-          {text}
-        </span>
-        <Button size="sm" onClick={onCancel} pending={cancelling}>
-          Cancel
-        </Button>
-      </div>
-    </div>
   )
 }

@@ -131,13 +131,18 @@ function changeEnd(end: Change['from'], timeZone: string, none: string): string 
 
 /** What applying the plan changes, job by job: from → to worker, old → new time. */
 export function PlanChanges({ changes, timeZone }: { changes: Change[]; timeZone: string }) {
-  const moved = changes.filter((change) => change.movedWorker).length
+  const counts = [
+    [changes.filter((c) => c.from === null).length, 'newly planned'],
+    [changes.filter((c) => c.from !== null && c.to !== null && c.movedWorker).length, 'to another worker'],
+    [changes.filter((c) => c.to === null).length, 'back to waiting'],
+  ] as const
+  const summary = counts.filter(([count]) => count > 0).map(([count, what]) => `${count} ${what}`)
   return (
     <section className="card" aria-labelledby="changes-heading">
       <div className="card-body">
         <h2 id="changes-heading">
           Changes ({changes.length}
-          {changes.length > 0 ? `, ${moved} to another worker` : ''})
+          {summary.length > 0 ? `: ${summary.join(', ')}` : ''})
         </h2>
         {changes.length === 0 ? (
           <p className="muted">Applying this plan changes nothing on the board.</p>

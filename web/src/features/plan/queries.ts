@@ -57,8 +57,8 @@ export function useCancelRoutePlan() {
 }
 
 export function useApplyRoutePlan() {
-  // Applying assigns (and may unassign) jobs: the board and job lists change too.
-  const invalidate = useInvalidate(['route-plans', 'board', 'jobs'])
+  // Applying assigns (and may unassign) jobs: the board, its live forecast and job lists change too.
+  const invalidate = useInvalidate(['route-plans', 'board', 'live', 'jobs'])
   return useMutation({
     mutationFn: async (id: string) =>
       (await unwrap(api.POST('/route-plans/{id}/apply', { params: { path: { id } } }))).routePlan,

@@ -103,3 +103,43 @@ export function useDeleteShift() {
     onSuccess: invalidate,
   })
 }
+
+export type ShiftDateChange = Schema<'ShiftDateChange'>
+
+/** The shift's one-off changes on or after `from`. */
+export function useShiftDateChanges(shiftId: string, from: string) {
+  return useQuery({
+    queryKey: ['shifts', 'dates', shiftId, from],
+    queryFn: () =>
+      unwrap(api.GET('/shifts/{id}/dates', { params: { path: { id: shiftId }, query: { from } } })),
+  })
+}
+
+// A changed date moves the board's row and the plan's route: refresh them with the shifts.
+function useInvalidateDates() {
+  const queryClient = useQueryClient()
+  return () =>
+    Promise.all(['shifts', 'board'].map((key) => queryClient.invalidateQueries({ queryKey: [key] })))
+}
+
+export function useChangeShiftDate() {
+  const invalidate = useInvalidateDates()
+  return useMutation({
+    mutationFn: ({
+      id,
+      date,
+      ...body
+    }: { id: string; date: string } & RequestBody<'/shifts/{id}/dates/{date}', 'put'>) =>
+      unwrap(api.PUT('/shifts/{id}/dates/{date}', { params: { path: { id, date } }, body })),
+    onSuccess: invalidate,
+  })
+}
+
+export function useRestoreShiftDate() {
+  const invalidate = useInvalidateDates()
+  return useMutation({
+    mutationFn: ({ id, date }: { id: string; date: string }) =>
+      unwrap(api.DELETE('/shifts/{id}/dates/{date}', { params: { path: { id, date } } })),
+    onSuccess: invalidate,
+  })
+}

@@ -39,6 +39,7 @@ export function ShiftDialog({
   preset,
   onClose,
   onDone,
+  onChangeDate,
 }: {
   shift?: Shift
   depot: { id: string; name: string; timezone: string }
@@ -46,6 +47,8 @@ export function ShiftDialog({
   preset?: { userId?: string; day?: Weekday }
   onClose: () => void
   onDone: (message: string) => void
+  /** Opens "Change hours on a date…" for the shift being edited. */
+  onChangeDate?: () => void
 }) {
   const create = useCreateShifts()
   const update = useUpdateShift()
@@ -166,9 +169,20 @@ export function ShiftDialog({
       formError={form.formError}
       otherAction={
         shift && (
-          <Button variant="danger" onClick={() => setConfirmingDelete(true)} style={{ marginRight: 'auto' }}>
-            Delete shift
-          </Button>
+          <>
+            <Button
+              variant="danger"
+              onClick={() => setConfirmingDelete(true)}
+              style={onChangeDate ? undefined : { marginRight: 'auto' }}
+            >
+              Delete shift
+            </Button>
+            {onChangeDate && (
+              <Button onClick={onChangeDate} style={{ marginRight: 'auto' }}>
+                Change hours on a date…
+              </Button>
+            )}
+          </>
         )
       }
       notice={

@@ -1,6 +1,7 @@
 // Shifts: a depot's week of shift templates as a grid — one row per worker, one column per weekday,
 // each shift a block with its times, vehicle and breaks (shaded on its bar). Add a shift from the
-// header or an empty cell; a block opens it for editing (`?shift=ID`, so an edit can be linked).
+// header or an empty cell; a block opens it for editing (`?shift=ID`, so an edit can be linked), and
+// from there one date's hours can change (`?dates=ID`).
 import './shifts.css'
 import { useState } from 'react'
 import { useDepots } from '../../app/time-zone'
@@ -13,6 +14,7 @@ import { Pager } from '../../ui/pager'
 import { EmptyState, ErrorState, LoadingState } from '../../ui/states'
 import { useToast } from '../../ui/toast'
 import { type Shift, useDepotShifts, useShift, type Weekday } from './queries'
+import { ShiftDateDialog } from './shift-date-dialog'
 import { ShiftDialog } from './shift-dialog'
 import { WeekGrid } from './week-grid'
 
@@ -27,6 +29,7 @@ export function ShiftsPage() {
   const [adding, setAdding] = useState<{ userId?: string; day?: Weekday } | null>(null)
   const editing = params.get('shift')
   const closeEdit = () => params.set({ shift: undefined }, { keepPage: true })
+  const changingDates = params.get('dates')
 
   const header = (
     <PageHeader
@@ -148,28 +151,52 @@ export function ShiftsPage() {
             closeEdit()
             toast.success(message)
           }}
+          onChangeDate={() => params.set({ shift: undefined, dates: editing }, { keepPage: true })}
+        />
+      )}
+      {changingDates && (
+        <EditShift
+          id={changingDates}
+          depots={list}
+          dates
+          onClose={() => params.set({ dates: undefined }, { keepPage: true })}
+          onDone={() => undefined}
         />
       )}
     </div>
   )
 }
 
+/** The shift named in the URL, loaded, in its edit dialog (or, with `dates`, its date changes). */
 function EditShift({
   id,
   depots,
+  dates = false,
   onClose,
   onDone,
+  onChangeDate,
 }: {
   id: string
   depots: { id: string; name: string; timezone: string }[]
+  dates?: boolean
   onClose: () => void
   onDone: (message: string) => void
+  onChangeDate?: () => void
 }) {
   const query = useShift(id)
   const shift = query.data?.shift
   if (shift) {
     const depot = depots.find((d) => d.id === shift.locationId) ?? { ...shift.location, timezone: 'UTC' }
-    return <ShiftDialog shift={shift} depot={depot} onClose={onClose} onDone={onDone} />
+    if (dates) return <ShiftDateDialog shift={shift} timeZone={depot.timezone} onClose={onClose} />
+    return (
+      <ShiftDialog
+        shift={shift}
+        depot={depot}
+        onClose={onClose}
+        onDone={onDone}
+        onChangeDate={onChangeDate}
+      />
+    )
   }
   return (
     <Dialog title="Edit shift" onClose={onClose} footer={<Button onClick={onClose}>Close</Button>}>

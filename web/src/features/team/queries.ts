@@ -74,3 +74,55 @@ export const ROLES: { value: UserRole; label: string; hint: string }[] = [
 export function roleLabel(role: UserRole): string {
   return ROLES.find((r) => r.value === role)?.label ?? role
 }
+
+export type Absence = Schema<'Absence'>
+export type AbsenceReason = Absence['reason']
+export type AbsenceBody = RequestBody<'/team/users/{id}/absences', 'post'>
+
+export const ABSENCE_REASONS: { value: AbsenceReason; label: string }[] = [
+  { value: 'HOLIDAY', label: 'Holiday' },
+  { value: 'SICK', label: 'Sick' },
+  { value: 'TRAINING', label: 'Training' },
+  { value: 'OTHER', label: 'Other' },
+]
+
+export const absenceReasonLabel = (reason: AbsenceReason) =>
+  ABSENCE_REASONS.find((r) => r.value === reason)?.label ?? reason
+
+/** A member's absences ending on or after `from` (today: the upcoming ones and the one under way). */
+export function useAbsences(userId: string, from: string) {
+  return useQuery({
+    queryKey: ['absences', userId, from],
+    queryFn: () =>
+      unwrap(api.GET('/team/users/{id}/absences', { params: { path: { id: userId }, query: { from } } })),
+  })
+}
+
+// Absences change the board, the plan and the shifts' days: refresh whatever read them.
+function useInvalidateAbsences() {
+  const queryClient = useQueryClient()
+  return () =>
+    Promise.all(
+      ['absences', 'board', 'shifts'].map((key) => queryClient.invalidateQueries({ queryKey: [key] })),
+    )
+}
+
+export function useCreateAbsence() {
+  const invalidate = useInvalidateAbsences()
+  return useMutation({
+    mutationFn: ({ userId, ...body }: { userId: string } & AbsenceBody) =>
+      unwrap(api.POST('/team/users/{id}/absences', { params: { path: { id: userId } }, body })),
+    onSuccess: invalidate,
+  })
+}
+
+export function useDeleteAbsence() {
+  const invalidate = useInvalidateAbsences()
+  return useMutation({
+    mutationFn: ({ userId, absenceId }: { userId: string; absenceId: string }) =>
+      unwrap(
+        api.DELETE('/team/users/{id}/absences/{absenceId}', { params: { path: { id: userId, absenceId } } }),
+      ),
+    onSuccess: invalidate,
+  })
+}

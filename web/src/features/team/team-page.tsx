@@ -1,5 +1,6 @@
 // Team: everyone in the organisation (server-side search, role and status filters, paging). Admins
-// add members, change roles, deactivate and reactivate; dispatchers see the list only.
+// add members, change roles, deactivate and reactivate; admins and dispatchers record absences.
+import './team.css'
 import { useState } from 'react'
 import { errorMessage } from '../../api/errors'
 import { useSession } from '../../app/session'
@@ -12,6 +13,7 @@ import { DateTime } from '../../ui/date-time'
 import { ListPage } from '../../ui/list-page'
 import { EmptyState } from '../../ui/states'
 import { useToast } from '../../ui/toast'
+import { AbsencesDialog } from './absences-dialog'
 import { SetPasswordDialog } from './password-dialog'
 import { ROLES, roleLabel, type User, type UserRole, useSetUserActive, useUsers } from './queries'
 import { AddUserDialog, ChangeRoleDialog } from './user-dialogs'
@@ -39,6 +41,7 @@ export function TeamPage() {
   const [changing, setChanging] = useState<User | null>(null)
   const [deactivating, setDeactivating] = useState<User | null>(null)
   const [settingPassword, setSettingPassword] = useState<User | null>(null)
+  const [absencesOf, setAbsencesOf] = useState<User | null>(null)
 
   const activate = (user: User) =>
     setActive.mutate(
@@ -83,6 +86,15 @@ export function TeamPage() {
         ),
     },
     { header: 'Added', cell: (u) => <DateTime value={u.createdAt} dateOnly /> },
+    {
+      header: 'Absences',
+      hiddenHeader: true,
+      cell: (u) => (
+        <Button size="sm" onClick={() => setAbsencesOf(u)} aria-label={`Absences of ${u.name}`}>
+          Absences
+        </Button>
+      ),
+    },
     ...(canManage
       ? [
           {
@@ -179,6 +191,7 @@ export function TeamPage() {
           }}
         />
       )}
+      {absencesOf && <AbsencesDialog user={absencesOf} onClose={() => setAbsencesOf(null)} />}
       {changing && <ChangeRoleDialog user={changing} onClose={() => setChanging(null)} />}
       {settingPassword && (
         <SetPasswordDialog
