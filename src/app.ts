@@ -60,6 +60,7 @@ import { teamAdminRoutes } from './modules/organisations/team-admin-routes.js'
 import { capacityDimensionAdminRoutes, tagAdminRoutes } from './modules/reference-data/admin-routes.js'
 import type { RouteOptions } from './modules/route-options.js'
 import { routePlanAdminRoutes } from './modules/route-plans/admin-routes.js'
+import { searchAdminRoutes } from './modules/search/admin-routes.js'
 import { sessionAdminRoutes } from './modules/sessions/admin-routes.js'
 import { absenceAdminRoutes } from './modules/shifts/absences-routes.js'
 import { shiftAdminRoutes } from './modules/shifts/admin-routes.js'
@@ -217,6 +218,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     ['dispatch', absenceAdminRoutes],
     ['dispatch', jobAdminRoutes],
     ['dispatch', customerAdminRoutes],
+    ['dispatch', searchAdminRoutes],
     ['dispatch', formAdminRoutes],
     ['admin', formTemplateAdminRoutes],
     ['worker', myDayRoutes],

@@ -175,6 +175,8 @@ export interface CustomersTable {
   email: string | null
   /** E.164 */
   phone: string | null
+  /** Migration 0026: for whoever visits (gate codes, "call before arriving"). */
+  notes: string | null
 }
 
 export interface JobsTable {
@@ -207,6 +209,18 @@ export interface JobsTable {
   complete_recorded_at: Timestamp | null
   /** When the worker said "On my way" (migration 0024); the status stays ASSIGNED. */
   en_route_at: Timestamp | null
+  /**
+   * Per organisation, from 1001 (migration 0026); the API shows it as J-<number>. Set once, at the
+   * insert (jobs/service.ts takes it from job_number_counters); never updated. Optional in
+   * the insert type only for tests that write rows directly.
+   */
+  number: ColumnType<number, number | undefined, never>
+}
+
+/** Each organisation's last job number (migration 0026). */
+export interface JobNumberCountersTable {
+  organisation_id: string
+  last_number: number
 }
 
 export interface JobTagsTable {
@@ -523,6 +537,7 @@ export interface Database {
   shift_breaks: ShiftBreaksTable
   customers: CustomersTable
   jobs: JobsTable
+  job_number_counters: JobNumberCountersTable
   job_tags: JobTagsTable
   job_demands: JobDemandsTable
   api_keys: ApiKeysTable

@@ -281,6 +281,7 @@ export async function installOpenApi<Event extends string>(
       { name: 'Shifts', description: 'Weekly shift templates with breaks' },
       { name: 'Jobs', description: "The public API's job routes, for the dashboard" },
       { name: 'Customers', description: "The public API's customer routes, for the dashboard" },
+      { name: 'Search', description: 'One search across jobs and customers (the dashboard header)' },
       { name: 'Dispatch', description: 'Job tags, demands and the job lifecycle' },
       {
         name: 'Forms',

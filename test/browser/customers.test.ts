@@ -135,7 +135,7 @@ for (const dialect of DIALECTS) {
       await page.getByRole('row').filter({ hasText: 'Customer 01' }).waitFor()
 
       const searched = page.waitForRequest((r) => /\/v1\/admin\/customers\?.*search=harbour/.test(r.url()))
-      await page.getByLabel('Search').fill('harbour')
+      await page.getByLabel('Search', { exact: true }).fill('harbour')
       await searched
       await page.getByText('1–2 of 2 customers').waitFor()
       const url = new URL(page.url())

@@ -253,7 +253,7 @@ for (const dialect of DIALECTS) {
       expect(url.searchParams.get('page')).toBeNull()
 
       const searched = page.waitForRequest((r) => /\/v1\/admin\/jobs\?.*search=Job(\+|%20)09/.test(r.url()))
-      await page.getByLabel('Search').fill('Job 09')
+      await page.getByLabel('Search', { exact: true }).fill('Job 09')
       await searched
       await page.getByText('1–1 of 1 jobs').waitFor()
       expect(new URL(page.url()).searchParams.get('q')).toBe('Job 09')
@@ -263,7 +263,7 @@ for (const dialect of DIALECTS) {
       await page.getByText('No job matches these filters').waitFor()
       await page.getByRole('button', { name: 'Clear filters' }).first().click()
       await page.getByText('1–25 of 27 jobs').waitFor()
-      expect(await page.getByLabel('Search').inputValue()).toBe('')
+      expect(await page.getByLabel('Search', { exact: true }).inputValue()).toBe('')
 
       // A customer's jobs, from the URL alone (the Customers page links here).
       const ofCustomer = page.waitForRequest((r) => r.url().includes(`customerId=${customer.id}`))

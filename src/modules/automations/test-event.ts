@@ -36,6 +36,7 @@ export function sampleEventData(event: EventType, at: string): EventData[EventTy
       earliestStart: start,
       latestEnd: end,
       createdAt: at,
+      number: 'J-1001',
     },
     JOB_UPDATED: {
       jobId,

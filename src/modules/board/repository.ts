@@ -43,6 +43,7 @@ function selectBoardJobs(db: Executor, organisationId: string) {
       'jobs.scheduled_end',
       'jobs.assigned_user_id',
       'jobs.shift_id',
+      'jobs.number',
     ])
     .where('jobs.organisation_id', '=', organisationId)
     .where('jobs.deleted_at', 'is', null)

@@ -92,6 +92,8 @@ const BoardJob = Type.Object({
   assignedUserId: Nullable(Id),
   shiftId: Nullable(Id),
   tags: Type.Array(NamedRef),
+  // Optional in the schema only so that the board's fixtures without it still compile; always sent.
+  number: Type.Optional(Type.String({ description: 'J-1042: the number a customer quotes (always sent)' })),
 })
 export type BoardJob = Static<typeof BoardJob>
 

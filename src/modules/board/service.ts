@@ -138,5 +138,6 @@ function serializeBoardJob(row: repository.BoardJobRow, tags: { id: string; name
     assignedUserId: row.assigned_user_id,
     shiftId: row.shift_id,
     tags,
+    number: `J-${row.number}`,
   }
 }

@@ -21,6 +21,7 @@ const CUSTOMER_KEYS = [
   'operationalEnd',
   'email',
   'phone',
+  'notes',
   'createdAt',
   'updatedAt',
 ].sort()

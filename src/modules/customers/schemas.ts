@@ -32,6 +32,9 @@ export const Customer = Type.Object(
     operationalEnd: Type.String({ description: 'Closing time, HH:MM' }),
     email: Nullable(Type.String({ description: 'Where "on my way" and completion emails go; null: none' })),
     phone: Nullable(Type.String({ description: 'E.164, e.g. +447700900123; null: none' })),
+    notes: Nullable(
+      Type.String({ description: 'For whoever visits (gate codes, when to call); null: none' }),
+    ),
     createdAt: DateTime,
     updatedAt: DateTime,
   },
@@ -84,6 +87,14 @@ const optionalFields = {
   ),
   email: Type.Optional(CustomerEmail),
   phone: Type.Optional(CustomerPhone),
+  notes: Type.Optional(
+    Nullable(
+      Type.String({
+        maxLength: 2000,
+        description: 'For whoever visits: gate codes, when to call (at most 2000 characters); null clears it',
+      }),
+    ),
+  ),
 }
 
 export const CreateCustomerBody = Type.Object(

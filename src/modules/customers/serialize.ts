@@ -15,6 +15,7 @@ export function serializeCustomer(row: CustomerRow): Customer {
     operationalEnd: row.operational_end,
     email: row.email,
     phone: row.phone,
+    notes: row.notes,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
   }

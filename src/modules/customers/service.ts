@@ -6,8 +6,11 @@ import { notFound, validationError } from '../../http/errors.js'
 import { listOrderOf, readPage } from '../../http/list-order.js'
 import { offsetOf, paginationOf } from '../../http/pagination.js'
 import type { ChangeFeedPagination } from '../../http/schemas.js'
+import type { CustomerFound } from '../search/schemas.js'
+import type { SearchTerms } from '../search/terms.js'
 import * as repository from './repository.js'
 import type { CreateCustomerBody, Customer, CustomerListQuery, UpdateCustomerBody } from './schemas.js'
+import * as searchRepository from './search-repository.js'
 import { serializeCustomer } from './serialize.js'
 
 export const CUSTOMER_DEFAULTS = {
@@ -94,6 +97,7 @@ export async function createCustomer(
     operational_end: operationalEnd,
     email: input.email ?? null,
     phone: input.phone ?? null,
+    notes: input.notes ?? null,
     created_at: now,
     updated_at: now,
   }
@@ -122,6 +126,7 @@ export async function updateCustomer(
     if (input.operationalEnd !== undefined) requested.operational_end = input.operationalEnd
     if (input.email !== undefined) requested.email = input.email
     if (input.phone !== undefined) requested.phone = input.phone
+    if (input.notes !== undefined) requested.notes = input.notes
     if (input.operationalStart !== undefined || input.operationalEnd !== undefined) {
       assertOpeningHours(
         input,
@@ -144,4 +149,14 @@ export async function updateCustomer(
  */
 export async function seedCustomer(db: Executor, row: NewCustomer): Promise<void> {
   await repository.insertCustomer(db, row)
+}
+
+/** The header search's customers, best first (search-repository.ts). */
+export async function findCustomersForSearch(
+  db: Executor,
+  organisationId: string,
+  terms: SearchTerms,
+  limit: number,
+): Promise<CustomerFound[]> {
+  return searchRepository.findCustomersMatching(db, organisationId, terms, limit)
 }

@@ -125,6 +125,7 @@ for (const dialect of DIALECTS) {
             earliestStart: '2026-11-23T09:00:00.000Z',
             latestEnd: '2026-11-23T17:00:00.000Z',
             createdAt: job.createdAt,
+            number: job.number,
           },
         },
       ])
@@ -148,6 +149,7 @@ for (const dialect of DIALECTS) {
         earliestStart: null,
         latestEnd: null,
         createdAt: bare.createdAt,
+        number: bare.number,
       })
     })
 

@@ -30,7 +30,8 @@ function markedRow(): JobWithExtrasRow {
 function expectedFromTable(properties: Record<string, unknown>): [string, string][] {
   return Object.keys(properties).map((name) => {
     const field = JOB_FIELDS.find((candidate) => 'name' in candidate && candidate.name === name)
-    return [name, `<${field?.column}>`]
+    const prefix = field && 'prefix' in field ? field.prefix : ''
+    return [name, `${prefix}<${field?.column}>`]
   })
 }
 

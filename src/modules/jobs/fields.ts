@@ -52,6 +52,8 @@ export interface JobField {
   schema?: TSchema
   /** Only in the single-job shape (GET /jobs/:id), not in lists. */
   detailOnly?: true
+  /** The response shows the column's value after this text (the job number 1042 as J-1042). */
+  prefix?: string
   editable?: EditableField
   /** In JOB_CREATED's data: true for the response's schema, or the schema it is documented with there. */
   created?: true | TSchema
@@ -70,6 +72,13 @@ const ReferenceId = (what: string) =>
   )
 const Coordinate = (range: typeof Latitude, other: string) =>
   Nullable(Type.Number({ ...range, description: `${range.description}; with ${other} (both or neither)` }))
+
+/** Read-only: given at creation, per organisation (migration 0026), so a write naming it is a 400. */
+const JobNumber = Type.String({
+  pattern: '^J-[0-9]+$',
+  description: 'The number a customer quotes on the phone: J- and a per-organisation sequence from 1001',
+  examples: ['J-1042'],
+})
 
 export const JOB_FIELDS = [
   { column: 'id', name: 'id', schema: Id },
@@ -214,6 +223,7 @@ export const JOB_FIELDS = [
     ),
     detailOnly: true,
   },
+  { column: 'number', name: 'number', schema: JobNumber, prefix: 'J-', created: true },
 ] as const satisfies readonly JobField[]
 
 type Field = (typeof JOB_FIELDS)[number]

@@ -40,6 +40,7 @@ const LISTED_KEYS = [
   'completedAt',
   'createdAt',
   'updatedAt',
+  'number',
   'customer',
   'assignedUser',
   'location',

@@ -120,6 +120,30 @@ export async function findJobsForUpdate(
   )
 }
 
+/**
+ * The organisation's next job number, taken in the caller's transaction: the upsert locks the
+ * counter row until that transaction ends, so concurrent creates (on any instance) queue on it and
+ * each gets the next number; a rolled-back create gives its number back. `first` starts a new
+ * organisation's sequence.
+ */
+export async function takeJobNumber(
+  trx: Transaction<Database>,
+  organisationId: string,
+  first: number,
+): Promise<number> {
+  const row = await trx
+    .insertInto('job_number_counters')
+    .values({ organisation_id: organisationId, last_number: first })
+    .onConflict((oc) =>
+      oc
+        .column('organisation_id')
+        .doUpdateSet((eb) => ({ last_number: eb('job_number_counters.last_number', '+', 1) })),
+    )
+    .returning('last_number')
+    .executeTakeFirstOrThrow()
+  return row.last_number
+}
+
 export async function insertJob(db: Executor, job: NewJob): Promise<void> {
   await fastPath.deferrableWrite(
     db,

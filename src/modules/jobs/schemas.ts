@@ -75,7 +75,10 @@ const jobListFields = {
 export const JobListQuery = Type.Object(jobListFields, { additionalProperties: false })
 export type JobListQuery = Static<typeof JobListQuery>
 
-/** The admin API's list (the dashboard's) also searches titles; the public contract does not. */
+/**
+ * The admin API's list (the dashboard's) also searches titles, sorts by the jobs' date and reads
+ * targetDate in a time zone; the public contract does not.
+ */
 export const AdminJobListQuery = Type.Object(
   {
     ...jobListFields,
@@ -83,6 +86,23 @@ export const AdminJobListQuery = Type.Object(
       Type.String({
         maxLength: 200,
         description: 'Case-insensitive substring of the title; the other filters still apply',
+      }),
+    ),
+    sort: Type.Optional(
+      Type.Union([Type.Literal('createdAt'), Type.Literal('date')], {
+        description:
+          "createdAt (default): newest first, as the public API. date: by the job's date — its scheduled " +
+          'start, else its window’s start — earliest first, jobs with neither last; pages by `page` only ' +
+          '(no cursor, no updatedSince)',
+      }),
+    ),
+    timeZone: Type.Optional(
+      Type.String({
+        maxLength: 64,
+        description:
+          "An IANA time zone (the organisation's, e.g. Europe/London): targetDate is that zone's day " +
+          'instead of the UTC day',
+        examples: ['Europe/London'],
       }),
     ),
   },

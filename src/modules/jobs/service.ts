@@ -9,10 +9,16 @@ import { listOrderOf, orderedPageOf } from '../../http/list-order.js'
 import { keysetPageOf, startOf } from '../../http/pagination.js'
 import type { CursorPagination } from '../../http/schemas.js'
 import { type EventData, recordEvent, recordFeedEvent } from '../events/service.js'
+import { isTimeZone } from '../locations/service.js'
+import type { JobFound } from '../search/schemas.js'
+import type { SearchTerms } from '../search/terms.js'
+import { localTime } from '../shifts/zoned-time.js'
 import * as changeFeed from './change-feed-repository.js'
 import * as counts from './counts-repository.js'
+import * as dateOrder from './date-order-repository.js'
 import * as days from './day-repository.js'
 import { CHANGE_FIELDS, CREATED_EVENT_PROPERTIES, columnsOfBody } from './fields.js'
+import * as headerSearch from './header-search-repository.js'
 import * as lists from './list-repository.js'
 import * as repository from './repository.js'
 import type { AdminJobListQuery, CreateJobBody, JobDetail, JobListed, UpdateJobBody } from './schemas.js'
@@ -20,6 +26,8 @@ import * as searches from './search-repository.js'
 import { serializeJobDetail, serializeJobListed } from './serialize.js'
 
 export const DEFAULT_SERVICE_DURATION = 900
+/** Short numbers read like quantities ("job 12" vs "12 jobs"): each organisation starts at 1001. */
+const FIRST_JOB_NUMBER = 1001
 const TERMINAL_STATUSES = new Set(['COMPLETED', 'CANCELLED'])
 const DAY_MS = 86_400_000
 
@@ -36,14 +44,21 @@ export async function listJobs(
     locationId: query.locationId || undefined,
     priority: query.priority,
   }
-  if (query.targetDate) {
-    const start = new Date(`${query.targetDate}T00:00:00.000Z`)
-    const end = start.getTime() + DAY_MS
-    // The last representable day has no end bound: nothing is stored after it.
-    filters.overlapping = {
-      start: start.toISOString(),
-      end: end > LATEST_INSTANT ? null : new Date(end).toISOString(),
+  if (query.targetDate) filters.overlapping = dayOf(query.targetDate, query.timeZone)
+  if (query.sort === 'date') {
+    if (query.cursor !== undefined)
+      throw validationError('/query/cursor', 'cannot be combined with sort=date')
+    if (query.updatedSince !== undefined) {
+      throw validationError('/query/updatedSince', 'cannot be combined with sort=date')
     }
+    const found = await dateOrder.listJobsByDate(db, organisationId, filters, query.search?.trim(), {
+      limit: query.limit + 1,
+      offset: startOf(query).offset,
+    })
+    const total =
+      found.total ?? (await searches.countJobSearch(db, organisationId, filters, query.search?.trim() ?? ''))
+    const { rows, pagination } = keysetPageOf(query, found.rows, total)
+    return { jobs: rows.map(serializeJobListed), pagination: { ...pagination, nextCursor: null } }
   }
   if (query.updatedSince !== undefined) {
     if (query.search?.trim()) throw validationError('/query/search', 'cannot be combined with updatedSince')
@@ -76,6 +91,33 @@ export async function listJobs(
   )
   const { rows, pagination } = keysetPageOf(query, fetched, total)
   return { jobs: rows.map(serializeJobListed), pagination }
+}
+
+/**
+ * [start, end) of the day `date` in `timeZone` (400 naming the parameter when it is not an IANA zone),
+ * or the UTC day; the last representable day has no end bound: nothing is stored after it.
+ */
+function dayOf(date: string, timeZone: string | undefined): { start: string; end: string | null } {
+  const day = Date.parse(`${date}T00:00:00.000Z`)
+  if (timeZone === undefined) {
+    const end = day + DAY_MS
+    return {
+      start: new Date(day).toISOString(),
+      end: end > LATEST_INSTANT ? null : new Date(end).toISOString(),
+    }
+  }
+  if (!isTimeZone(timeZone)) {
+    throw validationError(
+      '/query/timeZone',
+      `"${timeZone}" is not an IANA time zone name, e.g. Europe/London`,
+    )
+  }
+  const start = localTime(day, 0, timeZone)
+  const end = localTime(day + DAY_MS, 0, timeZone)
+  return {
+    start: new Date(Math.max(start, EARLIEST_INSTANT)).toISOString(),
+    end: end > LATEST_INSTANT ? null : new Date(end).toISOString(),
+  }
 }
 
 // Most jobs have no tags or demands: '[]' needs no JSON parser (a new array each time: callers own it).
@@ -195,6 +237,7 @@ export async function createJob(
       start_recorded_at: null,
       complete_recorded_at: null,
       en_route_at: null,
+      number: await repository.takeJobNumber(trx, organisationId, FIRST_JOB_NUMBER),
     }
     await repository.insertJob(trx, job)
     // The answer is what GET /jobs/:id reads back, built from what was written and the references
@@ -221,7 +264,7 @@ function jobCreatedData(job: JobDetail): EventData['JOB_CREATED'] {
 function changedFields(current: JobRow, changes: JobUpdate): EventData['JOB_UPDATED']['changes'] {
   const fields: Record<string, { previous: unknown; current: unknown }> = {}
   for (const { column, name } of CHANGE_FIELDS) {
-    const value = changes[column]
+    const value = changes[column as keyof JobUpdate]
     if (value !== undefined) fields[name] = { previous: current[column], current: value }
   }
   return fields as EventData['JOB_UPDATED']['changes']
@@ -328,13 +371,35 @@ export async function deleteJob(
  * checked, the demo's data is known good.
  */
 export async function seedJob(
-  db: Executor,
-  row: NewJob,
+  trx: Transaction<Database>,
+  given: NewJob,
   extras: { tagIds: readonly string[]; demands: readonly (readonly [dimensionId: string, value: number])[] },
 ): Promise<void> {
-  await repository.insertJob(db, row)
-  for (const tagId of extras.tagIds) await repository.insertJobTag(db, row.organisation_id, row.id, tagId)
+  const number =
+    given.number ?? (await repository.takeJobNumber(trx, given.organisation_id, FIRST_JOB_NUMBER))
+  const row: NewJob = { ...given, number }
+  await repository.insertJob(trx, row)
+  for (const tagId of extras.tagIds) await repository.insertJobTag(trx, row.organisation_id, row.id, tagId)
   for (const [dimensionId, value] of extras.demands) {
-    await repository.insertJobDemand(db, row.organisation_id, row.id, dimensionId, value)
+    await repository.insertJobDemand(trx, row.organisation_id, row.id, dimensionId, value)
   }
+}
+
+/** The header search's jobs, best first (header-search-repository.ts). */
+export async function findJobsForSearch(
+  db: Executor,
+  organisationId: string,
+  terms: SearchTerms,
+  customerIds: readonly string[],
+  limit: number,
+): Promise<JobFound[]> {
+  const rows = await headerSearch.findJobsMatching(db, organisationId, terms, customerIds, limit)
+  return rows.map((row) => ({
+    id: row.id,
+    number: `J-${row.number}`,
+    title: row.title,
+    status: row.status,
+    date: row.date,
+    customerName: row.customer_name,
+  }))
 }

@@ -55,6 +55,7 @@ export const MyJob = Type.Object(
       Type.String({ ...DateTime, description: 'When I said "On my way" (POST /my/jobs/:id/en-route)' }),
     ),
     timeZone: Type.String({ description: 'IANA time zone of the depot: the times to show' }),
+    number: Type.String({ description: 'J-1042: the number the customer quotes' }),
     customer: Nullable(
       Type.Object(
         {
@@ -62,6 +63,10 @@ export const MyJob = Type.Object(
           name: Type.String(),
           address: Type.String(),
           phone: Nullable(Type.String({ description: 'E.164, for a call from the phone; null: none' })),
+          email: Nullable(Type.String({ description: 'For a mail from the phone; null: none' })),
+          notes: Nullable(
+            Type.String({ description: 'For whoever visits (gate codes, when to call); null: none' }),
+          ),
         },
         { additionalProperties: false },
       ),

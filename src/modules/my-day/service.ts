@@ -45,6 +45,8 @@ function selectMyJobs(db: Executor, organisationId: string, userId: string) {
       'customers.name as customer_name',
       'customers.address as customer_address',
       'customers.phone as customer_phone',
+      'customers.email as customer_email',
+      'customers.notes as customer_notes',
       'customers.latitude as customer_latitude',
       'customers.longitude as customer_longitude',
       'depot.id as depot_id',
@@ -121,6 +123,7 @@ async function shape(
         risk: etas.get(row.id)?.risk ?? null,
         enRouteAt: row.en_route_at,
         timeZone: row.depot_timezone ?? 'UTC',
+        number: `J-${row.number}`,
         customer:
           row.customer_id && row.customer_name !== null
             ? {
@@ -128,6 +131,8 @@ async function shape(
                 name: row.customer_name,
                 address: row.customer_address ?? '',
                 phone: row.customer_phone,
+                email: row.customer_email,
+                notes: row.customer_notes,
               }
             : null,
         latitude: ownPlace ? row.job_latitude : (row.customer_latitude ?? null),

@@ -795,6 +795,26 @@ export type paths = {
         patch: operations["adminUpdateCustomer"];
         trace?: never;
     };
+    "/search": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Find jobs and customers
+         * @description The dashboard header's search: jobs by number, by title or by their customer, and customers by name, address, email or phone, each best first. Only your organisation is searched.
+         */
+        get: operations["search"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/jobs/{id}/form-submissions": {
         parameters: {
             query?: never;
@@ -2075,6 +2095,8 @@ export type components = {
                     id: string;
                     name: string;
                 }[];
+                /** @description J-1042: the number a customer quotes (always sent) */
+                number?: string;
             }[];
         };
         /** CapacityDimension */
@@ -2149,6 +2171,8 @@ export type components = {
             email: string | null;
             /** @description E.164, e.g. +447700900123; null: none */
             phone: string | null;
+            /** @description For whoever visits (gate codes, when to call); null: none */
+            notes: string | null;
             /**
              * Format: date-time
              * @description ISO 8601 datetime in UTC with milliseconds
@@ -2161,6 +2185,14 @@ export type components = {
              * @example 2026-11-23T09:00:00.000Z
              */
             updatedAt: string;
+        };
+        /** CustomerFound */
+        CustomerFound: {
+            /** @description Opaque identifier */
+            id: string;
+            name: string;
+            address: string;
+            phone: string | null;
         };
         /** CustomerMessage */
         CustomerMessage: {
@@ -2396,6 +2428,11 @@ export type components = {
              * @example 2026-11-23T09:00:00.000Z
              */
             updatedAt: string;
+            /**
+             * @description The number a customer quotes on the phone: J- and a per-organisation sequence from 1001
+             * @example J-1042
+             */
+            number: string;
             customer: {
                 /** @description Opaque identifier */
                 id: string;
@@ -2574,6 +2611,11 @@ export type components = {
              * @example 2026-11-23T09:00:00.000Z
              */
             createdAt: string;
+            /**
+             * @description The number a customer quotes on the phone: J- and a per-organisation sequence from 1001
+             * @example J-1042
+             */
+            number: string;
         };
         /** JobCreatedWebhook */
         JobCreatedWebhook: {
@@ -2665,6 +2707,11 @@ export type components = {
              * @example 2026-11-23T09:00:00.000Z
              */
             updatedAt: string;
+            /**
+             * @description The number a customer quotes on the phone: J- and a per-organisation sequence from 1001
+             * @example J-1042
+             */
+            number: string;
             customer: {
                 /** @description Opaque identifier */
                 id: string;
@@ -2792,6 +2839,23 @@ export type components = {
              */
             timestamp: string;
             data: components["schemas"]["JobEtaChangedData"];
+        };
+        /** JobFound */
+        JobFound: {
+            /** @description Opaque identifier */
+            id: string;
+            /** @description J-1042 */
+            number: string;
+            title: string;
+            /** @enum {string} */
+            status: "CREATED" | "ASSIGNED" | "IN_PROGRESS" | "COMPLETED" | "CANCELLED";
+            /**
+             * Format: date-time
+             * @description The job's date: its scheduled start, else its window's start; null: neither
+             * @example 2026-11-23T09:00:00.000Z
+             */
+            date: string | null;
+            customerName: string | null;
         };
         /** JobUnassignedData */
         JobUnassignedData: {
@@ -3207,6 +3271,8 @@ export type components = {
             enRouteAt: string | null;
             /** @description IANA time zone of the depot: the times to show */
             timeZone: string;
+            /** @description J-1042: the number the customer quotes */
+            number: string;
             customer: {
                 /** @description Opaque identifier */
                 id: string;
@@ -3214,6 +3280,10 @@ export type components = {
                 address: string;
                 /** @description E.164, for a call from the phone; null: none */
                 phone: string | null;
+                /** @description For a mail from the phone; null: none */
+                email: string | null;
+                /** @description For whoever visits (gate codes, when to call); null: none */
+                notes: string | null;
             } | null;
             /** @description Decimal degrees as a string */
             latitude: string | null;
@@ -13212,6 +13282,13 @@ export interface operations {
                 targetDate?: string;
                 /** @description Case-insensitive substring of the title; the other filters still apply */
                 search?: string;
+                /** @description createdAt (default): newest first, as the public API. date: by the job's date — its scheduled start, else its window’s start — earliest first, jobs with neither last; pages by `page` only (no cursor, no updatedSince) */
+                sort?: "createdAt" | "date";
+                /**
+                 * @description An IANA time zone (the organisation's, e.g. Europe/London): targetDate is that zone's day instead of the UTC day
+                 * @example Europe/London
+                 */
+                timeZone?: string;
             };
             header?: never;
             path?: never;
@@ -16368,6 +16445,8 @@ export interface operations {
                     email?: string | null;
                     /** @description A phone number in E.164 form: + and 8 to 15 digits, e.g. +447700900123; null clears it */
                     phone?: string | null;
+                    /** @description For whoever visits: gate codes, when to call (at most 2000 characters); null clears it */
+                    notes?: string | null;
                 };
             };
         };
@@ -16821,6 +16900,8 @@ export interface operations {
                     email?: string | null;
                     /** @description A phone number in E.164 form: + and 8 to 15 digits, e.g. +447700900123; null clears it */
                     phone?: string | null;
+                    /** @description For whoever visits: gate codes, when to call (at most 2000 characters); null clears it */
+                    notes?: string | null;
                 };
             };
         };
@@ -17010,6 +17091,151 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
                         code: "IDEMPOTENCY_KEY_REUSED";
+                    };
+                };
+            };
+            /** @description Rate limit of the key exceeded; retry after `Retry-After` seconds (RATE_LIMITED) */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code: "RATE_LIMITED";
+                    };
+                };
+            };
+            /** @description Unexpected error; nothing of it is shown, it is logged with the request id (INTERNAL_ERROR) */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code: "INTERNAL_ERROR";
+                    };
+                };
+            };
+            /** @description Database unreachable for the moment (SERVICE_UNAVAILABLE); retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code: "SERVICE_UNAVAILABLE";
+                    };
+                };
+            };
+        };
+    };
+    search: {
+        parameters: {
+            query: {
+                /** @description A job number (J-1042 or 1042), or at least 3 characters of a job's title or a customer's name, address or email, or at least 3 digits of a customer's phone (spaces, dashes and a leading + are ignored: "7700 900123" finds +447700900123). Case is ignored. */
+                q: string;
+                /** @description At most this many jobs and this many customers (default 10, max 25) */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description What the search found */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @description The number named first, then titles starting with the text, titles containing it, and jobs of the customers found; ties by date, latest first */
+                            jobs: components["schemas"]["JobFound"][];
+                            /** @description Names starting with the text first, then names containing it, then other matches (address, email, phone); ties by name */
+                            customers: components["schemas"]["CustomerFound"][];
+                        };
+                        /** @example Success */
+                        message: string;
+                    };
+                };
+            };
+            /** @description The request is not valid; `details` names each offending field (VALIDATION_ERROR) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code: "VALIDATION_ERROR";
+                    };
+                };
+            };
+            /** @description Missing, malformed, unknown, revoked or expired API key (UNAUTHORIZED) */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code: "UNAUTHORIZED";
+                    };
+                };
+            };
+            /** @description The key lacks the required scope (FORBIDDEN); or The organisation's plan has no API access (PLAN_UPGRADE_REQUIRED) */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code: "FORBIDDEN" | "PLAN_UPGRADE_REQUIRED";
                     };
                 };
             };

@@ -1,10 +1,11 @@
-// The signed-in frame: sidebar (brand, organisation, role-aware links, the user and Sign out) and
-// the page. Skip link first, so keyboard users reach the content in one Tab.
+// The signed-in frame: sidebar (brand, organisation, role-aware links, the user and Sign out), the
+// header's search and the page. Skip link first, so keyboard users reach the content in one Tab.
 import { NavLink, Outlet, useNavigate } from 'react-router'
 import favicon from '../favicon.svg'
 import { Badge } from '../ui/badge'
 import { Button } from '../ui/button'
 import { decideAccess } from './access'
+import { HeaderSearch } from './header-search'
 import { NAV } from './nav'
 import { useSession, useSignOut } from './session'
 
@@ -62,6 +63,9 @@ export function AppShell() {
         </div>
       </aside>
       <main id="main" className="shell-main" tabIndex={-1}>
+        <header className="shell-header">
+          <HeaderSearch />
+        </header>
         <Outlet />
       </main>
     </div>

@@ -632,6 +632,8 @@ export type components = {
             email: string | null;
             /** @description E.164, e.g. +447700900123; null: none */
             phone: string | null;
+            /** @description For whoever visits (gate codes, when to call); null: none */
+            notes: string | null;
             /**
              * Format: date-time
              * @description ISO 8601 datetime in UTC with milliseconds
@@ -803,6 +805,11 @@ export type components = {
              * @example 2026-11-23T09:00:00.000Z
              */
             updatedAt: string;
+            /**
+             * @description The number a customer quotes on the phone: J- and a per-organisation sequence from 1001
+             * @example J-1042
+             */
+            number: string;
             customer: {
                 /** @description Opaque identifier */
                 id: string;
@@ -1098,6 +1105,11 @@ export type components = {
              * @example 2026-11-23T09:00:00.000Z
              */
             createdAt: string;
+            /**
+             * @description The number a customer quotes on the phone: J- and a per-organisation sequence from 1001
+             * @example J-1042
+             */
+            number: string;
         };
         /** JobCreatedFeedData */
         JobCreatedFeedData: {
@@ -1149,6 +1161,11 @@ export type components = {
              * @example 2026-11-23T09:00:00.000Z
              */
             createdAt: string;
+            /**
+             * @description The number a customer quotes on the phone: J- and a per-organisation sequence from 1001
+             * @example J-1042
+             */
+            number: string;
         };
         /** JobCreatedFeedEvent */
         JobCreatedFeedEvent: {
@@ -1286,6 +1303,11 @@ export type components = {
              * @example 2026-11-23T09:00:00.000Z
              */
             updatedAt: string;
+            /**
+             * @description The number a customer quotes on the phone: J- and a per-organisation sequence from 1001
+             * @example J-1042
+             */
+            number: string;
             customer: {
                 /** @description Opaque identifier */
                 id: string;
@@ -3472,6 +3494,8 @@ export interface operations {
                     email?: string | null;
                     /** @description A phone number in E.164 form: + and 8 to 15 digits, e.g. +447700900123; null clears it */
                     phone?: string | null;
+                    /** @description For whoever visits: gate codes, when to call (at most 2000 characters); null clears it */
+                    notes?: string | null;
                 };
             };
         };
@@ -3925,6 +3949,8 @@ export interface operations {
                     email?: string | null;
                     /** @description A phone number in E.164 form: + and 8 to 15 digits, e.g. +447700900123; null clears it */
                     phone?: string | null;
+                    /** @description For whoever visits: gate codes, when to call (at most 2000 characters); null clears it */
+                    notes?: string | null;
                 };
             };
         };

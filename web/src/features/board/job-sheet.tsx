@@ -33,6 +33,7 @@ export function JobSheet({
   return (
     <Sheet title={job.title} description={job.customer?.name ?? 'No customer'} onClose={onClose}>
       <div className="stack">
+        {job.number && <p className="muted mono">{job.number}</p>}
         <div className="row">
           {job.status === 'CREATED' && (
             <Button variant="primary" onClick={onAssign}>

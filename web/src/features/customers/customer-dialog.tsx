@@ -3,7 +3,7 @@
 import { useDepots } from '../../app/time-zone'
 import { minutesText, numberProblems, parseNumber, text } from '../../lib/form-values'
 import { FormDialog } from '../../ui/form-dialog'
-import { SelectField, TextField } from '../../ui/form-fields'
+import { SelectField, TextAreaField, TextField } from '../../ui/form-fields'
 import { useFormState } from '../../ui/use-form-state'
 import { PRIORITIES, WINDOW_TYPES } from '../jobs/job-labels'
 import { LocationFields } from './location-fields'
@@ -21,6 +21,7 @@ const FIELDS = [
   'operationalEnd',
   'email',
   'phone',
+  'notes',
 ] as const
 
 export function CustomerDialog({
@@ -51,6 +52,7 @@ export function CustomerDialog({
       operationalEnd: customer?.operationalEnd ?? '18:00',
       email: customer?.email ?? '',
       phone: customer?.phone ?? '',
+      notes: customer?.notes ?? '',
     }),
     { fields: FIELDS, submission: mutation },
   )
@@ -81,6 +83,7 @@ export function CustomerDialog({
       // Empty clears: the API takes null for "none" and names a malformed value at its field.
       email: values.email.trim() || null,
       phone: values.phone.replace(/[\s()-]/g, '') || null,
+      notes: values.notes.trim() || null,
     }
     const done = { onSuccess: ({ customer: saved }: { customer: Customer }) => onSaved(saved) }
     if (customer) update.mutate({ id: customer.id, ...body }, done)
@@ -118,6 +121,15 @@ export function CustomerDialog({
           type="tel"
           hint="International form, e.g. +44 7700 900123"
           autoComplete="off"
+        />
+        <TextAreaField
+          form={form}
+          name="notes"
+          label="Notes"
+          optional
+          rows={2}
+          maxLength={2000}
+          hint="For whoever visits: gate codes, when to call. Shown on the job and on the phone"
         />
         <LocationFields form={form} label="Customer location" landmarks={landmarks} />
         <TextField

@@ -2,7 +2,7 @@
 // form submissions; and the actions its status allows — assign, unassign, start, complete, cancel —
 // each confirmed first, plus edit and delete. Another organisation's job is "not found".
 import { useState } from 'react'
-import { Link, useNavigate, useParams } from 'react-router'
+import { useNavigate, useParams } from 'react-router'
 import { formatDuration } from '../../lib/form-values'
 import { formatDateTime } from '../../lib/time'
 import { Badge } from '../../ui/badge'
@@ -13,6 +13,7 @@ import { PageHeader } from '../../ui/page-header'
 import { ErrorState, LoadingState } from '../../ui/states'
 import { useToast } from '../../ui/toast'
 import { AssignDialog } from './assign-dialog'
+import { CustomerContact } from './customer-contact'
 import { FormSubmissions } from './form-submissions'
 import { JobDialog } from './job-dialog'
 import { priorityOf, statusOf } from './job-labels'
@@ -155,10 +156,12 @@ function JobView({ job }: { job: JobDetail }) {
       <div className="card">
         <div className="card-body">
           <dl className="details">
+            <dt>Number</dt>
+            <dd className="mono">{job.number}</dd>
             <dt>Customer</dt>
             <dd>
               {job.customer ? (
-                <Link to={`/customers?customer=${job.customer.id}`}>{job.customer.name}</Link>
+                <CustomerContact customer={job.customer} />
               ) : (
                 <span className="muted">None</span>
               )}

@@ -1,5 +1,6 @@
-// Jobs: every job of the organisation, newest first, paged and filtered on the server (status,
-// priority, customer, depot, target day); filters live in the URL. A row opens the job; "Create job"
+// Jobs: every job of the organisation in date order (scheduled start, else window start; undated
+// last), paged and filtered on the server (status, priority, customer, depot, a day in the
+// organisation's time zone); filters live in the URL. A row opens the job; "Create job"
 // opens the form. Windows show in each job's depot's time zone. The search (titles) runs on the server.
 import { useState } from 'react'
 import { Link, useNavigate } from 'react-router'
@@ -37,8 +38,9 @@ export function JobsPage() {
     ...(priority ? { priority } : {}),
     ...(customerId ? { customerId } : {}),
     ...(locationId ? { locationId } : {}),
-    ...(targetDate ? { targetDate } : {}),
+    ...(targetDate ? { targetDate, timeZone: organisationZone } : {}),
     ...(search ? { search } : {}),
+    sort: 'date',
   })
   const zoneOf = (job: Job) =>
     depots.data?.locations.find((d) => d.id === job.locationId)?.timezone ?? organisationZone
@@ -53,6 +55,7 @@ export function JobsPage() {
           <Link to={`/jobs/${j.id}`} onClick={(event) => event.stopPropagation()}>
             <strong>{j.title}</strong>
           </Link>
+          <span className="muted mono">{j.number}</span>
           <span className="muted">{j.customer?.name ?? 'No customer'}</span>
         </span>
       ),
@@ -118,7 +121,12 @@ export function JobsPage() {
             options: PRIORITIES,
           },
           { kind: 'select', param: 'depot', label: 'Depot', anyLabel: 'Any depot', options: depotOptions },
-          { kind: 'date', param: 'date', label: 'Day', hint: 'Window overlaps this day (UTC)' },
+          {
+            kind: 'date',
+            param: 'date',
+            label: 'Day',
+            hint: `Window overlaps this day (${organisationZone})`,
+          },
           {
             kind: 'custom',
             param: 'customer',

@@ -92,6 +92,7 @@ function JobDetails({ job, pending }: { job: MyJob; pending: QueuedAction[] }) {
         </span>
         <div className="my-card-title">
           <h1 id="job-title">{job.title}</h1>
+          <div className="muted mono">{job.number}</div>
           <div className="my-card-badges">
             <ShownStatusBadge job={job} pending={pending} />
             <LateBadge job={job} now={now} />
@@ -140,6 +141,12 @@ function JobDetails({ job, pending }: { job: MyJob; pending: QueuedAction[] }) {
                 <a href={`tel:${job.customer.phone}`}>Call {job.customer.phone}</a>
               </div>
             )}
+            {job.customer?.email && (
+              <div>
+                <a href={`mailto:${job.customer.email}`}>Email {job.customer.email}</a>
+              </div>
+            )}
+            {job.customer?.notes && <div className="my-customer-notes">{job.customer.notes}</div>}
           </dd>
         </div>
       </dl>
