@@ -311,7 +311,7 @@ class Search {
       else if (draw < 8) key = -this.demandSum[c]!
       else if (draw < 10) key = -p.dist[reference + p.nodeLoc[c]!]!
       else key = p.dist[reference + p.nodeLoc[c]!]!
-      keys[i] = p.tier[c]! * 1e13 + key
+      keys[i] = key
     }
     this.sortCandidates(count)
     let placed = 0
@@ -328,15 +328,21 @@ class Search {
     }
   }
 
-  /** Insertion sort of candidates[0..count) by keys (short lists). */
+  /**
+   * Insertion sort of candidates[0..count) by tier, then by key (short lists). Two comparisons, not
+   * one key of tier × 1e13 + key: that sum rounded a random key in [0, 1) to 1/256 at tier 2 and
+   * 1/128 at tier 5, so the order of a recreate depended on how tiers were numbered.
+   */
   private sortCandidates(count: number): void {
     const candidates = this.candidates
     const keys = this.keys
+    const tier = this.p.tier
     for (let i = 1; i < count; i++) {
       const c = candidates[i]!
       const key = keys[i]!
+      const t = tier[c]!
       let j = i - 1
-      while (j >= 0 && keys[j]! > key) {
+      while (j >= 0 && (tier[candidates[j]!]! > t || (tier[candidates[j]!]! === t && keys[j]! > key))) {
         keys[j + 1] = keys[j]!
         candidates[j + 1] = candidates[j]!
         j--
@@ -358,7 +364,7 @@ class Search {
     const count = this.unassignedCount
     for (let i = 0; i < count; i++) {
       this.candidates[i] = this.unassigned[i]!
-      this.keys[i] = this.p.tier[this.unassigned[i]!]!
+      this.keys[i] = 0
     }
     this.sortCandidates(count)
     for (let i = 0; i < count; i++) {
