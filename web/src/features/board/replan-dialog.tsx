@@ -7,9 +7,10 @@ import { ApiError, errorMessage } from '../../api/errors'
 import { Banner } from '../../ui/banner'
 import { Button } from '../../ui/button'
 import { Dialog } from '../../ui/dialog'
-import { Field, FormError, serverErrors } from '../../ui/form'
+import { FormError, serverErrors } from '../../ui/form'
 import { LoadingState } from '../../ui/states'
 import { useToast } from '../../ui/toast'
+import { StabilityField, TimeLimitField } from '../plan/plan-fields'
 import { PlanChanges } from '../plan/plan-preview'
 import { PlanProgress } from '../plan/plan-progress'
 import '../plan/plan.css'
@@ -20,7 +21,7 @@ import {
   useCreateRoutePlan,
   useRoutePlan,
 } from '../plan/queries'
-import { MODES, REASONS, STABILITIES, TIME_LIMITS } from '../plan/wording'
+import { MODES, REASONS } from '../plan/wording'
 import { longDate } from './board-views'
 
 const REPLAN_HINT = MODES.find((mode) => mode.value === 'REPLAN_REMAINING')?.hint
@@ -92,46 +93,13 @@ export function ReplanDialog({
       >
         <div className="stack">
           <FormError message={errors.form} />
-          <Field
-            label="Changes to the day"
-            error={errors.fields.stability}
-            hint="How much moving jobs between workers costs the plan"
-          >
-            {(control) => (
-              <select
-                {...control}
-                className="select"
-                value={stability}
-                onChange={(e) => setStability(Number(e.target.value))}
-              >
-                {STABILITIES.map((option) => (
-                  <option key={option.value} value={option.value}>
-                    {option.label}
-                  </option>
-                ))}
-              </select>
-            )}
-          </Field>
-          <Field
-            label="Time limit"
+          <StabilityField value={stability} onChange={setStability} error={errors.fields.stability} />
+          <TimeLimitField
+            value={timeLimit}
+            onChange={setTimeLimit}
             error={errors.fields.timeLimitSeconds}
-            hint="Longer searches find better plans"
-          >
-            {(control) => (
-              <select
-                {...control}
-                className="select"
-                value={timeLimit}
-                onChange={(e) => setTimeLimit(Number(e.target.value))}
-              >
-                {TIME_LIMITS.filter((limit) => limit.seconds <= 60).map((limit) => (
-                  <option key={limit.seconds} value={limit.seconds}>
-                    {limit.label}
-                  </option>
-                ))}
-              </select>
-            )}
-          </Field>
+            maxSeconds={60}
+          />
         </div>
       </Dialog>
     )

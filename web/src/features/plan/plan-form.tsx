@@ -5,8 +5,9 @@ import { Button } from '../../ui/button'
 import { Field, FormError, serverErrors } from '../../ui/form'
 import type { Depot } from '../board/board-toolbar'
 import { DepotSelect } from '../board/board-toolbar'
+import { StabilityField, TimeLimitField } from './plan-fields'
 import type { PlanRequest } from './queries'
-import { modesFor, STABILITIES, TIME_LIMITS } from './wording'
+import { modesFor } from './wording'
 
 export function PlanForm({
   date,
@@ -72,46 +73,8 @@ export function PlanForm({
             onChange={(next) => onChange({ location: next })}
             allLabel="Every depot"
           />
-          <Field
-            label="Time limit"
-            error={errors.fields.timeLimitSeconds}
-            hint="Longer searches find better plans"
-          >
-            {(control) => (
-              <select
-                {...control}
-                className="select"
-                value={timeLimit}
-                onChange={(e) => setTimeLimit(Number(e.target.value))}
-              >
-                {TIME_LIMITS.map((limit) => (
-                  <option key={limit.seconds} value={limit.seconds}>
-                    {limit.label}
-                  </option>
-                ))}
-              </select>
-            )}
-          </Field>
-          <Field
-            label="Changes to the day"
-            error={errors.fields.stability}
-            hint="How much moving jobs between workers costs the plan"
-          >
-            {(control) => (
-              <select
-                {...control}
-                className="select"
-                value={stability}
-                onChange={(e) => setStability(Number(e.target.value))}
-              >
-                {STABILITIES.map((option) => (
-                  <option key={option.value} value={option.value}>
-                    {option.label}
-                  </option>
-                ))}
-              </select>
-            )}
-          </Field>
+          <TimeLimitField value={timeLimit} onChange={setTimeLimit} error={errors.fields.timeLimitSeconds} />
+          <StabilityField value={stability} onChange={setStability} error={errors.fields.stability} />
         </div>
         <fieldset className="choice-group">
           <legend className="field-label">Jobs already assigned</legend>
