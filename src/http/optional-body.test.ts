@@ -34,6 +34,9 @@ const BODYLESS = loadOperations().filter((o) => o.method !== 'GET' && !o.body)
 /** Those a key may call (signing out is for a session: checked on its own below). */
 const BY_KEY = BODYLESS.filter((o) => o.key !== 'DELETE /v1/admin/session')
 
+/** The operation's path with a well-formed date and unknown ids in it: a 404 once the body passes. */
+const missing = (path: string) => path.replace('{date}', '2026-12-07').replace(/\{[A-Za-z]+\}/g, 'no-such-id')
+
 for (const dialect of DIALECTS) {
   describe(`${dialect}: operations that take no body`, () => {
     let t: TestContext
@@ -55,7 +58,7 @@ for (const dialect of DIALECTS) {
         ...(payload === undefined ? {} : { payload }),
       })
 
-    it('are the thirteen the documents list without a body, each saying so', () => {
+    it('are the fifteen the documents list without a body, each saying so', () => {
       expect(BODYLESS.map((o) => o.key).sort()).toEqual([
         'DELETE /v1/admin/automations/{id}',
         'DELETE /v1/admin/capacity-dimensions/{id}',
@@ -64,7 +67,9 @@ for (const dialect of DIALECTS) {
         'DELETE /v1/admin/locations/{id}',
         'DELETE /v1/admin/session',
         'DELETE /v1/admin/shifts/{id}',
+        'DELETE /v1/admin/shifts/{id}/dates/{date}',
         'DELETE /v1/admin/tags/{id}',
+        'DELETE /v1/admin/team/users/{id}/absences/{absenceId}',
         'DELETE /v1/admin/vehicles/{id}',
         'DELETE /v1/public/jobs/{id}',
         'POST /v1/admin/api-keys/{id}/revoke',
@@ -75,8 +80,7 @@ for (const dialect of DIALECTS) {
 
     it.each(REFUSED)('refuses %s on every one of them before anything else (even a 404)', async (payload) => {
       for (const operation of BY_KEY) {
-        const url = operation.path.replace('{id}', 'no-such-id')
-        const response = await send(operation.method, url, payload)
+        const response = await send(operation.method, missing(operation.path), payload)
         expect(response.statusCode, `${operation.key} ${payload}`).toBe(400)
         expect(response.json()).toEqual(NO_BODY)
       }
@@ -84,7 +88,7 @@ for (const dialect of DIALECTS) {
 
     it.each([undefined, '', '  ', '{}', ' { } '])('lets %j through to the operation', async (payload) => {
       for (const operation of BY_KEY) {
-        const response = await send(operation.method, operation.path.replace('{id}', 'no-such-id'), payload)
+        const response = await send(operation.method, missing(operation.path), payload)
         expect(response.statusCode, `${operation.key} ${payload}`).toBe(404)
       }
     })

@@ -420,9 +420,14 @@ for (const dialect of DIALECTS) {
         for (const operation of operations) {
           const url = operation.path.replace(/\{[^}]+\}/g, 'no-such-id')
           for (const param of operation.queryParams.filter((p) => p.schema.type === 'integer')) {
+            // Every other required parameter given a good value, so the one error is this one's.
+            const others = operation.queryParams
+              .filter((p) => p.required && p.name !== param.name)
+              .map((p) => `&${p.name}=${p.schema.format === 'date' ? '2026-12-07' : 'boiler'}`)
+              .join('')
             const response = await t.app.inject({
               method: operation.method,
-              url: `${url}?${param.name}=${encodeURIComponent(value)}`,
+              url: `${url}?${param.name}=${encodeURIComponent(value)}${others}`,
               headers: tenant.headers,
             })
             const sent = `${operation.key}?${param.name}=${value}`
