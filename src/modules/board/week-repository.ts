@@ -1,49 +1,7 @@
-// What the week view reads besides each shift's day (shifts/shift-days.ts): the weekly shift templates
-// of active workers, vans and depots; the jobs those workers have scheduled in the week; and the
-// waiting jobs that fall due by its end. Read-only, scoped by organisation, one query each.
-import { sqlBool } from '../../db/database.js'
+// What the week view reads besides the shifts (the shifts module's templates and shift days): the jobs
+// the workers have scheduled in the week, and the waiting jobs that fall due by its end. Read-only,
+// scoped by organisation, one query each.
 import type { Executor } from '../../db/types.js'
-
-/** Every weekly template (all weekdays) whose worker, vehicle and depot are active; one depot's with locationId. */
-export async function findWeekShifts(db: Executor, organisationId: string, locationId: string | null) {
-  let query = db
-    .selectFrom('shifts')
-    .innerJoin('users', (j) =>
-      j
-        .onRef('users.id', '=', 'shifts.user_id')
-        .onRef('users.organisation_id', '=', 'shifts.organisation_id'),
-    )
-    .innerJoin('vehicles', (j) =>
-      j
-        .onRef('vehicles.id', '=', 'shifts.vehicle_id')
-        .onRef('vehicles.organisation_id', '=', 'shifts.organisation_id'),
-    )
-    .innerJoin('locations', (j) =>
-      j
-        .onRef('locations.id', '=', 'shifts.location_id')
-        .onRef('locations.organisation_id', '=', 'shifts.organisation_id'),
-    )
-    .select([
-      'shifts.id',
-      'shifts.day',
-      'shifts.user_id',
-      'shifts.location_id',
-      'shifts.vehicle_id',
-      'shifts.start_time',
-      'shifts.end_time',
-      'users.name as user_name',
-      'vehicles.name as vehicle_name',
-      'locations.timezone as location_timezone',
-    ])
-    .where('shifts.organisation_id', '=', organisationId)
-    .where('users.is_active', '=', sqlBool(true))
-    .where('vehicles.is_active', '=', sqlBool(true))
-    .where('locations.is_active', '=', sqlBool(true))
-  if (locationId !== null) query = query.where('shifts.location_id', '=', locationId)
-  return query.orderBy('shifts.start_time').orderBy('shifts.id').execute()
-}
-
-export type WeekShiftRow = Awaited<ReturnType<typeof findWeekShifts>>[number]
 
 function selectWeekJobs(db: Executor, organisationId: string) {
   return db

@@ -5,6 +5,7 @@
 // organisation's), as the day board reads its date.
 import type { Executor } from '../../db/types.js'
 import { notFound } from '../../http/errors.js'
+import { findShiftsOfWeekday } from '../shifts/service.js'
 import { type DayAbsence, type ShiftDay, shiftDaysOn } from '../shifts/shift-days.js'
 import { DAY, localTime, MINUTE, minutesOf, weekdayOf } from '../shifts/zoned-time.js'
 import * as board from './repository.js'
@@ -42,13 +43,18 @@ export async function getWeekBoard(
   const weekFrom = (days[0] as (typeof days)[number]).from
   const weekTo = (days[WEEK_DAYS - 1] as (typeof days)[number]).to
 
-  const templates = await repository.findWeekShifts(db, organisationId, locationId)
-  // Each date's shift days: three queries a date, however many shifts (shift-days.ts).
-  const shiftDays: Map<string, ShiftDay>[] = []
+  // Each date's shift templates (worker, vehicle and depot active) and their day there (shift-days.ts):
+  // four queries a date, however many shifts.
+  const perDay: { templates: ShiftTemplate[]; shiftDays: Map<string, ShiftDay> }[] = []
   for (const day of days) {
-    const ofWeekday = templates.filter((t) => t.day === weekdayOf(day.date))
-    shiftDays.push(await shiftDaysOn(db, organisationId, day.date, ofWeekday, (t) => t.location_timezone))
+    const ofWeekday = await findShiftsOfWeekday(db, organisationId, weekdayOf(day.date), {
+      workable: true,
+      ...(locationId !== null ? { locationId } : {}),
+    })
+    const shiftDays = await shiftDaysOn(db, organisationId, day.date, ofWeekday, (t) => t.location_timezone)
+    perDay.push({ templates: ofWeekday, shiftDays })
   }
+  const templates = perDay.flatMap((d) => d.templates)
 
   const workers = new Map<string, string>()
   const byName = [...templates].sort(
@@ -95,9 +101,10 @@ export async function getWeekBoard(
     workers: [...workers].map(([userId, name]) => ({
       user: { id: userId, name },
       days: days.map((day, index): Cell => {
-        const shifts = templates
-          .filter((t) => t.user_id === userId && t.day === weekdayOf(day.date))
-          .map((t) => cellShift(t, day.date, shiftDays[index]?.get(t.id) as ShiftDay))
+        const ofDay = perDay[index]
+        const shifts = (ofDay?.templates ?? [])
+          .filter((t) => t.user_id === userId)
+          .map((t) => cellShift(t, day.date, ofDay?.shiftDays.get(t.id) as ShiftDay))
           .sort((a, b) => Date.parse(a.start) - Date.parse(b.start))
         const jobs = scheduled
           .filter(({ job, date }) => job.assigned_user_id === userId && date === day.date)
@@ -140,7 +147,9 @@ function workMs(shift: CellShift): number {
   return Math.max(0, Date.parse(shift.end) - Date.parse(shift.start) - breaks)
 }
 
-function cellShift(template: repository.WeekShiftRow, date: string, day: ShiftDay): CellShift {
+type ShiftTemplate = Awaited<ReturnType<typeof findShiftsOfWeekday>>[number]
+
+function cellShift(template: ShiftTemplate, date: string, day: ShiftDay): CellShift {
   const dayUtc = Date.parse(`${date}T00:00:00.000Z`)
   const at = (hhmm: string) => iso(localTime(dayUtc, minutesOf(hhmm), template.location_timezone))
   const common = {
