@@ -336,9 +336,11 @@ function routingOf(settings: RoutingSettings): DayInputs['routing'] {
   }
 }
 
+type ShiftOfDay = Awaited<ReturnType<typeof findShiftsOfWeekday>>[number]
+
 /** A shift template's route on the day starting at `dayStartMs` (UTC midnight of the date). */
 function routeOfShift(
-  shift: inputs.ShiftInputRow,
+  shift: ShiftOfDay,
   shiftDay: ShiftDay,
   dayStartMs: number,
   capacities: readonly { capacity_dimension_id: string; max_value: number }[],
@@ -397,7 +399,8 @@ export async function loadShiftRoute(
   date: string,
   shiftId: string,
 ): Promise<ShiftRouteOfDay | null> {
-  const [shift] = await inputs.findWorkableShifts(db, organisationId, weekdayOf(date), {
+  const [shift] = await findShiftsOfWeekday(db, organisationId, weekdayOf(date), {
+    workable: true,
     shiftIds: [shiftId],
   })
   if (!shift) return null
