@@ -3,7 +3,7 @@
 // is not sent (mouse and keyboard); an overtime slot shows amber and needs a second drop; the block
 // then carries its overtime flag; the Assign dialog lists the same problems, wants "Assign anyway"
 // for a soft one and shows the server's 422 for a hard one; the toast's Undo and Ctrl+Z make the
-// inverse call, so the event feed has both sides.
+// inverse call, so the outbox (webhooks, the event feed) has both sides.
 import type { Browser, Locator, Page } from 'playwright-core'
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { makeLocation, makeShift, makeVehicle } from '../factories.js'
@@ -58,19 +58,22 @@ for (const dialect of DIALECTS) {
           data: { job: Record<string, unknown> }
         }
       ).data.job
-    /** The job's JOB_ASSIGNED and JOB_UNASSIGNED events in the feed, oldest first. */
+    /**
+     * The job's JOB_ASSIGNED and JOB_UNASSIGNED events, oldest first, from the outbox the webhooks and
+     * the event feed read (the feed holds the last few seconds back).
+     */
     const eventsOf = async (title: string) => {
-      const feed = await callApi(
-        server,
-        acme.key,
-        'GET',
-        '/v1/public/events?type=JOB_ASSIGNED,JOB_UNASSIGNED&limit=100',
-      )
-      expect(feed.status).toBe(200)
-      const { events } = (
-        feed.body as { data: { events: { event: string; data: Record<string, unknown> }[] } }
-      ).data
-      return events.filter((e) => e.data.jobId === jobs[title])
+      const rows = await server.database.db
+        .selectFrom('outbox_events')
+        .select(['event', 'data'])
+        .where('organisation_id', '=', acme.id)
+        .where('event', 'in', ['JOB_ASSIGNED', 'JOB_UNASSIGNED'])
+        .orderBy('occurred_at')
+        .orderBy('id')
+        .execute()
+      return rows
+        .map((row) => ({ event: row.event, data: JSON.parse(row.data) as Record<string, unknown> }))
+        .filter((e) => e.data.jobId === jobs[title])
     }
 
     beforeAll(async () => {
@@ -221,6 +224,7 @@ for (const dialect of DIALECTS) {
         .waitFor()
       await page.mouse.up()
       await toast('Overtime visit assigned to Wes Worker at 15:30').waitFor()
+      expect(await toast(/drop again to confirm/).count()).toBe(0)
       await assignedAt('Overtime visit', '15:30')
       // The block's flag: in its name (and tooltip), an icon on it.
       await row()

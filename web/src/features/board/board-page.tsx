@@ -4,7 +4,7 @@
 // target shows the server's check of the slot: a drop with a HARD problem is not sent, one with a
 // SOFT problem needs a second drop on the same slot; the last change can be undone for 30 seconds.
 import { DndContext, DragOverlay } from '@dnd-kit/core'
-import { useMemo, useState } from 'react'
+import { useMemo, useRef, useState } from 'react'
 import { errorMessage } from '../../api/errors'
 import { useDepots, useTimeZone } from '../../app/time-zone'
 import { useListParams } from '../../lib/search-params'
@@ -78,6 +78,8 @@ export function BoardPage() {
   const [failure, setFailure] = useState<string | null>(null)
   /** The slot a drop with a SOFT problem was made on: a second drop there confirms it. */
   const [awaiting, setAwaiting] = useState<Slot | null>(null)
+  /** Its "drop again to confirm" toast, gone once the next drop is decided. */
+  const confirmToast = useRef<number | null>(null)
   const fetchCheck = useFetchAssignmentCheck()
 
   const allJobs = data?.jobs ?? []
@@ -135,6 +137,8 @@ export function BoardPage() {
     // Checked while dragging (cached), or now for a quick drop; unreadable: the server decides.
     const problems = await fetchCheck(slot).catch(() => undefined)
     const decision = decideDrop(slot, problems, awaiting)
+    if (confirmToast.current !== null) toast.dismiss(confirmToast.current)
+    confirmToast.current = null
     if (decision.action === 'refuse') {
       setAwaiting(null)
       toast.error(`${job.title} was not assigned: ${decision.message}`)
@@ -142,7 +146,7 @@ export function BoardPage() {
     }
     if (decision.action === 'confirm') {
       setAwaiting(slot)
-      toast.warning(decision.message)
+      confirmToast.current = toast.warning(decision.message)
       return
     }
     setAwaiting(null)
