@@ -31,7 +31,7 @@ import {
   timelineRange,
   waitingJobs,
 } from './board-model'
-import { DayPicker, DepotSelect, JobFilters } from './board-toolbar'
+import { DayPicker, DepotSelect, JobFilters, ViewSwitch } from './board-toolbar'
 import { useBoardUndo } from './board-undo'
 import { boardMapData, boardTimelineRows, longDate, useNow } from './board-views'
 import { JobSheet } from './job-sheet'
@@ -51,6 +51,7 @@ import {
 import { STATUS_LOOK, StatusLegend } from './status'
 import { Timeline, type TimelineRow } from './timeline'
 import { Tray } from './tray'
+import { mondayOf } from './week/week-model'
 
 export function BoardPage() {
   const params = useListParams()
@@ -190,6 +191,11 @@ export function BoardPage() {
         }
       />
       <div className="filters board-filters">
+        <ViewSwitch
+          view="day"
+          dayHref={`/?date=${date}${locationId ? `&location=${locationId}` : ''}`}
+          weekHref={`/board/week?start=${mondayOf(date)}${locationId ? `&location=${locationId}` : ''}`}
+        />
         <DayPicker date={date} today={todayIn(timeZone)} onChange={(next) => setParams({ date: next })} />
         <DepotSelect
           depots={depots.data?.locations ?? []}

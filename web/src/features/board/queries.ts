@@ -51,18 +51,8 @@ export function useUnassignJob() {
   })
 }
 
-// Hand-typed until the generated openapi types carry `checkJobAssignment`
-// (POST /jobs/{id}/assignment-check); then Schema<…> and the typed client replace these.
-export interface AssignmentProblem {
-  code: string
-  severity: 'HARD' | 'SOFT'
-  message: string
-}
-type CheckAnswer = { data: { check: { problems: AssignmentProblem[] } } }
-type UntypedPost = (
-  path: string,
-  init: { params: { path: { id: string } }; body: Assignment },
-) => Promise<{ data?: CheckAnswer; error?: unknown; response: Response }>
+/** One problem of a slot, as POST /jobs/{id}/assignment-check (checkJobAssignment) lists them. */
+export type AssignmentProblem = Awaited<ReturnType<typeof checkSlot>>[number]
 
 /** A job on a row at a time: what the check and the assign send. */
 export interface Slot {
@@ -80,18 +70,19 @@ export const slotAssignment = (slot: Slot): Assignment => ({
   scheduledEnd: new Date(slot.end).toISOString(),
 })
 
+async function checkSlot(slot: Slot) {
+  const answer = await unwrap(
+    api.POST('/jobs/{id}/assignment-check', {
+      params: { path: { id: slot.jobId } },
+      body: slotAssignment(slot),
+    }),
+  )
+  return answer.check.problems
+}
+
 const checkOptions = (slot: Slot) => ({
   queryKey: ['assignment-check', slot.jobId, slot.shiftId, slot.start],
-  queryFn: async () => {
-    const post = api.POST as unknown as UntypedPost
-    const answer = await unwrap(
-      post('/jobs/{id}/assignment-check', {
-        params: { path: { id: slot.jobId } },
-        body: slotAssignment(slot),
-      }),
-    )
-    return answer.check.problems
-  },
+  queryFn: () => checkSlot(slot),
   staleTime: BOARD_REFRESH_MS,
   retry: false,
 })
