@@ -23,6 +23,8 @@ export interface TimelineBlock {
   /** Today, for a stop still to visit: "ETA 14:05" and its late risk (the live day). */
   eta?: string | undefined
   risk?: Risk | undefined
+  /** Soft problems the board sees (window missed, overtime, in a break): an icon with them as its tooltip. */
+  flags?: string[] | undefined
 }
 
 export interface TimelineRow {
@@ -47,6 +49,9 @@ export interface DropPreview {
   rowId: string
   start: number
   end: number
+  /** The server's check of the slot: red with a HARD problem, amber with a SOFT one, and why. */
+  tone?: 'checking' | 'ok' | 'hard' | 'soft' | undefined
+  message?: string | undefined
 }
 
 export const rowDropId = (rowId: string) => `row:${rowId}`
@@ -126,8 +131,19 @@ export function Timeline({
                   />
                 ))}
                 {preview?.rowId === row.id && (
-                  <div className="timeline-preview" style={span(preview.start, preview.end, range)}>
+                  <div
+                    className={`timeline-preview timeline-preview-${preview.tone ?? 'ok'}`}
+                    data-verdict={preview.tone ?? 'ok'}
+                    style={span(preview.start, preview.end, range)}
+                  >
                     {clock(preview.start, timeZone)}
+                    {preview.message && (
+                      <span
+                        className={`timeline-preview-reason${percentOf(preview.start, range) > 60 ? ' timeline-preview-reason-left' : ''}`}
+                      >
+                        {preview.message}
+                      </span>
+                    )}
                   </div>
                 )}
                 {row.blocks.map((block) =>
@@ -214,7 +230,13 @@ function BlockContent({ block, timeZone }: { block: TimelineBlock; timeZone: str
     <>
       <span className="block-title">
         {/* First, so a narrow block still shows it. */}
-        {risk && <Badge tone={risk.tone}>{risk.label}</Badge>} {block.title}
+        {risk && <Badge tone={risk.tone}>{risk.label}</Badge>}{' '}
+        {block.flags && block.flags.length > 0 && (
+          <span className="block-flag" aria-hidden="true" title={block.flags.join('\n')}>
+            ⚠
+          </span>
+        )}
+        {block.title}
       </span>{' '}
       <span className="block-meta">
         {/* A stop still to visit says when it will be reached (ASSIGNED: its colour and name say so). */}
