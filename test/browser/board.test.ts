@@ -116,6 +116,11 @@ for (const dialect of DIALECTS) {
       await job('Fence repair')
       const tag = await makeTag(db, acme.id, 'gas-safe')
       await tagJob(db, acme.id, jobs['Gas safety check'] ?? '', tag.id)
+      // Van 7 carries the gas-safe kit: the gas job may go on its shift (assignment checks SKILL_MISSING).
+      const kitted = await callApi(server, adminKey, 'PATCH', `/v1/admin/vehicles/${van.id}`, {
+        tagIds: [tag.id],
+      })
+      expect(kitted.status).toBe(200)
       const assigned = await callApi(
         server,
         adminKey,
