@@ -146,9 +146,9 @@ export function assertWithinHardWindow(job: JobRow, scheduledStart: string, sche
   const window = `[${job.earliest_start ?? 'open'}, ${job.latest_end ?? 'open'}]`
   throw new AppError(
     'OUTSIDE_TIME_WINDOW',
-    `The job has a HARD time window ${window}; the scheduled visit ${scheduledStart}–${scheduledEnd} ` +
+    `The job has a HARD time window ${window}, which must be kept; the scheduled visit ${scheduledStart}–${scheduledEnd} ` +
       `${early ? 'starts before earliestStart' : 'ends after latestEnd'}. Schedule it inside the window, ` +
-      'or change the window (or make it SOFT) first',
+      'or change the window (or make it SOFT: preferred rather than must be kept) first',
   )
 }
 

@@ -4,6 +4,7 @@ import { zonedToUtc } from '../../lib/time'
 import { Field } from '../../ui/form'
 import { FormDialog } from '../../ui/form-dialog'
 import { useFormState } from '../../ui/use-form-state'
+import { windowTypeLabel } from '../jobs/job-labels'
 import { type BoardJob, type BoardRow, clock, duration, jobsOfRow, suggestStart } from './board-model'
 import { useAssignJob } from './queries'
 import { windowText } from './tray'
@@ -64,7 +65,7 @@ export function AssignDialog({
   return (
     <FormDialog
       title={moving ? `Reassign ${job.title}` : `Assign ${job.title}`}
-      description={`Window ${windowText(job, timeZone)} (${job.timeWindowType === 'HARD' ? 'must be kept' : 'flexible'}) · ${duration(job.serviceDuration)} on site`}
+      description={`Window ${windowText(job, timeZone)} (${windowTypeLabel(job.timeWindowType).toLowerCase()}) · ${duration(job.serviceDuration)} on site`}
       onClose={onClose}
       onSubmit={submit}
       submitLabel={moving ? 'Move' : 'Assign'}
