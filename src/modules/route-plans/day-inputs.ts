@@ -5,6 +5,7 @@
 import type { Executor } from '../../db/types.js'
 import { AppError, notFound } from '../../http/errors.js'
 import { lastKnownPositions } from '../live/forecast-day.js'
+import { findShiftsOfWeekday } from '../shifts/service.js'
 import { type ShiftDay, shiftDaysOn } from '../shifts/shift-days.js'
 import { DAY, localTime, minutesOf, weekdayOf } from '../shifts/zoned-time.js'
 import type { JobInput, RouteInput } from './day-types.js'
@@ -117,7 +118,8 @@ export async function assertPlannable(
     if (!location) throw notFound('Location')
   }
   if (request.shiftIds) {
-    const shifts = await inputs.findWorkableShifts(db, organisationId, weekdayOf(request.date), {
+    const shifts = await findShiftsOfWeekday(db, organisationId, weekdayOf(request.date), {
+      workable: true,
       shiftIds: request.shiftIds,
       ...(request.locationId ? { locationId: request.locationId } : {}),
     })
@@ -167,7 +169,8 @@ export async function loadDayInputs(
 ): Promise<DayInputs> {
   const day = utcDayBounds(request.date)
   const locationId = request.locationId ?? undefined
-  const shiftRows = await inputs.findWorkableShifts(db, organisationId, weekdayOf(request.date), {
+  const shiftRows = await findShiftsOfWeekday(db, organisationId, weekdayOf(request.date), {
+    workable: true,
     ...(locationId ? { locationId } : {}),
     ...(request.shiftIds ? { shiftIds: request.shiftIds } : {}),
   })

@@ -1197,6 +1197,26 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/board/week": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The board’s week: workers × 7 days, their shifts, jobs and capacity used, and jobs due
+         * @description Seven days from `start`, each read in the depot’s time zone (the organisation’s without locationId). A row per worker with a weekly shift whose worker, vehicle and depot are active. Each day: the worker’s shifts of that weekday placed on the date with its one-off change and absences (a shift the worker is away from all day is `off: ABSENT` with the absence; a part-day absence is an unpaid break), the jobs (not cancelled) whose visit starts that day, and capacity: minutesBooked (their scheduled minutes) against minutesAvailable (the hours worked less breaks). Then the CREATED jobs due by the week’s end (latestEnd, else earliestStart), soonest first, at most 200 (dueTruncated says when more are due); with locationId those of that depot or of none. Another organisation’s locationId is not found.
+         */
+        get: operations["getWeekBoard"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api-keys": {
         parameters: {
             query?: never;
@@ -4117,6 +4137,235 @@ export type components = {
             createdAt: string;
             /** Format: date-time */
             completedAt: string | null;
+        };
+        /** WeekBoard */
+        WeekBoard: {
+            /** Format: date */
+            start: string;
+            /**
+             * Format: date
+             * @description The last day shown (start + 6 days)
+             */
+            end: string;
+            /** @description Opaque identifier */
+            locationId: string | null;
+            /** @description The depot’s time zone, or without locationId the organisation’s (its primary depot’s) */
+            timezone: string;
+            days: {
+                /** Format: date */
+                date: string;
+                /**
+                 * Format: date-time
+                 * @description Midnight starting the date in `timezone`
+                 * @example 2026-11-23T09:00:00.000Z
+                 */
+                dayStart: string;
+                /**
+                 * Format: date-time
+                 * @description Midnight ending the date in `timezone`
+                 * @example 2026-11-23T09:00:00.000Z
+                 */
+                dayEnd: string;
+            }[];
+            /** @description One per worker with a weekly shift (at the depot), by name */
+            workers: {
+                user: {
+                    /** @description Opaque identifier */
+                    id: string;
+                    name: string;
+                };
+                /** @description Seven, one per day of the week */
+                days: {
+                    /** Format: date */
+                    date: string;
+                    /** @description The worker’s weekly shifts of that weekday, by start */
+                    shifts: {
+                        /** @description Opaque identifier */
+                        shiftId: string;
+                        vehicle: {
+                            /** @description Opaque identifier */
+                            id: string;
+                            name: string;
+                        };
+                        /** @description Opaque identifier */
+                        locationId: string;
+                        /**
+                         * Format: date-time
+                         * @description The hours worked that day (the pattern’s when off)
+                         * @example 2026-11-23T09:00:00.000Z
+                         */
+                        start: string;
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601 datetime in UTC with milliseconds
+                         * @example 2026-11-23T09:00:00.000Z
+                         */
+                        end: string;
+                        /** @description Breaks, and part-day absences inside the shift (as unpaid breaks) */
+                        breaks: {
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 datetime in UTC with milliseconds
+                             * @example 2026-11-23T09:00:00.000Z
+                             */
+                            start: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 datetime in UTC with milliseconds
+                             * @example 2026-11-23T09:00:00.000Z
+                             */
+                            end: string;
+                            isPaid: boolean;
+                        }[];
+                        /**
+                         * @description null: worked. ABSENT: the worker is away the whole shift (absence says why); SHIFT_OFF: cancelled that date
+                         * @enum {string|null}
+                         */
+                        off: "ABSENT" | "SHIFT_OFF" | null;
+                        absence: {
+                            /** @description Opaque identifier */
+                            id: string;
+                            /** @description Why the worker is away */
+                            reason: "HOLIDAY" | "SICK" | "TRAINING" | "OTHER";
+                            /** @description HH:MM; null: the whole day */
+                            startTime: string | null;
+                            endTime: string | null;
+                            note: string | null;
+                        } | null;
+                    }[];
+                    /** @description Set when the worker is away all day: every shift of the day is off for an absence */
+                    absence: {
+                        /** @description Opaque identifier */
+                        id: string;
+                        /** @description Why the worker is away */
+                        reason: "HOLIDAY" | "SICK" | "TRAINING" | "OTHER";
+                        /** @description HH:MM; null: the whole day */
+                        startTime: string | null;
+                        endTime: string | null;
+                        note: string | null;
+                    } | null;
+                    /** @description The worker’s jobs (not cancelled) whose visit starts that day in its shift’s depot zone, by start */
+                    jobs: {
+                        /** @description Opaque identifier */
+                        id: string;
+                        /** @description J-1042 */
+                        number: string;
+                        title: string;
+                        /** @enum {string} */
+                        status: "CREATED" | "ASSIGNED" | "IN_PROGRESS" | "COMPLETED" | "CANCELLED";
+                        /** @enum {string} */
+                        priority: "LOW" | "NORMAL" | "HIGH";
+                        customer: {
+                            /** @description Opaque identifier */
+                            id: string;
+                            name: string;
+                        } | null;
+                        /** @description Opaque identifier */
+                        locationId: string | null;
+                        /** @description Seconds on site */
+                        serviceDuration: number;
+                        /**
+                         * @description HARD: must be kept — the route optimiser plans the visit inside the window or not at all, and assigning a job outside its own HARD window is refused (422 OUTSIDE_TIME_WINDOW); SOFT: preferred — a visit may end after it, at a cost (the organisation's routing.latenessPenaltyPerMinute)
+                         * @enum {string}
+                         */
+                        timeWindowType: "HARD" | "SOFT";
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601 datetime in UTC with milliseconds
+                         * @example 2026-11-23T09:00:00.000Z
+                         */
+                        earliestStart: string | null;
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601 datetime in UTC with milliseconds
+                         * @example 2026-11-23T09:00:00.000Z
+                         */
+                        latestEnd: string | null;
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601 datetime in UTC with milliseconds
+                         * @example 2026-11-23T09:00:00.000Z
+                         */
+                        scheduledStart: string | null;
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601 datetime in UTC with milliseconds
+                         * @example 2026-11-23T09:00:00.000Z
+                         */
+                        scheduledEnd: string | null;
+                        /** @description Opaque identifier */
+                        assignedUserId: string | null;
+                        /** @description Opaque identifier */
+                        shiftId: string | null;
+                    }[];
+                    /** @description The scheduled minutes of those jobs */
+                    minutesBooked: number;
+                    /** @description The minutes of the shifts worked that day, breaks (and part-day absences) taken off */
+                    minutesAvailable: number;
+                }[];
+            }[];
+            /** @description Waiting (CREATED) jobs due by the end of the week — dueAt: latestEnd, else earliestStart — soonest first, overdue ones included; at most 200. Jobs with no window have no due date. */
+            due: {
+                /** @description Opaque identifier */
+                id: string;
+                /** @description J-1042 */
+                number: string;
+                title: string;
+                /** @enum {string} */
+                status: "CREATED" | "ASSIGNED" | "IN_PROGRESS" | "COMPLETED" | "CANCELLED";
+                /** @enum {string} */
+                priority: "LOW" | "NORMAL" | "HIGH";
+                customer: {
+                    /** @description Opaque identifier */
+                    id: string;
+                    name: string;
+                } | null;
+                /** @description Opaque identifier */
+                locationId: string | null;
+                /** @description Seconds on site */
+                serviceDuration: number;
+                /**
+                 * @description HARD: must be kept — the route optimiser plans the visit inside the window or not at all, and assigning a job outside its own HARD window is refused (422 OUTSIDE_TIME_WINDOW); SOFT: preferred — a visit may end after it, at a cost (the organisation's routing.latenessPenaltyPerMinute)
+                 * @enum {string}
+                 */
+                timeWindowType: "HARD" | "SOFT";
+                /**
+                 * Format: date-time
+                 * @description ISO 8601 datetime in UTC with milliseconds
+                 * @example 2026-11-23T09:00:00.000Z
+                 */
+                earliestStart: string | null;
+                /**
+                 * Format: date-time
+                 * @description ISO 8601 datetime in UTC with milliseconds
+                 * @example 2026-11-23T09:00:00.000Z
+                 */
+                latestEnd: string | null;
+                /**
+                 * Format: date-time
+                 * @description ISO 8601 datetime in UTC with milliseconds
+                 * @example 2026-11-23T09:00:00.000Z
+                 */
+                scheduledStart: string | null;
+                /**
+                 * Format: date-time
+                 * @description ISO 8601 datetime in UTC with milliseconds
+                 * @example 2026-11-23T09:00:00.000Z
+                 */
+                scheduledEnd: string | null;
+                /** @description Opaque identifier */
+                assignedUserId: string | null;
+                /** @description Opaque identifier */
+                shiftId: string | null;
+                /**
+                 * Format: date-time
+                 * @description ISO 8601 datetime in UTC with milliseconds
+                 * @example 2026-11-23T09:00:00.000Z
+                 */
+                dueAt: string;
+            }[];
+            /** @description More than 200 jobs are due: the rest are left out */
+            dueTruncated: boolean;
         };
     };
     responses: never;
@@ -22125,6 +22374,169 @@ export interface operations {
                     "application/json": {
                         data: {
                             board: components["schemas"]["Board"];
+                        };
+                        /** @example Success */
+                        message: string;
+                    };
+                };
+            };
+            /** @description The request is not valid; `details` names each offending field (VALIDATION_ERROR) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code: "VALIDATION_ERROR";
+                    };
+                };
+            };
+            /** @description Missing, malformed, unknown, revoked or expired API key (UNAUTHORIZED) */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code: "UNAUTHORIZED";
+                    };
+                };
+            };
+            /** @description The key lacks the required scope (FORBIDDEN); or The organisation's plan has no API access (PLAN_UPGRADE_REQUIRED) */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code: "FORBIDDEN" | "PLAN_UPGRADE_REQUIRED";
+                    };
+                };
+            };
+            /** @description Resource not found (NOT_FOUND) */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code: "NOT_FOUND";
+                    };
+                };
+            };
+            /** @description Rate limit of the key exceeded; retry after `Retry-After` seconds (RATE_LIMITED) */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code: "RATE_LIMITED";
+                    };
+                };
+            };
+            /** @description Unexpected error; nothing of it is shown, it is logged with the request id (INTERNAL_ERROR) */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code: "INTERNAL_ERROR";
+                    };
+                };
+            };
+            /** @description Database unreachable for the moment (SERVICE_UNAVAILABLE); retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code: "SERVICE_UNAVAILABLE";
+                    };
+                };
+            };
+        };
+    };
+    getWeekBoard: {
+        parameters: {
+            query: {
+                /**
+                 * @description The first day of the week shown, YYYY-MM-DD (any weekday); the week is 7 days from it; from 1970-01-01 to 9998-12-31
+                 * @example 2026-11-26
+                 */
+                start: string;
+                /** @description One depot: its shifts, their jobs, and the waiting jobs of that depot or of none */
+                locationId?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The week view of the board */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            week: components["schemas"]["WeekBoard"];
                         };
                         /** @example Success */
                         message: string;

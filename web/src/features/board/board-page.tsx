@@ -26,7 +26,7 @@ import {
   timelineRange,
   waitingJobs,
 } from './board-model'
-import { DayPicker, DepotSelect, JobFilters } from './board-toolbar'
+import { DayPicker, DepotSelect, JobFilters, ViewSwitch } from './board-toolbar'
 import { boardMapData, boardTimelineRows, longDate, useNow } from './board-views'
 import { JobSheet } from './job-sheet'
 import { LiveBanner } from './live-banner'
@@ -37,6 +37,7 @@ import { useAssignJob, useBoard, useUnassignJob } from './queries'
 import { STATUS_LOOK, StatusLegend } from './status'
 import { Timeline } from './timeline'
 import { Tray } from './tray'
+import { mondayOf } from './week/week-model'
 
 export function BoardPage() {
   const params = useListParams()
@@ -127,6 +128,11 @@ export function BoardPage() {
         }
       />
       <div className="filters board-filters">
+        <ViewSwitch
+          view="day"
+          dayHref={`/?date=${date}${locationId ? `&location=${locationId}` : ''}`}
+          weekHref={`/board/week?start=${mondayOf(date)}${locationId ? `&location=${locationId}` : ''}`}
+        />
         <DayPicker date={date} today={todayIn(timeZone)} onChange={(next) => setParams({ date: next })} />
         <DepotSelect
           depots={depots.data?.locations ?? []}

@@ -1,13 +1,37 @@
 // The board's day and filters, kept in the URL (date, location, status, priority, tag) so a view can
 // be linked and survives a reload.
+import { Link } from 'react-router'
 import type { Schema } from '../../api/types'
 import { Button } from '../../ui/button'
 import { FilterSelect } from '../../ui/filters'
 import { Field } from '../../ui/form'
 import { addDays, type BoardJob } from './board-model'
 import { JOB_STATUSES, STATUS_LOOK } from './status'
+import './week/week.css'
 
 export type Depot = Schema<'Location'>
+
+/** Day | Week: the board of one day, or the week view (web/src/features/board/week/). */
+export function ViewSwitch({
+  view,
+  dayHref,
+  weekHref,
+}: {
+  view: 'day' | 'week'
+  dayHref: string
+  weekHref: string
+}) {
+  return (
+    <nav className="view-switch" aria-label="Board view">
+      <Link to={dayHref} aria-current={view === 'day' ? 'page' : undefined}>
+        Day
+      </Link>
+      <Link to={weekHref} aria-current={view === 'week' ? 'page' : undefined}>
+        Week
+      </Link>
+    </nav>
+  )
+}
 
 export function DayPicker({
   date,

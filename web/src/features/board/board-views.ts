@@ -12,6 +12,7 @@ import {
 } from './board-model'
 import { STATUS_LOOK } from './status'
 import type { TimelineRow } from './timeline'
+import { ABSENCE_LABEL } from './week/week-model'
 
 const ms = (iso: string) => Date.parse(iso)
 
@@ -41,6 +42,7 @@ export function boardTimelineRows(board: Board, jobs: BoardJob[], timeZone: stri
     end: ms(row.end),
     breaks: row.breaks.map((b) => ({ start: ms(b.start), end: ms(b.end), isPaid: b.isPaid })),
     colour: routeColour(index),
+    absent: row.absence ? `${ABSENCE_LABEL[row.absence.reason]} — ${row.user.name}` : undefined,
     blocks: jobsOfRow(row, jobs).map((job) => {
       const start = ms(job.scheduledStart ?? '')
       const end = ms(job.scheduledEnd ?? '')

@@ -5,6 +5,7 @@
 import { useDraggable, useDroppable } from '@dnd-kit/core'
 import type { ReactNode } from 'react'
 import { Badge } from '../../ui/badge'
+import './absent-rows.css'
 import { clock, hourTicks, percentOf, type TimeRange } from './board-model'
 import { RISK_LOOK, type Risk } from './live-model'
 import { type BlockStatus, STATUS_LOOK } from './status'
@@ -37,6 +38,8 @@ export interface TimelineRow {
   note?: string | undefined
   /** Whether the note is a warning (overtime). */
   noteWarns?: boolean | undefined
+  /** The worker is away the whole shift ("Holiday — Megan"): drawn greyed, takes no drops. */
+  absent?: string | undefined
   blocks: TimelineBlock[]
 }
 
@@ -102,7 +105,7 @@ export function Timeline({
             const breaks = row.breaks
               .map((b) => `break ${clock(b.start, timeZone)}–${clock(b.end, timeZone)}`)
               .join(', ')
-            const rowLabel = `${row.label}, ${row.sublabel}${breaks ? `, ${breaks}` : ''}${row.note ? `, ${row.note}` : ''}`
+            const rowLabel = `${row.label}, ${row.sublabel}${breaks ? `, ${breaks}` : ''}${row.note ? `, ${row.note}` : ''}${row.absent ? `, away: ${row.absent}` : ''}`
             const content = (
               <>
                 <div className="timeline-offshift" style={span(range.from, row.start, range)} />
@@ -147,11 +150,17 @@ export function Timeline({
                   ),
                 )}
                 {nowShown && <div className="timeline-now" style={{ left: `${percentOf(now, range)}%` }} />}
+                {row.absent && <div className="timeline-absent">{row.absent}</div>}
               </>
             )
             return (
               // biome-ignore lint/a11y/useSemanticElements: a row of the board, not a form fieldset
-              <div key={row.id} className="timeline-row" role="group" aria-label={rowLabel}>
+              <div
+                key={row.id}
+                className={row.absent ? 'timeline-row timeline-row-absent' : 'timeline-row'}
+                role="group"
+                aria-label={rowLabel}
+              >
                 <div className="timeline-label">
                   <span className={`route-swatch route-${row.colour}`} aria-hidden="true" />
                   <span>
@@ -164,7 +173,7 @@ export function Timeline({
                     )}
                   </span>
                 </div>
-                {interactive ? (
+                {interactive && !row.absent ? (
                   <DroppableTrack rowId={row.id}>{content}</DroppableTrack>
                 ) : (
                   <div className="timeline-track">{content}</div>
