@@ -48,6 +48,7 @@ import { eventFeedRoutes } from './modules/events/feed.js'
 import { EVENT_DESCRIPTIONS, EVENT_PAYLOADS, EVENT_TYPES } from './modules/events/schemas.js'
 import { formTemplateAdminRoutes } from './modules/form-templates/admin-routes.js'
 import { formAdminRoutes } from './modules/forms/admin-routes.js'
+import { geocodingAdminRoutes } from './modules/geocoding/admin-routes.js'
 import { jobAdminRoutes } from './modules/jobs/admin-routes.js'
 import { jobRoutes } from './modules/jobs/routes.js'
 import { liveAdminRoutes, livePositionRoutes } from './modules/live/admin-routes.js'
@@ -219,6 +220,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     ['dispatch', jobAdminRoutes],
     ['dispatch', customerAdminRoutes],
     ['dispatch', searchAdminRoutes],
+    ['dispatch', geocodingAdminRoutes],
     ['dispatch', formAdminRoutes],
     ['admin', formTemplateAdminRoutes],
     ['worker', myDayRoutes],

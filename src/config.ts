@@ -99,6 +99,13 @@ export interface Config extends ServerLimits {
   smtpUrl: string | undefined
   /** The From of customer emails (SMTP_FROM). */
   smtpFrom: string
+  /**
+   * Base URL of a Nominatim or Photon server for the dashboard's address lookup (GEOCODER_URL); unset:
+   * none, coordinates are entered by hand or on the map. GEOCODER_FORMAT (nominatim | photon) says
+   * which it is; unset, it is detected from the answers.
+   */
+  geocoderUrl: string | undefined
+  geocoderFormat: 'nominatim' | 'photon' | undefined
 }
 
 export const DEFAULT_REDIS_KEY_PREFIX = 'fieldservice:rl:'
@@ -231,6 +238,30 @@ function smtpUrl(env: NodeJS.ProcessEnv): string | undefined {
   return raw
 }
 
+function geocoderUrl(env: NodeJS.ProcessEnv): string | undefined {
+  const raw = env.GEOCODER_URL?.trim()
+  if (!raw) return undefined
+  let url: URL
+  try {
+    url = new URL(raw)
+  } catch {
+    throw new Error(`GEOCODER_URL must be an absolute http(s) URL, got "${raw}"`)
+  }
+  if ((url.protocol !== 'http:' && url.protocol !== 'https:') || url.search || url.hash) {
+    throw new Error(`GEOCODER_URL must be an http(s) URL without query or fragment, got "${raw}"`)
+  }
+  return `${url.origin}${url.pathname}`.replace(/\/+$/, '')
+}
+
+function geocoderFormat(env: NodeJS.ProcessEnv): 'nominatim' | 'photon' | undefined {
+  const raw = env.GEOCODER_FORMAT?.trim().toLowerCase()
+  if (!raw) return undefined
+  if (raw !== 'nominatim' && raw !== 'photon') {
+    throw new Error(`GEOCODER_FORMAT must be nominatim or photon, got "${env.GEOCODER_FORMAT}"`)
+  }
+  return raw
+}
+
 function port(name: string, fallback: number, env: NodeJS.ProcessEnv): number {
   const value = integer(name, fallback, env)
   if (value > 65535) throw new Error(`${name} must be a port number (0 to 65535), got "${env[name]}"`)
@@ -310,5 +341,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     publicBaseUrl: publicBaseUrl(env.PUBLIC_BASE_URL, env.HOST || '127.0.0.1', integer('PORT', 3000, env)),
     smtpUrl: smtpUrl(env),
     smtpFrom: env.SMTP_FROM?.trim() || DEFAULT_SMTP_FROM,
+    geocoderUrl: geocoderUrl(env),
+    geocoderFormat: geocoderFormat(env),
   }
 }

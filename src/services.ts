@@ -21,6 +21,7 @@ import { ApiKeyResolver, buildDashboardSignIn, type SessionLogin } from './modul
 import { type WebhookConfig, Webhooks } from './modules/automations/webhooks.js'
 import { SmtpMailer } from './modules/customer-messages/mailer.js'
 import { CustomerMail } from './modules/customer-messages/service.js'
+import { Geocoder } from './modules/geocoding/geocoder.js'
 import { LiveRefresher } from './modules/live/refresher.js'
 import type { RouteOptions } from './modules/route-options.js'
 import { PLAN_RUNNER_DEFAULTS, PlanRunner } from './modules/route-plans/runner.js'
@@ -35,7 +36,7 @@ export interface ServiceDeps {
     Partial<Pick<Config, 'planWorkers' | 'routePlanQueueMax'>> &
     Partial<Pick<Config, keyof typeof LIVE_DEFAULTS>> &
     Partial<Pick<Config, keyof typeof SESSION_DEFAULTS>> &
-    Partial<Pick<Config, 'publicBaseUrl' | 'smtpUrl' | 'smtpFrom'>>
+    Partial<Pick<Config, 'publicBaseUrl' | 'smtpUrl' | 'smtpFrom' | 'geocoderUrl' | 'geocoderFormat'>>
   /** The server's "now": dashboard sessions, ETAs, shifts, plans of today and "On my way" (tests move it); Date.now by default. */
   clock?: Clock
   /** scrypt parameters of new password hashes (tests use cheap ones); DEFAULT_SCRYPT by default. */
@@ -116,6 +117,9 @@ export function buildServices(
     live,
     publicBaseUrl: deps.config.publicBaseUrl ?? DEFAULT_PUBLIC_BASE_URL,
     smtpConfigured: deps.config.smtpUrl !== undefined,
+    ...(deps.config.geocoderUrl
+      ? { geocoder: new Geocoder({ url: deps.config.geocoderUrl, format: deps.config.geocoderFormat }) }
+      : {}),
   }
   return { routeOptions, login, webhooks, live }
 }

@@ -107,6 +107,8 @@ export type TestAppConfig = Partial<
     publicBaseUrl: string
     smtpUrl: string
     smtpFrom: string
+    geocoderUrl: string
+    geocoderFormat: 'nominatim' | 'photon'
   } & WebhookConfig
 >
 

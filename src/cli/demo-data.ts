@@ -38,10 +38,15 @@ export const DEPOTS = [
 export const TAGS = ['gas-safe', 'refrigerated', 'ladder-rack', 'electric', 'heavy-lift'] as const
 export type DemoTag = (typeof TAGS)[number]
 
+/**
+ * What a plumber's van runs out of: room on its shelves and in its bins for fittings, valves and tools;
+ * the length of pipe on its roof rack; and the large items (boilers, cylinders, radiators) it can take
+ * at once. Units: one shelf unit is one standard stock bin.
+ */
 export const CAPACITY_DIMENSIONS = [
-  { key: 'weight_kg', label: 'Weight (kg)' },
-  { key: 'volume_l', label: 'Volume (l)' },
-  { key: 'pallets', label: 'Pallets' },
+  { key: 'shelf_units', label: 'Van shelf space (units)' },
+  { key: 'pipe_m', label: 'Pipe length (m)' },
+  { key: 'large_items', label: 'Large items (boilers, cylinders, radiators)' },
 ] as const
 export type DemoDimension = (typeof CAPACITY_DIMENSIONS)[number]['key']
 export type DemoLoad = Partial<Record<DemoDimension, number>>
@@ -67,7 +72,7 @@ export const VEHICLES: DemoVehicle[] = [
     endPolicy: 'RETURN_TO_ORIGIN',
     isActive: true,
     tags: ['gas-safe', 'ladder-rack'],
-    capacities: { weight_kg: 1100, volume_l: 6000, pallets: 2 },
+    capacities: { shelf_units: 24, pipe_m: 30, large_items: 2 },
   },
   {
     name: 'Vauxhall Vivaro MA22 RHT',
@@ -77,7 +82,7 @@ export const VEHICLES: DemoVehicle[] = [
     endPolicy: 'END_AT_LAST_JOB',
     isActive: true,
     tags: ['gas-safe'],
-    capacities: { weight_kg: 950, volume_l: 5300, pallets: 1 },
+    capacities: { shelf_units: 20, pipe_m: 24, large_items: 1 },
   },
   {
     name: 'Renault Master LWB MF70 UZB',
@@ -87,7 +92,7 @@ export const VEHICLES: DemoVehicle[] = [
     endPolicy: 'RETURN_TO_ORIGIN',
     isActive: true,
     tags: ['ladder-rack', 'heavy-lift'],
-    capacities: { weight_kg: 1400, volume_l: 12400, pallets: 4 },
+    capacities: { shelf_units: 36, pipe_m: 60, large_items: 4 },
   },
   {
     name: 'Mercedes eSprinter ML23 EVA',
@@ -97,7 +102,7 @@ export const VEHICLES: DemoVehicle[] = [
     endPolicy: 'RETURN_TO_ORIGIN',
     isActive: true,
     tags: ['electric', 'refrigerated', 'gas-safe'],
-    capacities: { weight_kg: 900, volume_l: 11000 },
+    capacities: { shelf_units: 30, pipe_m: 36, large_items: 2 },
   },
   {
     name: 'Citroen e-Berlingo MW24 LZN',
@@ -107,7 +112,7 @@ export const VEHICLES: DemoVehicle[] = [
     endPolicy: 'END_AT_LAST_JOB',
     isActive: true,
     tags: ['electric', 'gas-safe'],
-    capacities: { weight_kg: 650, volume_l: 3300 },
+    capacities: { shelf_units: 12, pipe_m: 12 },
   },
   {
     name: 'Ford Transit MK17 GFO (spare, in for repair)',
@@ -117,7 +122,7 @@ export const VEHICLES: DemoVehicle[] = [
     endPolicy: 'RETURN_TO_ORIGIN',
     isActive: false,
     tags: ['ladder-rack'],
-    capacities: { weight_kg: 1000, volume_l: 6000, pallets: 2 },
+    capacities: { shelf_units: 24, pipe_m: 30, large_items: 2 },
   },
 ]
 
@@ -247,36 +252,36 @@ export interface JobTemplate {
 }
 
 export const JOB_TEMPLATES: JobTemplate[] = [
-  { title: 'Boiler service', minutes: 60, tags: ['gas-safe'], demands: { weight_kg: 8 } },
+  { title: 'Boiler service', minutes: 60, tags: ['gas-safe'], demands: { shelf_units: 2 } },
   { title: 'Boiler breakdown - no heating', minutes: 90, priority: 'HIGH', tags: ['gas-safe'] },
   { title: 'Gas safety certificate (CP12)', minutes: 45, tags: ['gas-safe'] },
-  { title: 'Gas hob connection', minutes: 45, tags: ['gas-safe'], demands: { weight_kg: 3 } },
-  { title: 'Leaking tap repair', minutes: 30, demands: { weight_kg: 2 } },
-  { title: 'Toilet cistern repair', minutes: 45, demands: { weight_kg: 3 } },
-  { title: 'Shower valve replacement', minutes: 90, demands: { weight_kg: 6, volume_l: 20 } },
-  { title: 'Blocked drain clearance', minutes: 60, demands: { weight_kg: 25, volume_l: 150 } },
-  { title: 'Burst pipe - emergency', minutes: 60, priority: 'HIGH', demands: { weight_kg: 5 } },
-  { title: 'Radiator replacement', minutes: 120, demands: { weight_kg: 30, volume_l: 180 } },
-  { title: 'Power flush', minutes: 150, demands: { weight_kg: 40, volume_l: 120 } },
-  { title: 'Smart thermostat installation', minutes: 60, tags: ['electric'], demands: { weight_kg: 1 } },
-  { title: 'Immersion heater replacement', minutes: 75, tags: ['electric'], demands: { weight_kg: 4 } },
-  { title: 'Gutter and downpipe repair', minutes: 90, tags: ['ladder-rack'], demands: { volume_l: 80 } },
-  { title: 'Air-conditioning service', minutes: 90, tags: ['refrigerated'], demands: { weight_kg: 10 } },
+  { title: 'Gas hob connection', minutes: 45, tags: ['gas-safe'], demands: { shelf_units: 1, pipe_m: 2 } },
+  { title: 'Leaking tap repair', minutes: 30, demands: { shelf_units: 1 } },
+  { title: 'Toilet cistern repair', minutes: 45, demands: { shelf_units: 1 } },
+  { title: 'Shower valve replacement', minutes: 90, demands: { shelf_units: 2, pipe_m: 3 } },
+  { title: 'Blocked drain clearance', minutes: 60, demands: { shelf_units: 4 } },
+  { title: 'Burst pipe - emergency', minutes: 60, priority: 'HIGH', demands: { shelf_units: 2, pipe_m: 6 } },
+  { title: 'Radiator replacement', minutes: 120, demands: { shelf_units: 2, pipe_m: 4, large_items: 1 } },
+  { title: 'Power flush', minutes: 150, demands: { shelf_units: 6 } },
+  { title: 'Smart thermostat installation', minutes: 60, tags: ['electric'], demands: { shelf_units: 1 } },
+  { title: 'Immersion heater replacement', minutes: 75, tags: ['electric'], demands: { shelf_units: 1 } },
+  { title: 'Gutter and downpipe repair', minutes: 90, tags: ['ladder-rack'], demands: { pipe_m: 4 } },
+  { title: 'Air-conditioning service', minutes: 90, tags: ['refrigerated'], demands: { shelf_units: 2 } },
   { title: 'Heat pump annual service', minutes: 90, tags: ['electric', 'refrigerated'] },
   { title: 'Quote visit - bathroom refit', minutes: 45, priority: 'LOW', timeWindowType: 'SOFT' },
   {
     title: 'Hot water cylinder replacement',
     minutes: 180,
     tags: ['heavy-lift'],
-    demands: { weight_kg: 75, volume_l: 300, pallets: 1 },
+    demands: { shelf_units: 4, pipe_m: 8, large_items: 1 },
   },
 ]
 
 /** Work done at a depot rather than at a customer's address. */
 export const DEPOT_JOB_TEMPLATES: JobTemplate[] = [
-  { title: 'Van stock replenishment', minutes: 45, priority: 'LOW', demands: { weight_kg: 120 } },
+  { title: 'Van stock replenishment', minutes: 45, priority: 'LOW', demands: { shelf_units: 10 } },
   { title: 'Vehicle safety check', minutes: 30, priority: 'LOW' },
-  { title: 'Collect boiler delivery', minutes: 30, tags: ['heavy-lift'], demands: { pallets: 2 } },
+  { title: 'Collect boiler delivery', minutes: 30, tags: ['heavy-lift'], demands: { large_items: 3 } },
 ]
 
 /** What each kind of job involves, by title: the job description in the demo. */
@@ -301,7 +306,7 @@ export const JOB_DESCRIPTIONS: Record<string, string> = {
   'Hot water cylinder replacement': 'Replace a vented cylinder with a 210 l unvented unit; G3 commissioning.',
   'Van stock replenishment': 'Restock fittings, valves and consumables from the depot stores.',
   'Vehicle safety check': 'Weekly walk-round check: tyres, lights, fluids, ladder straps and first-aid kit.',
-  'Collect boiler delivery': "Collect two pallets of boilers from goods-in for this week's installs.",
+  'Collect boiler delivery': "Collect three boilers from goods-in for this week's installs.",
 }
 
 export const ACCESS_NOTES = [

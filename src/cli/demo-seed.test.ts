@@ -222,7 +222,7 @@ for (const dialect of DIALECTS) {
         expect(single.statusCode).toBe(200)
         expect(single.json().data.job.tags.length).toBeGreaterThan(0)
         expect(single.json().data.job.demands[0].capacityDimension.key).toMatch(
-          /^(weight_kg|volume_l|pallets)$/,
+          /^(shelf_units|pipe_m|large_items)$/,
         )
 
         const locations = (await get('/locations')).json().data.locations
@@ -244,8 +244,11 @@ for (const dialect of DIALECTS) {
           'ladder-rack',
         ])
         expect(shown.capacities).toContainEqual({
-          capacityDimension: expect.objectContaining({ key: 'weight_kg', label: 'Weight (kg)' }),
-          maxValue: 1100,
+          capacityDimension: expect.objectContaining({
+            key: 'shelf_units',
+            label: 'Van shelf space (units)',
+          }),
+          maxValue: 24,
         })
       })
     })

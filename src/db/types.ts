@@ -32,6 +32,9 @@ export interface OrganisationsTable {
   /** Customer emails when a job is en route / completed (migration 0024). */
   notify_customer_en_route: ColumnType<boolean | number, number | undefined, number>
   notify_customer_completed: ColumnType<boolean | number, number | undefined, number>
+  /** The maps' tile server URL template (https, {z} {x} {y}) and its attribution (migration 0027); null: no tiles. */
+  map_tile_url: ColumnType<string | null, string | null | undefined, string | null>
+  map_attribution: ColumnType<string | null, string | null | undefined, string | null>
 }
 
 export interface UsersTable {

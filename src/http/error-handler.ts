@@ -11,7 +11,7 @@ import {
   RETRY_AFTER_SECONDS,
   serviceUnavailable,
 } from './errors.js'
-import { ErrorBody } from './schemas.js'
+import { ERROR_CODES_KEYWORD, ErrorBody } from './schemas.js'
 import { describeValidationErrors, summarise } from './validation.js'
 
 interface ErrorResponse {
@@ -92,6 +92,8 @@ function describeCause(error: unknown): string {
 
 const SERVICE_UNAVAILABLE_RESPONSE = Type.Ref(ErrorBody, {
   description: 'Database unreachable for the moment (SERVICE_UNAVAILABLE); retry after `Retry-After` seconds',
+  // Named, not left to "every 503 code": the address lookup's GEOCODER_UNAVAILABLE is a 503 too.
+  [ERROR_CODES_KEYWORD]: ['SERVICE_UNAVAILABLE'],
 })
 
 export function installErrorHandling(app: FastifyInstance): void {

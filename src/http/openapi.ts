@@ -282,6 +282,11 @@ export async function installOpenApi<Event extends string>(
       { name: 'Jobs', description: "The public API's job routes, for the dashboard" },
       { name: 'Customers', description: "The public API's customer routes, for the dashboard" },
       { name: 'Search', description: 'One search across jobs and customers (the dashboard header)' },
+      {
+        name: 'Address lookup',
+        description:
+          "Addresses to coordinates through the service's geocoder (GEOCODER_URL), for the dialogs",
+      },
       { name: 'Dispatch', description: 'Job tags, demands and the job lifecycle' },
       {
         name: 'Forms',

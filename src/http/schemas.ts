@@ -82,7 +82,12 @@ export function StringEnum<const T extends string>(values: readonly T[], descrip
 export const JOB_STATUSES = ['CREATED', 'ASSIGNED', 'IN_PROGRESS', 'COMPLETED', 'CANCELLED'] as const
 export const JobStatus = StringEnum(JOB_STATUSES)
 export const JobPriority = StringEnum(['LOW', 'NORMAL', 'HIGH'])
-export const TimeWindowType = StringEnum(['HARD', 'SOFT'])
+export const TimeWindowType = StringEnum(
+  ['HARD', 'SOFT'],
+  'HARD: must be kept — the route optimiser plans the visit inside the window or not at all, and assigning ' +
+    'a job outside its own HARD window is refused (422 OUTSIDE_TIME_WINDOW); SOFT: preferred — a visit may end ' +
+    "after it, at a cost (the organisation's routing.latenessPenaltyPerMinute)",
+)
 export const VehicleEndPolicy = StringEnum(['RETURN_TO_ORIGIN', 'END_AT_LAST_JOB'])
 export const DayOfWeek = StringEnum([
   'MONDAY',
@@ -264,6 +269,10 @@ export const ERROR_CODE_DESCRIPTIONS: Record<ErrorCode, string> = {
     'retry after `Retry-After` seconds, or cancel one to free a place',
   INTERNAL_ERROR: 'Unexpected error; nothing of it is shown, it is logged with the request id',
   SERVICE_UNAVAILABLE: 'Database unreachable for the moment; retry after `Retry-After` seconds',
+  GEOCODER_NOT_CONFIGURED:
+    'This service has no address lookup (GEOCODER_URL is unset): coordinates are entered by hand or on the map',
+  GEOCODER_UNAVAILABLE:
+    'The address lookup service failed, did not answer within 3 s or answered something unreadable; retry later',
 }
 
 /**

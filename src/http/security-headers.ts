@@ -1,7 +1,9 @@
 // The content-security-policy every answer carries. Written for the dashboard (a single-page app
 // served from this origin): scripts only from files of this origin, never inline; styles from this
 // origin (inline style attributes allowed: components set them); images also as data:/blob: URLs and
-// from https tile servers a user may configure for the map; requests only to this origin; never
+// from any https origin, for the tile server an admin may set for the organisation's maps (one header
+// for every answer, sent before anyone is signed in, so not narrowed to that host; an image cannot
+// run script or send what the page reads, and scripts stay on this origin); requests only to this origin; never
 // framed (clickjacking); no <base> and no form posting elsewhere. JSON answers carry it harmlessly;
 // the swagger-ui playgrounds load only files of this origin and work under it unchanged (checked in
 // a browser: no violation on load, Authorize or Try it out).

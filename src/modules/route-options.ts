@@ -5,6 +5,7 @@ import type { Clock } from '../clock.js'
 import type { Database } from '../db/types.js'
 import type { ApiKeyResolver, Dashboard } from './auth/index.js'
 import type { Webhooks } from './automations/webhooks.js'
+import type { Geocoder } from './geocoding/geocoder.js'
 import type { LiveRefresher } from './live/refresher.js'
 import type { PlanRunner } from './route-plans/runner.js'
 
@@ -30,4 +31,6 @@ export interface RouteOptions {
   publicBaseUrl: string
   /** Whether SMTP_URL is set: customer emails can be sent (GET /organisation says so). */
   smtpConfigured: boolean
+  /** The address lookup (GEOCODER_URL); absent when the service has none. */
+  geocoder?: Geocoder
 }

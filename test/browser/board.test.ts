@@ -2,7 +2,7 @@
 // jobs with windows and coordinates. Rows, tray, blocks and map; assigning by mouse drag, by the
 // keyboard (dnd-kit's keyboard sensor) and through the Assign dialog, with JOB_ASSIGNED delivered to
 // a local webhook receiver; unassigning back to the tray; API errors shown as they are; filters;
-// the map's tile setting; a dispatcher's board; another organisation's ids not found.
+// the organisation's map background set by an admin and used on a dispatcher's board; a dispatcher's board; another organisation's ids not found.
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { createApiKey } from '../../src/modules/api-keys/service.js'
@@ -368,39 +368,65 @@ for (const dialect of DIALECTS) {
       await page.getByText('Nobody works on Tuesday').waitFor()
     })
 
-    it('keeps an optional map tile server in the browser and loads tiles only from it', async () => {
+    it('draws on the tile server an admin set once for the organisation, for every user of it', async () => {
+      const otherOrigin = (p: string) => p.startsWith('request to another origin: https://tiles.example.com/')
+      // Without tiles: depots, jobs with their names, a scale bar, and nothing from elsewhere.
+      await signIn(page, acme.dispatcher, boardPath())
+      const map = page.getByRole('region', { name: 'Map' })
+      await map.getByText('No background map', { exact: false }).waitFor()
+      await map.locator('.leaflet-control-scale-line').first().waitFor()
+      await map.locator('.map-label', { hasText: 'Boiler service' }).waitFor()
+      await map.locator('.map-label', { hasText: 'Salford Depot' }).waitFor()
+      expect(await map.locator('img.leaflet-tile').count()).toBe(0)
+
+      // The admin sets it once, on the Organisation page (an http address is refused there).
+      const admin = await openPage(browser, server.url)
+      await admin.page.route('https://tiles.example.com/**', (route) =>
+        route.fulfill({ status: 200, contentType: 'image/png', body: PIXEL }),
+      )
+      try {
+        await signIn(admin.page, acme.admin, '/settings/organisation')
+        const section = admin.page.getByRole('region', { name: 'Map background' })
+        await section.getByLabel(/^Tile server URL/).fill('http://tiles.example.com/{z}/{x}/{y}.png')
+        await section.getByRole('button', { name: 'Save map background' }).click()
+        await section.getByText(/^Tile server URL must be an https:\/\/ address/).waitFor()
+        await expectAccessible(admin.page, 'the map background with an error')
+        await section.getByLabel(/^Tile server URL/).fill('https://tiles.example.com/{z}/{x}/{y}.png')
+        await section.getByLabel(/^Attribution/).fill('© Example Tiles')
+        await section.getByRole('button', { name: 'Save map background' }).click()
+        await admin.page.getByText('Map background saved').waitFor()
+      } finally {
+        await admin.page.context().close()
+      }
+      expect(admin.problems.filter((p) => !otherOrigin(p))).toEqual([])
+
+      // The dispatcher's board (another user, another browser) draws on it.
       await page.route('https://tiles.example.com/**', (route) =>
         route.fulfill({ status: 200, contentType: 'image/png', body: PIXEL }),
       )
-      await signIn(page, acme.admin, boardPath())
-      const map = page.getByRole('region', { name: 'Map' })
-      await map.getByText('No background map: markers and routes only.', { exact: false }).waitFor()
-      await map.getByRole('button', { name: 'Map settings' }).click()
-      await map.getByLabel(/^Map tiles URL/).fill('http://tiles.example.com/{z}/{x}/{y}.png')
-      await map.getByRole('button', { name: 'Save map settings' }).click()
-      await map.getByText('Map tiles URL must be an https:// address').waitFor()
-      await expectAccessible(page, 'the map settings with an error')
-      await map.getByLabel(/^Map tiles URL/).fill('https://tiles.example.com/{z}/{x}/{y}.png')
-      await map.getByLabel(/^Attribution/).fill('© Example Tiles')
-      await map.getByRole('button', { name: 'Save map settings' }).click()
-      await map.getByText('© Example Tiles').waitFor()
-      await expect
-        .poll(() => watched.problems.some((p) => p.includes('https://tiles.example.com/')))
-        .toBe(true)
       await page.reload()
-      await page.getByRole('region', { name: 'Map' }).getByText('© Example Tiles').waitFor()
-      await page.getByRole('button', { name: 'Map settings' }).click()
-      await page.getByLabel(/^Map tiles URL/).fill('')
-      await page.getByRole('button', { name: 'Save map settings' }).click()
-      await page.getByText('No background map: markers and routes only.', { exact: false }).waitFor()
-      // The only requests elsewhere were the tiles the user asked for.
-      watched.problems.splice(
-        0,
-        watched.problems.length,
-        ...watched.problems.filter(
-          (p) => !p.startsWith('request to another origin: https://tiles.example.com/'),
-        ),
-      )
+      const tiled = page.getByRole('region', { name: 'Map' })
+      await tiled.getByText('© Example Tiles').waitFor()
+      await tiled.locator('img.leaflet-tile').first().waitFor({ state: 'attached' })
+      const sources = await tiled
+        .locator('img.leaflet-tile')
+        .evaluateAll((images) => images.map((image) => (image as unknown as { src: string }).src))
+      expect(sources.length).toBeGreaterThan(0)
+      for (const src of sources) expect(src).toMatch(/^https:\/\/tiles\.example\.com\/\d+\/\d+\/\d+\.png$/)
+      expect(await tiled.getByText('No background map', { exact: false }).count()).toBe(0)
+      await expect.poll(() => watched.problems.some(otherOrigin)).toBe(true)
+
+      // Cleared, the board is plain again; the only requests elsewhere were the organisation's tiles.
+      const cleared = await callApi(server, adminKey, 'PATCH', '/v1/admin/organisation', {
+        map: { tileUrl: null, attribution: null },
+      })
+      expect(cleared.status).toBe(200)
+      await page.reload()
+      await page
+        .getByRole('region', { name: 'Map' })
+        .getByText('No background map', { exact: false })
+        .waitFor()
+      watched.problems.splice(0, watched.problems.length, ...watched.problems.filter((p) => !otherOrigin(p)))
     })
 
     it('is a dispatcher’s home page too, and another organisation’s depot or job is not found', async () => {

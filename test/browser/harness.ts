@@ -30,7 +30,12 @@ export interface DashboardServer {
  */
 export async function startDashboard(
   dialect: Dialect,
-  options: { planWorkers?: number; clock?: () => number; positions?: PositionSource } = {},
+  options: {
+    planWorkers?: number
+    clock?: () => number
+    positions?: PositionSource
+    geocoderUrl?: string
+  } = {},
 ): Promise<DashboardServer> {
   await ensureDashboardBuilt()
   const database = await createTestDatabase(dialect)
@@ -51,6 +56,7 @@ export async function startDashboard(
       webhookPollIntervalMs: 250,
       planWorkers: options.planWorkers ?? 0,
       ipRateLimitPerMinute: TEST_IP_RATE_LIMIT_PER_MINUTE,
+      ...(options.geocoderUrl ? { geocoderUrl: options.geocoderUrl } : {}),
     },
   })
   await app.listen({ host: '127.0.0.1', port: 0 })

@@ -5,6 +5,7 @@
 // A worker cannot open another worker's job nor any dashboard page; an admin manages the templates.
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { updateOrganisation } from '../../src/modules/organisations/service.js'
 import { DIALECTS } from '../helpers.js'
 import { type Receiver, startReceiver } from '../webhook-receiver.js'
 import { expectAccessible, launchBrowser, openPage, PHONE, type WatchedPage } from './browser.js'
@@ -22,6 +23,12 @@ beforeAll(async () => {
   browser = await launchBrowser()
 })
 afterAll(() => browser?.close())
+
+/** A 1×1 transparent PNG: what the fake tile server answers. */
+const PIXEL = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=',
+  'base64',
+)
 
 const PLAN = [
   { title: 'Boiler service', at: '09:00', minutes: 60, gas: true, customer: 0 },
@@ -114,6 +121,47 @@ for (const dialect of DIALECTS) {
       await swipe(90, 330)
       await titles.first().waitFor()
       expect(new URL(page.url()).search).toBe('')
+    })
+
+    it('draws the day on the tile server the organisation set (plain, labelled and to scale without one)', async () => {
+      const tiles = (p: string) => p.startsWith('request to another origin: https://tiles.example.com/')
+      await page.route('https://tiles.example.com/**', (route) =>
+        route.fulfill({ status: 200, contentType: 'image/png', body: PIXEL }),
+      )
+      await signIn(page, acme.worker, '/')
+      await page.waitForURL('**/my')
+      const map = page.getByRole('region', { name: 'Map of the day’s route' })
+      await map.locator('.leaflet-control-scale-line').first().waitFor()
+      await map.locator('.map-label', { hasText: 'Radiator bleed' }).waitFor()
+      await map.locator('.map-label', { hasText: 'North depot' }).waitFor()
+      expect(await map.locator('img.leaflet-tile').count()).toBe(0)
+
+      // An admin sets the organisation's map background once; the worker's next visit draws on it.
+      await updateOrganisation(
+        server.database.db,
+        acme.id,
+        { map: { tileUrl: 'https://tiles.example.com/{z}/{x}/{y}.png', attribution: '© Example Tiles' } },
+        false,
+      )
+      try {
+        await page.reload()
+        await map.getByText('© Example Tiles').waitFor()
+        await map.locator('img.leaflet-tile').first().waitFor({ state: 'attached' })
+        const sources = await map
+          .locator('img.leaflet-tile')
+          .evaluateAll((images) => images.map((image) => (image as unknown as { src: string }).src))
+        for (const src of sources) expect(src).toMatch(/^https:\/\/tiles\.example\.com\/\d+\/\d+\/\d+\.png$/)
+        expect(await map.locator('.map-label').count()).toBe(0)
+      } finally {
+        await updateOrganisation(
+          server.database.db,
+          acme.id,
+          { map: { tileUrl: null, attribution: null } },
+          false,
+        )
+      }
+      expect(watched.problems.some(tiles)).toBe(true)
+      watched.problems.splice(0, watched.problems.length, ...watched.problems.filter((p) => !tiles(p)))
     })
 
     it('keeps a worker out of the dashboard and out of another worker’s job', async () => {

@@ -80,9 +80,9 @@ export function hardWindowMessage(job: JobWindow, scheduledStart: string, schedu
   if (!early && !late) return null
   const window = `[${job.earliest_start ?? 'open'}, ${job.latest_end ?? 'open'}]`
   return (
-    `The job has a HARD time window ${window}; the scheduled visit ${scheduledStart}–${scheduledEnd} ` +
+    `The job has a HARD time window ${window}, which must be kept; the scheduled visit ${scheduledStart}–${scheduledEnd} ` +
     `${early ? 'starts before earliestStart' : 'ends after latestEnd'}. Schedule it inside the window, ` +
-    'or change the window (or make it SOFT) first'
+    'or change the window (or make it SOFT: preferred rather than must be kept) first'
   )
 }
 

@@ -54,6 +54,31 @@ export const NotificationSettings = Type.Object(
   { description: 'Messages this service sends to your customers (default: none)' },
 )
 
+const MapFields = {
+  tileUrl: Type.Union([Type.String({ maxLength: 500 }), Type.Null()], {
+    description:
+      'Tile server URL template of every map (board, plan, My day, pin picker): https only, with {z}, {x} ' +
+      'and {y} (and optionally {s} or {r}), e.g. `https://tiles.example.com/{z}/{x}/{y}.png`. Null: no ' +
+      'tiles, the maps show depots, stops, labels and a scale bar on a plain background',
+    examples: ['https://tile.openstreetmap.org/{z}/{x}/{y}.png'],
+  }),
+  attribution: Type.Union([Type.String({ maxLength: 300 }), Type.Null()], {
+    description: 'Shown in the corner of the maps as the tile server asks (plain text)',
+    examples: ['© OpenStreetMap contributors'],
+  }),
+}
+
+export const MapSettings = Type.Object(MapFields, {
+  description:
+    "The maps' background, one per organisation (default: none, so the maps request nothing from another origin)",
+})
+export type MapSettings = Static<typeof MapSettings>
+
+export const MapSettingsResponse = Envelope(
+  Type.Object({ map: MapSettings }),
+  "The organisation's map background",
+)
+
 export const Organisation = Type.Object(
   {
     id: Id,
@@ -61,6 +86,7 @@ export const Organisation = Type.Object(
     plan: PlanTier,
     routing: RoutingSettings,
     notifications: NotificationSettings,
+    map: MapSettings,
     createdAt: DateTime,
     updatedAt: DateTime,
   },
@@ -83,6 +109,7 @@ export const UpdateOrganisationBody = Type.Object(
         { additionalProperties: false },
       ),
     ),
+    map: Type.Optional(Type.Partial(Type.Object(MapFields), { additionalProperties: false })),
   },
   { additionalProperties: false, examples: [{ name: 'Acme Plumbing & Heating' }] },
 )

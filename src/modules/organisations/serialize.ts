@@ -1,5 +1,5 @@
 import type { OrganisationRow } from '../../db/types.js'
-import type { Organisation } from './schemas.js'
+import type { MapSettings, Organisation } from './schemas.js'
 
 /** `smtpConfigured`: whether this process can send customer emails (SMTP_URL is set). */
 export function serializeOrganisation(row: OrganisationRow, smtpConfigured: boolean): Organisation {
@@ -19,7 +19,14 @@ export function serializeOrganisation(row: OrganisationRow, smtpConfigured: bool
         smtpConfigured,
       },
     },
+    map: serializeMapSettings(row),
     createdAt: row.created_at,
     updatedAt: row.updated_at,
   }
+}
+
+export function serializeMapSettings(
+  row: Pick<OrganisationRow, 'map_tile_url' | 'map_attribution'>,
+): MapSettings {
+  return { tileUrl: row.map_tile_url ?? null, attribution: row.map_attribution ?? null }
 }

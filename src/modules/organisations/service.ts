@@ -10,9 +10,10 @@ import type {
   PlanTier,
 } from '../../db/types.js'
 import { notFound } from '../../http/errors.js'
+import { checkedAttribution, checkedTileUrl } from './map-settings.js'
 import * as repository from './repository.js'
-import type { Organisation, UpdateOrganisationBody } from './schemas.js'
-import { serializeOrganisation } from './serialize.js'
+import type { MapSettings, Organisation, UpdateOrganisationBody } from './schemas.js'
+import { serializeMapSettings, serializeOrganisation } from './serialize.js'
 
 export const PLAN_TIERS: readonly PlanTier[] = ['FREE', 'STARTER', 'PRO', 'ENTERPRISE']
 /** Spec §1: API access requires a paid plan tier. */
@@ -50,6 +51,13 @@ export async function getOrganisation(
   return serializeOrganisation(row, smtpConfigured)
 }
 
+/** The map background every signed-in user's maps draw (workers' included). */
+export async function getMapSettings(db: Executor, id: string): Promise<MapSettings> {
+  const row = await repository.findOrganisation(db, id)
+  if (!row) throw notFound('Organisation')
+  return serializeMapSettings(row)
+}
+
 /** Renames or re-plans the caller's organisation; a plan change applies from the next request. */
 export async function updateOrganisation(
   db: Kysely<Database>,
@@ -75,6 +83,15 @@ export async function updateOrganisation(
     }
     if (emails.completed !== undefined && emails.completed !== Boolean(current.notify_customer_completed)) {
       changes.notify_customer_completed = sqlBool(emails.completed)
+    }
+    const map = input.map ?? {}
+    if (map.tileUrl !== undefined) {
+      const tileUrl = checkedTileUrl(map.tileUrl)
+      if (tileUrl !== current.map_tile_url) changes.map_tile_url = tileUrl
+    }
+    if (map.attribution !== undefined) {
+      const attribution = checkedAttribution(map.attribution)
+      if (attribution !== current.map_attribution) changes.map_attribution = attribution
     }
     if (Object.keys(changes).length > 0)
       await repository.updateOrganisation(trx, id, { ...changes, updated_at: nowIso() })

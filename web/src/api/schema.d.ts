@@ -52,9 +52,29 @@ export type paths = {
         head?: never;
         /**
          * Rename the organisation, change its plan or its settings
-         * @description A plan change applies from the next request: moving to FREE or STARTER ends API access for every key of the organisation, this one included (an operator restores it with the CLI). `notifications.customerEmails` turns the customer emails on or off (sent only when the service has SMTP_URL: `smtpConfigured`).
+         * @description A plan change applies from the next request: moving to FREE or STARTER ends API access for every key of the organisation, this one included (an operator restores it with the CLI). `notifications.customerEmails` turns the customer emails on or off (sent only when the service has SMTP_URL: `smtpConfigured`). `map` sets the tile server of every map of the organisation (https, with {z}, {x} and {y}; an empty string or null clears it).
          */
         patch: operations["updateOrganisation"];
+        trace?: never;
+    };
+    "/organisation/map": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The organisation's map background
+         * @description The tile server every map draws on, for any signed-in user (workers too: My day has a map); an admin sets it with PATCH /organisation (`map`). Both null: no tiles.
+         */
+        get: operations["getOrganisationMap"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/team/users": {
@@ -827,6 +847,26 @@ export type paths = {
          * @description The dashboard header's search: jobs by number, by title or by their customer, and customers by name, address, email or phone, each best first. Only your organisation is searched.
          */
         get: operations["search"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/geocode": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Find the coordinates of an address
+         * @description Asks the service's geocoder (GEOCODER_URL: a Nominatim or Photon server) for up to 5 places matching `q`, for the dialogs that offer matches as you type. Answers are cached for 10 minutes; lookups that reach the geocoder are limited to 60 a minute per organisation (429 RATE_LIMITED). Without GEOCODER_URL: 404 GEOCODER_NOT_CONFIGURED (the feature is not there: coordinates are entered by hand or on the map); a geocoder that fails, or takes over 3 s: 503 GEOCODER_UNAVAILABLE.
+         */
+        get: operations["geocodeAddress"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2100,7 +2140,10 @@ export type components = {
                 longitude: string | null;
                 /** @description Seconds on site */
                 serviceDuration: number;
-                /** @enum {string} */
+                /**
+                 * @description HARD: must be kept — the route optimiser plans the visit inside the window or not at all, and assigning a job outside its own HARD window is refused (422 OUTSIDE_TIME_WINDOW); SOFT: preferred — a visit may end after it, at a cost (the organisation's routing.latenessPenaltyPerMinute)
+                 * @enum {string}
+                 */
                 timeWindowType: "HARD" | "SOFT";
                 /**
                  * Format: date-time
@@ -2201,7 +2244,10 @@ export type components = {
             serviceDuration: number;
             /** @enum {string} */
             priority: "LOW" | "NORMAL" | "HIGH";
-            /** @enum {string} */
+            /**
+             * @description HARD: must be kept — the route optimiser plans the visit inside the window or not at all, and assigning a job outside its own HARD window is refused (422 OUTSIDE_TIME_WINDOW); SOFT: preferred — a visit may end after it, at a cost (the organisation's routing.latenessPenaltyPerMinute)
+             * @enum {string}
+             */
             timeWindowType: "HARD" | "SOFT";
             /** @description Opening time, HH:MM */
             operationalStart: string;
@@ -2390,6 +2436,21 @@ export type components = {
              */
             updatedAt: string;
         };
+        /** GeocodeMatch */
+        GeocodeMatch: {
+            /** @description The address as the geocoder writes it */
+            label: string;
+            /**
+             * @description Latitude in decimal degrees
+             * @example 51.5072
+             */
+            latitude: string;
+            /**
+             * @description Longitude in decimal degrees
+             * @example -0.1276
+             */
+            longitude: string;
+        };
         /** Job */
         Job: {
             /** @description Opaque identifier */
@@ -2416,7 +2477,10 @@ export type components = {
             jobLongitude: string | null;
             /** @description Seconds on site */
             serviceDuration: number;
-            /** @enum {string} */
+            /**
+             * @description HARD: must be kept — the route optimiser plans the visit inside the window or not at all, and assigning a job outside its own HARD window is refused (422 OUTSIDE_TIME_WINDOW); SOFT: preferred — a visit may end after it, at a cost (the organisation's routing.latenessPenaltyPerMinute)
+             * @enum {string}
+             */
             timeWindowType: "HARD" | "SOFT";
             /**
              * Format: date-time
@@ -2631,7 +2695,10 @@ export type components = {
             jobLongitude: string | null;
             /** @description Seconds on site */
             serviceDuration: number;
-            /** @enum {string} */
+            /**
+             * @description HARD: must be kept — the route optimiser plans the visit inside the window or not at all, and assigning a job outside its own HARD window is refused (422 OUTSIDE_TIME_WINDOW); SOFT: preferred — a visit may end after it, at a cost (the organisation's routing.latenessPenaltyPerMinute)
+             * @enum {string}
+             */
             timeWindowType: "HARD" | "SOFT";
             /**
              * Format: date-time
@@ -2695,7 +2762,10 @@ export type components = {
             jobLongitude: string | null;
             /** @description Seconds on site */
             serviceDuration: number;
-            /** @enum {string} */
+            /**
+             * @description HARD: must be kept — the route optimiser plans the visit inside the window or not at all, and assigning a job outside its own HARD window is refused (422 OUTSIDE_TIME_WINDOW); SOFT: preferred — a visit may end after it, at a cost (the organisation's routing.latenessPenaltyPerMinute)
+             * @enum {string}
+             */
             timeWindowType: "HARD" | "SOFT";
             /**
              * Format: date-time
@@ -2999,9 +3069,15 @@ export type components = {
                     current: number;
                 };
                 timeWindowType?: {
-                    /** @enum {string} */
+                    /**
+                     * @description HARD: must be kept — the route optimiser plans the visit inside the window or not at all, and assigning a job outside its own HARD window is refused (422 OUTSIDE_TIME_WINDOW); SOFT: preferred — a visit may end after it, at a cost (the organisation's routing.latenessPenaltyPerMinute)
+                     * @enum {string}
+                     */
                     previous: "HARD" | "SOFT";
-                    /** @enum {string} */
+                    /**
+                     * @description HARD: must be kept — the route optimiser plans the visit inside the window or not at all, and assigning a job outside its own HARD window is refused (422 OUTSIDE_TIME_WINDOW); SOFT: preferred — a visit may end after it, at a cost (the organisation's routing.latenessPenaltyPerMinute)
+                     * @enum {string}
+                     */
                     current: "HARD" | "SOFT";
                 };
                 earliestStart?: {
@@ -3155,7 +3231,10 @@ export type components = {
                  * @example 2026-11-23T09:00:00.000Z
                  */
                 latestEnd: string | null;
-                /** @enum {string} */
+                /**
+                 * @description HARD: must be kept — the route optimiser plans the visit inside the window or not at all, and assigning a job outside its own HARD window is refused (422 OUTSIDE_TIME_WINDOW); SOFT: preferred — a visit may end after it, at a cost (the organisation's routing.latenessPenaltyPerMinute)
+                 * @enum {string}
+                 */
                 timeWindowType: "HARD" | "SOFT";
                 /**
                  * Format: date-time
@@ -3248,7 +3327,10 @@ export type components = {
             }[];
             /** @description Seconds on site */
             serviceDuration: number;
-            /** @enum {string} */
+            /**
+             * @description HARD: must be kept — the route optimiser plans the visit inside the window or not at all, and assigning a job outside its own HARD window is refused (422 OUTSIDE_TIME_WINDOW); SOFT: preferred — a visit may end after it, at a cost (the organisation's routing.latenessPenaltyPerMinute)
+             * @enum {string}
+             */
             timeWindowType: "HARD" | "SOFT";
             /**
              * Format: date-time
@@ -3382,6 +3464,19 @@ export type components = {
                     /** @description Whether this service has an SMTP server to send them with (SMTP_URL); false: no email is sent, whatever the switches say */
                     smtpConfigured: boolean;
                 };
+            };
+            /** @description The maps' background, one per organisation (default: none, so the maps request nothing from another origin) */
+            map: {
+                /**
+                 * @description Tile server URL template of every map (board, plan, My day, pin picker): https only, with {z}, {x} and {y} (and optionally {s} or {r}), e.g. `https://tiles.example.com/{z}/{x}/{y}.png`. Null: no tiles, the maps show depots, stops, labels and a scale bar on a plain background
+                 * @example https://tile.openstreetmap.org/{z}/{x}/{y}.png
+                 */
+                tileUrl: string | null;
+                /**
+                 * @description Shown in the corner of the maps as the tile server asks (plain text)
+                 * @example © OpenStreetMap contributors
+                 */
+                attribution: string | null;
             };
             /**
              * Format: date-time
@@ -4189,7 +4284,10 @@ export type components = {
                         locationId: string | null;
                         /** @description Seconds on site */
                         serviceDuration: number;
-                        /** @enum {string} */
+                        /**
+                         * @description HARD: must be kept — the route optimiser plans the visit inside the window or not at all, and assigning a job outside its own HARD window is refused (422 OUTSIDE_TIME_WINDOW); SOFT: preferred — a visit may end after it, at a cost (the organisation's routing.latenessPenaltyPerMinute)
+                         * @enum {string}
+                         */
                         timeWindowType: "HARD" | "SOFT";
                         /**
                          * Format: date-time
@@ -4246,7 +4344,10 @@ export type components = {
                 locationId: string | null;
                 /** @description Seconds on site */
                 serviceDuration: number;
-                /** @enum {string} */
+                /**
+                 * @description HARD: must be kept — the route optimiser plans the visit inside the window or not at all, and assigning a job outside its own HARD window is refused (422 OUTSIDE_TIME_WINDOW); SOFT: preferred — a visit may end after it, at a cost (the organisation's routing.latenessPenaltyPerMinute)
+                 * @enum {string}
+                 */
                 timeWindowType: "HARD" | "SOFT";
                 /**
                  * Format: date-time
@@ -4979,6 +5080,18 @@ export interface operations {
                             completed?: boolean;
                         };
                     };
+                    map?: {
+                        /**
+                         * @description Tile server URL template of every map (board, plan, My day, pin picker): https only, with {z}, {x} and {y} (and optionally {s} or {r}), e.g. `https://tiles.example.com/{z}/{x}/{y}.png`. Null: no tiles, the maps show depots, stops, labels and a scale bar on a plain background
+                         * @example https://tile.openstreetmap.org/{z}/{x}/{y}.png
+                         */
+                        tileUrl?: string | null;
+                        /**
+                         * @description Shown in the corner of the maps as the tile server asks (plain text)
+                         * @example © OpenStreetMap contributors
+                         */
+                        attribution?: string | null;
+                    };
                 };
             };
         };
@@ -5126,6 +5239,155 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
                         code: "IDEMPOTENCY_KEY_REUSED";
+                    };
+                };
+            };
+            /** @description Rate limit of the key exceeded; retry after `Retry-After` seconds (RATE_LIMITED) */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code: "RATE_LIMITED";
+                    };
+                };
+            };
+            /** @description Unexpected error; nothing of it is shown, it is logged with the request id (INTERNAL_ERROR) */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code: "INTERNAL_ERROR";
+                    };
+                };
+            };
+            /** @description Database unreachable for the moment (SERVICE_UNAVAILABLE); retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code: "SERVICE_UNAVAILABLE";
+                    };
+                };
+            };
+        };
+    };
+    getOrganisationMap: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The organisation's map background */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @description The maps' background, one per organisation (default: none, so the maps request nothing from another origin) */
+                            map: {
+                                /**
+                                 * @description Tile server URL template of every map (board, plan, My day, pin picker): https only, with {z}, {x} and {y} (and optionally {s} or {r}), e.g. `https://tiles.example.com/{z}/{x}/{y}.png`. Null: no tiles, the maps show depots, stops, labels and a scale bar on a plain background
+                                 * @example https://tile.openstreetmap.org/{z}/{x}/{y}.png
+                                 */
+                                tileUrl: string | null;
+                                /**
+                                 * @description Shown in the corner of the maps as the tile server asks (plain text)
+                                 * @example © OpenStreetMap contributors
+                                 */
+                                attribution: string | null;
+                            };
+                        };
+                        /** @example Success */
+                        message: string;
+                    };
+                };
+            };
+            /** @description The request is not valid; `details` names each offending field (VALIDATION_ERROR) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code: "VALIDATION_ERROR";
+                    };
+                };
+            };
+            /** @description Missing, malformed, unknown, revoked or expired API key (UNAUTHORIZED) */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code: "UNAUTHORIZED";
+                    };
+                };
+            };
+            /** @description The key lacks the required scope (FORBIDDEN); or The organisation's plan has no API access (PLAN_UPGRADE_REQUIRED) */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code: "FORBIDDEN" | "PLAN_UPGRADE_REQUIRED";
                     };
                 };
             };
@@ -13733,7 +13995,10 @@ export interface operations {
                     priority?: "LOW" | "NORMAL" | "HIGH";
                     /** @description Seconds; default: the customer's serviceDuration, else 900 */
                     serviceDuration?: number;
-                    /** @enum {string} */
+                    /**
+                     * @description HARD: must be kept — the route optimiser plans the visit inside the window or not at all, and assigning a job outside its own HARD window is refused (422 OUTSIDE_TIME_WINDOW); SOFT: preferred — a visit may end after it, at a cost (the organisation's routing.latenessPenaltyPerMinute)
+                     * @enum {string}
+                     */
                     timeWindowType?: "HARD" | "SOFT";
                     /**
                      * Format: date-time
@@ -14433,7 +14698,10 @@ export interface operations {
                     priority?: "LOW" | "NORMAL" | "HIGH";
                     /** @description Seconds; default: the customer's serviceDuration, else 900 */
                     serviceDuration?: number;
-                    /** @enum {string} */
+                    /**
+                     * @description HARD: must be kept — the route optimiser plans the visit inside the window or not at all, and assigning a job outside its own HARD window is refused (422 OUTSIDE_TIME_WINDOW); SOFT: preferred — a visit may end after it, at a cost (the organisation's routing.latenessPenaltyPerMinute)
+                     * @enum {string}
+                     */
                     timeWindowType?: "HARD" | "SOFT";
                     /**
                      * Format: date-time
@@ -16975,7 +17243,10 @@ export interface operations {
                     serviceDuration?: number;
                     /** @enum {string} */
                     priority?: "LOW" | "NORMAL" | "HIGH";
-                    /** @enum {string} */
+                    /**
+                     * @description HARD: must be kept — the route optimiser plans the visit inside the window or not at all, and assigning a job outside its own HARD window is refused (422 OUTSIDE_TIME_WINDOW); SOFT: preferred — a visit may end after it, at a cost (the organisation's routing.latenessPenaltyPerMinute)
+                     * @enum {string}
+                     */
                     timeWindowType?: "HARD" | "SOFT";
                     /**
                      * @description HH:MM, default 00:00; before operationalEnd
@@ -17430,7 +17701,10 @@ export interface operations {
                     serviceDuration?: number;
                     /** @enum {string} */
                     priority?: "LOW" | "NORMAL" | "HIGH";
-                    /** @enum {string} */
+                    /**
+                     * @description HARD: must be kept — the route optimiser plans the visit inside the window or not at all, and assigning a job outside its own HARD window is refused (422 OUTSIDE_TIME_WINDOW); SOFT: preferred — a visit may end after it, at a cost (the organisation's routing.latenessPenaltyPerMinute)
+                     * @enum {string}
+                     */
                     timeWindowType?: "HARD" | "SOFT";
                     /**
                      * @description HH:MM, default 00:00; before operationalEnd
@@ -17841,6 +18115,167 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
                         code: "SERVICE_UNAVAILABLE";
+                    };
+                };
+            };
+        };
+    };
+    geocodeAddress: {
+        parameters: {
+            query: {
+                /**
+                 * @description What the user typed of the address (3 to 200 characters)
+                 * @example 10 Downing Street, London
+                 */
+                q: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Up to 5 places matching the text, best first (none: an empty list) */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            matches: components["schemas"]["GeocodeMatch"][];
+                        };
+                        /** @example Success */
+                        message: string;
+                    };
+                };
+            };
+            /** @description The request is not valid; `details` names each offending field (VALIDATION_ERROR) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code: "VALIDATION_ERROR";
+                    };
+                };
+            };
+            /** @description Missing, malformed, unknown, revoked or expired API key (UNAUTHORIZED) */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code: "UNAUTHORIZED";
+                    };
+                };
+            };
+            /** @description The key lacks the required scope (FORBIDDEN); or The organisation's plan has no API access (PLAN_UPGRADE_REQUIRED) */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code: "FORBIDDEN" | "PLAN_UPGRADE_REQUIRED";
+                    };
+                };
+            };
+            /** @description This service has no address lookup (GEOCODER_URL is unset): coordinates are entered by hand or on the map (GEOCODER_NOT_CONFIGURED) */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code: "GEOCODER_NOT_CONFIGURED";
+                    };
+                };
+            };
+            /** @description Rate limit of the key exceeded; retry after `Retry-After` seconds (RATE_LIMITED) */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code: "RATE_LIMITED";
+                    };
+                };
+            };
+            /** @description Unexpected error; nothing of it is shown, it is logged with the request id (INTERNAL_ERROR) */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code: "INTERNAL_ERROR";
+                    };
+                };
+            };
+            /** @description The address lookup service failed, did not answer within 3 s or answered something unreadable; retry later (GEOCODER_UNAVAILABLE); or Database unreachable for the moment; retry after `Retry-After` seconds (SERVICE_UNAVAILABLE) */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code: "GEOCODER_UNAVAILABLE" | "SERVICE_UNAVAILABLE";
                     };
                 };
             };

@@ -622,7 +622,10 @@ export type components = {
             serviceDuration: number;
             /** @enum {string} */
             priority: "LOW" | "NORMAL" | "HIGH";
-            /** @enum {string} */
+            /**
+             * @description HARD: must be kept — the route optimiser plans the visit inside the window or not at all, and assigning a job outside its own HARD window is refused (422 OUTSIDE_TIME_WINDOW); SOFT: preferred — a visit may end after it, at a cost (the organisation's routing.latenessPenaltyPerMinute)
+             * @enum {string}
+             */
             timeWindowType: "HARD" | "SOFT";
             /** @description Opening time, HH:MM */
             operationalStart: string;
@@ -753,7 +756,10 @@ export type components = {
             jobLongitude: string | null;
             /** @description Seconds on site */
             serviceDuration: number;
-            /** @enum {string} */
+            /**
+             * @description HARD: must be kept — the route optimiser plans the visit inside the window or not at all, and assigning a job outside its own HARD window is refused (422 OUTSIDE_TIME_WINDOW); SOFT: preferred — a visit may end after it, at a cost (the organisation's routing.latenessPenaltyPerMinute)
+             * @enum {string}
+             */
             timeWindowType: "HARD" | "SOFT";
             /**
              * Format: date-time
@@ -1085,7 +1091,10 @@ export type components = {
             jobLongitude: string | null;
             /** @description Seconds on site */
             serviceDuration: number;
-            /** @enum {string} */
+            /**
+             * @description HARD: must be kept — the route optimiser plans the visit inside the window or not at all, and assigning a job outside its own HARD window is refused (422 OUTSIDE_TIME_WINDOW); SOFT: preferred — a visit may end after it, at a cost (the organisation's routing.latenessPenaltyPerMinute)
+             * @enum {string}
+             */
             timeWindowType: "HARD" | "SOFT";
             /**
              * Format: date-time
@@ -1141,7 +1150,10 @@ export type components = {
             jobLongitude: string | null;
             /** @description Seconds on site */
             serviceDuration: number;
-            /** @enum {string} */
+            /**
+             * @description HARD: must be kept — the route optimiser plans the visit inside the window or not at all, and assigning a job outside its own HARD window is refused (422 OUTSIDE_TIME_WINDOW); SOFT: preferred — a visit may end after it, at a cost (the organisation's routing.latenessPenaltyPerMinute)
+             * @enum {string}
+             */
             timeWindowType: "HARD" | "SOFT";
             /**
              * Format: date-time
@@ -1251,7 +1263,10 @@ export type components = {
             jobLongitude: string | null;
             /** @description Seconds on site */
             serviceDuration: number;
-            /** @enum {string} */
+            /**
+             * @description HARD: must be kept — the route optimiser plans the visit inside the window or not at all, and assigning a job outside its own HARD window is refused (422 OUTSIDE_TIME_WINDOW); SOFT: preferred — a visit may end after it, at a cost (the organisation's routing.latenessPenaltyPerMinute)
+             * @enum {string}
+             */
             timeWindowType: "HARD" | "SOFT";
             /**
              * Format: date-time
@@ -1632,9 +1647,15 @@ export type components = {
                     current: number;
                 };
                 timeWindowType?: {
-                    /** @enum {string} */
+                    /**
+                     * @description HARD: must be kept — the route optimiser plans the visit inside the window or not at all, and assigning a job outside its own HARD window is refused (422 OUTSIDE_TIME_WINDOW); SOFT: preferred — a visit may end after it, at a cost (the organisation's routing.latenessPenaltyPerMinute)
+                     * @enum {string}
+                     */
                     previous: "HARD" | "SOFT";
-                    /** @enum {string} */
+                    /**
+                     * @description HARD: must be kept — the route optimiser plans the visit inside the window or not at all, and assigning a job outside its own HARD window is refused (422 OUTSIDE_TIME_WINDOW); SOFT: preferred — a visit may end after it, at a cost (the organisation's routing.latenessPenaltyPerMinute)
+                     * @enum {string}
+                     */
                     current: "HARD" | "SOFT";
                 };
                 earliestStart?: {
@@ -1761,9 +1782,15 @@ export type components = {
                     current: number;
                 };
                 timeWindowType?: {
-                    /** @enum {string} */
+                    /**
+                     * @description HARD: must be kept — the route optimiser plans the visit inside the window or not at all, and assigning a job outside its own HARD window is refused (422 OUTSIDE_TIME_WINDOW); SOFT: preferred — a visit may end after it, at a cost (the organisation's routing.latenessPenaltyPerMinute)
+                     * @enum {string}
+                     */
                     previous: "HARD" | "SOFT";
-                    /** @enum {string} */
+                    /**
+                     * @description HARD: must be kept — the route optimiser plans the visit inside the window or not at all, and assigning a job outside its own HARD window is refused (422 OUTSIDE_TIME_WINDOW); SOFT: preferred — a visit may end after it, at a cost (the organisation's routing.latenessPenaltyPerMinute)
+                     * @enum {string}
+                     */
                     current: "HARD" | "SOFT";
                 };
                 earliestStart?: {
@@ -2313,7 +2340,10 @@ export interface operations {
                     priority?: "LOW" | "NORMAL" | "HIGH";
                     /** @description Seconds; default: the customer's serviceDuration, else 900 */
                     serviceDuration?: number;
-                    /** @enum {string} */
+                    /**
+                     * @description HARD: must be kept — the route optimiser plans the visit inside the window or not at all, and assigning a job outside its own HARD window is refused (422 OUTSIDE_TIME_WINDOW); SOFT: preferred — a visit may end after it, at a cost (the organisation's routing.latenessPenaltyPerMinute)
+                     * @enum {string}
+                     */
                     timeWindowType?: "HARD" | "SOFT";
                     /**
                      * Format: date-time
@@ -3013,7 +3043,10 @@ export interface operations {
                     priority?: "LOW" | "NORMAL" | "HIGH";
                     /** @description Seconds; default: the customer's serviceDuration, else 900 */
                     serviceDuration?: number;
-                    /** @enum {string} */
+                    /**
+                     * @description HARD: must be kept — the route optimiser plans the visit inside the window or not at all, and assigning a job outside its own HARD window is refused (422 OUTSIDE_TIME_WINDOW); SOFT: preferred — a visit may end after it, at a cost (the organisation's routing.latenessPenaltyPerMinute)
+                     * @enum {string}
+                     */
                     timeWindowType?: "HARD" | "SOFT";
                     /**
                      * Format: date-time
@@ -3475,7 +3508,10 @@ export interface operations {
                     serviceDuration?: number;
                     /** @enum {string} */
                     priority?: "LOW" | "NORMAL" | "HIGH";
-                    /** @enum {string} */
+                    /**
+                     * @description HARD: must be kept — the route optimiser plans the visit inside the window or not at all, and assigning a job outside its own HARD window is refused (422 OUTSIDE_TIME_WINDOW); SOFT: preferred — a visit may end after it, at a cost (the organisation's routing.latenessPenaltyPerMinute)
+                     * @enum {string}
+                     */
                     timeWindowType?: "HARD" | "SOFT";
                     /**
                      * @description HH:MM, default 00:00; before operationalEnd
@@ -3930,7 +3966,10 @@ export interface operations {
                     serviceDuration?: number;
                     /** @enum {string} */
                     priority?: "LOW" | "NORMAL" | "HIGH";
-                    /** @enum {string} */
+                    /**
+                     * @description HARD: must be kept — the route optimiser plans the visit inside the window or not at all, and assigning a job outside its own HARD window is refused (422 OUTSIDE_TIME_WINDOW); SOFT: preferred — a visit may end after it, at a cost (the organisation's routing.latenessPenaltyPerMinute)
+                     * @enum {string}
+                     */
                     timeWindowType?: "HARD" | "SOFT";
                     /**
                      * @description HH:MM, default 00:00; before operationalEnd

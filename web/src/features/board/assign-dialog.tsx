@@ -8,6 +8,7 @@ import { Badge } from '../../ui/badge'
 import { Field } from '../../ui/form'
 import { FormDialog } from '../../ui/form-dialog'
 import { useFormState } from '../../ui/use-form-state'
+import { windowTypeLabel } from '../jobs/job-labels'
 import { type BoardJob, type BoardRow, clock, duration, jobsOfRow, suggestStart } from './board-model'
 import { type Slot, slotAssignment, useAssignJob, useAssignmentCheck } from './queries'
 import { windowText } from './tray'
@@ -72,7 +73,7 @@ export function AssignDialog({
   return (
     <FormDialog
       title={moving ? `Reassign ${job.title}` : `Assign ${job.title}`}
-      description={`Window ${windowText(job, timeZone)} (${job.timeWindowType === 'HARD' ? 'must be kept' : 'flexible'}) · ${duration(job.serviceDuration)} on site`}
+      description={`Window ${windowText(job, timeZone)} (${windowTypeLabel(job.timeWindowType).toLowerCase()}) · ${duration(job.serviceDuration)} on site`}
       onClose={onClose}
       onSubmit={submit}
       submitLabel={moving ? 'Move' : 'Assign'}

@@ -3,6 +3,7 @@
 import { Badge } from '../../ui/badge'
 import { Button } from '../../ui/button'
 import { Sheet } from '../../ui/dialog'
+import { windowTypeLabel } from '../jobs/job-labels'
 import { type BoardJob, type BoardRow, clock, duration } from './board-model'
 import { type LiveStop, RISK_LOOK } from './live-model'
 import { STATUS_LOOK } from './status'
@@ -75,8 +76,7 @@ export function JobSheet({
           </dd>
           <dt>Window</dt>
           <dd>
-            {windowText(job, timeZone)} ·{' '}
-            {job.timeWindowType === 'HARD' ? 'must be kept (hard)' : 'flexible (soft)'}
+            {windowText(job, timeZone)} · {windowTypeLabel(job.timeWindowType).toLowerCase()}
           </dd>
           <dt>On site</dt>
           <dd>{duration(job.serviceDuration)}</dd>

@@ -6,6 +6,7 @@ import { FormDialog } from '../../ui/form-dialog'
 import { SelectField, TextAreaField, TextField } from '../../ui/form-fields'
 import { useFormState } from '../../ui/use-form-state'
 import { PRIORITIES, WINDOW_TYPES } from '../jobs/job-labels'
+import { AddressLookup } from './address-lookup'
 import { LocationFields } from './location-fields'
 import { type Customer, useCreateCustomer, useUpdateCustomer } from './queries'
 
@@ -103,7 +104,19 @@ export function CustomerDialog({
     >
       <div className="form-grid">
         <TextField form={form} name="name" label="Name" autoComplete="off" />
-        <TextField form={form} name="address" label="Address" optional autoComplete="off" />
+        <AddressLookup
+          label="Address"
+          optional
+          value={values.address}
+          onChange={(address) => form.setField('address', address)}
+          onPick={(match) => {
+            form.setField('address', match.label)
+            form.setField('latitude', match.latitude)
+            form.setField('longitude', match.longitude)
+          }}
+          error={form.error('address')}
+          hint="Type 3 letters or more to pick a match: it places the pin"
+        />
         <TextField
           form={form}
           name="email"

@@ -12,7 +12,7 @@ import { ListPage } from '../../ui/list-page'
 import { EditRecord } from '../../ui/record-loading'
 import { EmptyState } from '../../ui/states'
 import { useToast } from '../../ui/toast'
-import { priorityOf } from '../jobs/job-labels'
+import { priorityOf, windowTypeLabel } from '../jobs/job-labels'
 import { CustomerDialog } from './customer-dialog'
 import { type Customer, useCustomer, useCustomers } from './queries'
 
@@ -60,7 +60,7 @@ export function CustomersPage() {
       cell: (c) => (
         <span>
           {c.operationalStart}–{c.operationalEnd}{' '}
-          <span className="muted">({c.timeWindowType === 'HARD' ? 'hard' : 'soft'})</span>
+          <span className="muted">({windowTypeLabel(c.timeWindowType).toLowerCase()})</span>
         </span>
       ),
     },

@@ -1,27 +1,18 @@
-// A map to place one pin: click the map or drag the pin to set latitude and longitude. There is no
-// tile server, so the map is a plain grid with the depots drawn on it for bearings; someone who has
-// a tile server sets its URL template in localStorage (`fieldservice.mapTilesUrl`) and gets tiles.
-// The numeric inputs beside it stay the exact way in (and the keyboard one).
+// A map to place one pin: click the map or drag the pin to set latitude and longitude. On the
+// organisation's tile server when an admin set one; otherwise a plain grid with the depots drawn on
+// it for bearings, and a scale bar. The numeric inputs beside it stay the exact way in (and the
+// keyboard one).
 import 'leaflet/dist/leaflet.css'
 import './pin-picker.css'
 import * as L from 'leaflet'
 import { useEffect, useRef } from 'react'
 import { leafletText } from '../map/leaflet-text'
-
-export const MAP_TILES_KEY = 'fieldservice.mapTilesUrl'
+import { addTileLayer, useMapTiles } from '../map/tile-settings'
 
 export interface Landmark {
   name: string
   latitude: number
   longitude: number
-}
-
-function tilesUrl(): string | null {
-  try {
-    return localStorage.getItem(MAP_TILES_KEY) || null
-  } catch {
-    return null
-  }
 }
 
 const PIN = L.divIcon({ className: 'pin-marker', iconSize: [22, 22], iconAnchor: [11, 22] })
@@ -52,6 +43,7 @@ export function PinPicker({
   change.current = onChange
   // The landmarks as a value: a new array on every render must not redraw them.
   const landmarksKey = JSON.stringify(landmarks)
+  const tiles = useMapTiles()
 
   // The map is made once; the pin and the landmarks follow the props below.
   // biome-ignore lint/correctness/useExhaustiveDependencies: created once, updated by the effects below
@@ -61,9 +53,8 @@ export function PinPicker({
     const centre: L.LatLngTuple =
       latitude !== null && longitude !== null ? [latitude, longitude] : DEFAULT_CENTRE
     placed.current = centre !== DEFAULT_CENTRE
-    const instance = L.map(element, { center: centre, zoom: 12, attributionControl: false })
-    const url = tilesUrl()
-    if (url) L.tileLayer(url, { maxZoom: 19 }).addTo(instance)
+    const instance = L.map(element, { center: centre, zoom: 12 })
+    L.control.scale({ position: 'bottomleft' }).addTo(instance)
     landmarkLayer.current = L.layerGroup().addTo(instance)
     instance.on('click', (event: L.LeafletMouseEvent) =>
       change.current(round6(event.latlng.lat), round6(event.latlng.lng)),
@@ -80,6 +71,13 @@ export function PinPicker({
       landmarkLayer.current = null
     }
   }, [])
+
+  // The tiles arrive with their query, after the map is made.
+  useEffect(() => {
+    const instance = map.current
+    if (!instance) return
+    return addTileLayer(instance, tiles)
+  }, [tiles])
 
   // The depots often arrive after the map is made (their query starts with the dialog).
   useEffect(() => {

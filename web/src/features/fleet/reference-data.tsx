@@ -1,5 +1,5 @@
 // Tags (skills and equipment that vehicles have and jobs need) and capacity dimensions (what vans
-// carry and jobs use: weight, volume, pallets) — small lists managed in place on the Fleet page.
+// carry and jobs use, named by the organisation) — small lists managed in place on the Fleet page.
 import { useState } from 'react'
 import { Button } from '../../ui/button'
 import { Field, FormError, serverErrors } from '../../ui/form'
@@ -152,7 +152,9 @@ export function CapacityCard() {
         <div className="section-header">
           <h2 id="capacity-title">Capacity dimensions</h2>
         </div>
-        <p className="muted">What vans carry and jobs use up: weight, volume, pallets.</p>
+        <p className="muted">
+          What vans carry and jobs use up, in your own words: shelf space, pipe length, weight…
+        </p>
         {dimensions.error && !dimensions.data ? (
           <ErrorState error={dimensions.error} onRetry={() => dimensions.refetch()} />
         ) : dimensions.isPending ? (

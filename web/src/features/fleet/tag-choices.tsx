@@ -74,9 +74,7 @@ export function CapacityInputs({
         <div className="capacity-inputs">
           {list.map((dimension) => (
             <label className="capacity-input" key={dimension.id}>
-              <span>
-                {dimension.label} <span className="muted mono">{dimension.key}</span>
-              </span>
+              <span>{dimension.label}</span>
               <input
                 className="input"
                 inputMode="decimal"

@@ -1,5 +1,5 @@
 // Create or edit a job: what (title, description), for whom and where (customer, depot, the
-// coordinates when not the customer's), when (the window, hard or soft, in the depot's time zone),
+// coordinates when not the customer's), when (the window, must be kept or preferred, in the depot's time zone),
 // how long and how urgent, and what it needs (tags, demands per capacity dimension).
 import { useState } from 'react'
 import { useDepots } from '../../app/time-zone'
@@ -9,6 +9,7 @@ import { serverErrors } from '../../ui/form'
 import { FormDialog } from '../../ui/form-dialog'
 import { SelectField, TextAreaField, TextField } from '../../ui/form-fields'
 import { useFormState } from '../../ui/use-form-state'
+import { AddressLookup } from '../customers/address-lookup'
 import { type Amounts, CapacityInputs, readAmounts, TagChoices } from '../fleet/tag-choices'
 import { CustomerSelect } from './customer-select'
 import { PRIORITIES, type TimeWindowType, WINDOW_TYPES } from './job-labels'
@@ -68,6 +69,8 @@ export function JobDialog({
     },
   )
   const { values, setField } = form
+  // Only to find the coordinates: a job has no address of its own (its customer's is used).
+  const [addressText, setAddressText] = useState('')
   const zone = useJobTimeZone(values.locationId)
   const extraErrors = serverErrors(failure && failure.step !== 'job' ? failure.cause : null, [
     'tagIds',
@@ -162,6 +165,20 @@ export function JobDialog({
             </option>
           ))}
         </SelectField>
+        <div className="span-2">
+          <AddressLookup
+            label="Find the job’s address"
+            optional
+            value={addressText}
+            onChange={setAddressText}
+            onPick={(match) => {
+              setAddressText(match.label)
+              setField('jobLatitude', match.latitude)
+              setField('jobLongitude', match.longitude)
+            }}
+            hint="When the job is not at the customer’s address: pick a match to fill the latitude and longitude"
+          />
+        </div>
         <TextField
           form={form}
           name="jobLatitude"

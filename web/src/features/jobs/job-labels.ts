@@ -22,10 +22,25 @@ export const PRIORITIES: { value: JobPriority; label: string; tone: Tone }[] = [
   { value: 'LOW', label: 'Low', tone: 'neutral' },
 ]
 
+/**
+ * One wording for the two kinds of window, on every page and on the phone: HARD (the API's word) is
+ * "must be kept", SOFT "preferred". The hints explain them where a kind is chosen.
+ */
 export const WINDOW_TYPES: { value: TimeWindowType; label: string; hint: string }[] = [
-  { value: 'SOFT', label: 'Soft', hint: 'Preferred: a visit outside it is allowed, at a cost' },
-  { value: 'HARD', label: 'Hard', hint: 'Promised: a visit outside it is refused' },
+  {
+    value: 'SOFT',
+    label: 'Preferred',
+    hint: 'Preferred (SOFT): a visit outside it is allowed, at a cost to the plan',
+  },
+  {
+    value: 'HARD',
+    label: 'Must be kept',
+    hint: 'Must be kept (HARD): a visit outside it is refused, and plans never make one',
+  },
 ]
+
+/** "Must be kept" or "Preferred". */
+export const windowTypeLabel = (type: TimeWindowType) => (type === 'HARD' ? 'Must be kept' : 'Preferred')
 
 export const statusOf = (status: JobStatus) => STATUSES.find((s) => s.value === status) ?? STATUSES[0]!
 export const priorityOf = (priority: JobPriority) =>

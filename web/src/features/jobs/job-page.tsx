@@ -16,7 +16,7 @@ import { AssignDialog } from './assign-dialog'
 import { CustomerContact } from './customer-contact'
 import { FormSubmissions } from './form-submissions'
 import { JobDialog } from './job-dialog'
-import { priorityOf, statusOf } from './job-labels'
+import { priorityOf, statusOf, windowTypeLabel } from './job-labels'
 import { useJobTimeZone } from './job-time'
 import { type JobDetail, type LifecycleAction, useDeleteJob, useJob, useJobTransition } from './queries'
 
@@ -186,7 +186,7 @@ function JobView({ job }: { job: JobDetail }) {
                 <>
                   {when(job.earliestStart)} – {when(job.latestEnd)}{' '}
                   <Badge tone={job.timeWindowType === 'HARD' ? 'amber' : 'neutral'}>
-                    {job.timeWindowType === 'HARD' ? 'Hard' : 'Soft'}
+                    {windowTypeLabel(job.timeWindowType)}
                   </Badge>
                 </>
               ) : (

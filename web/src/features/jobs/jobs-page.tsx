@@ -16,7 +16,7 @@ import { useToast } from '../../ui/toast'
 import { useCustomer } from '../customers/queries'
 import { CustomerSelect } from './customer-select'
 import { JobDialog } from './job-dialog'
-import { PRIORITIES, priorityOf, STATUSES, statusOf } from './job-labels'
+import { PRIORITIES, priorityOf, STATUSES, statusOf, windowTypeLabel } from './job-labels'
 import { type Job, type JobFilters, useJobs } from './queries'
 
 export function JobsPage() {
@@ -76,7 +76,7 @@ export function JobsPage() {
           <span className="stack" style={{ gap: 0 }}>
             <span>{time(j.earliestStart, j) ?? 'Any time'}</span>
             <span className="muted">
-              to {time(j.latestEnd, j) ?? 'any time'} · {j.timeWindowType === 'HARD' ? 'hard' : 'soft'}
+              to {time(j.latestEnd, j) ?? 'any time'} · {windowTypeLabel(j.timeWindowType).toLowerCase()}
             </span>
           </span>
         ) : (

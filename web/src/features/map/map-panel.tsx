@@ -1,17 +1,16 @@
 // The day on a map (Leaflet): depots as squares, jobs as status glyphs in the status colours, each
-// route as a line in its row's colour, in visiting order. No tile server unless the user set one
-// (Map settings): the background is plain and nothing is fetched from elsewhere.
+// route as a line in its row's colour, in visiting order. On the organisation's tile server when an
+// admin set one (Organisation page); otherwise a plain background with a scale bar and the names of
+// the stops and depots, and nothing is fetched from elsewhere.
 import L from 'leaflet'
 import 'leaflet/dist/leaflet.css'
 import './map.css'
-import { useEffect, useId, useRef, useState } from 'react'
-import { Button } from '../../ui/button'
-import { Field } from '../../ui/form'
+import { useEffect, useRef } from 'react'
 import type { LatLng } from '../board/board-model'
 import { type BlockStatus, STATUS_LOOK } from '../board/status'
-import { attributionHtml, leafletText } from './leaflet-text'
+import { leafletText } from './leaflet-text'
 import { addWorkerMarkers, type MapWorker } from './live-layer'
-import { type TileSettings, tileUrlProblem, useTileSettings } from './tile-settings'
+import { addReadingAids, addTileLayer, labelMarker, useMapTiles } from './tile-settings'
 
 export interface MapDepot {
   id: string
@@ -59,9 +58,7 @@ export function MapPanel({
   const overlays = useRef<L.LayerGroup | null>(null)
   const fitted = useRef<string | null>(null)
   const fitToMarkers = useRef(() => {})
-  const { tiles, save } = useTileSettings()
-  const [settingsOpen, setSettingsOpen] = useState(false)
-  const settingsId = useId()
+  const tiles = useMapTiles()
 
   useEffect(() => {
     if (!container.current) return
@@ -74,6 +71,7 @@ export function MapPanel({
       },
     )
     overlays.current = L.layerGroup().addTo(created)
+    addReadingAids(created)
     map.current = created
     const resize = new ResizeObserver(() => {
       created.invalidateSize({ animate: false })
@@ -89,14 +87,8 @@ export function MapPanel({
 
   useEffect(() => {
     const current = map.current
-    if (!current || !tiles) return
-    const layer = L.tileLayer(tiles.url, {
-      attribution: attributionHtml(tiles.attribution),
-      maxZoom: 19,
-    }).addTo(current)
-    return () => {
-      layer.remove()
-    }
+    if (!current) return
+    return addTileLayer(current, tiles)
   }, [tiles])
 
   useEffect(() => {
@@ -123,6 +115,7 @@ export function MapPanel({
         keyboard: false,
         title: `Depot: ${depot.name}`,
       }).addTo(group)
+      if (!tiles) labelMarker(depot.position, depot.name).addTo(group)
     }
     for (const job of jobs) {
       const look = STATUS_LOOK[job.status]
@@ -137,6 +130,7 @@ export function MapPanel({
       })
         .bindTooltip(leafletText(`${job.title} · ${look.label}`))
         .addTo(group)
+      if (!tiles) labelMarker(job.position, job.title).addTo(group)
     }
     addWorkerMarkers(group, workers)
     fitToMarkers.current = () => {
@@ -162,28 +156,14 @@ export function MapPanel({
     // And once more after the browser has laid the page out.
     const frame = requestAnimationFrame(() => fitToMarkers.current())
     return () => cancelAnimationFrame(frame)
-  }, [depots, jobs, routes, workers, fitKey])
+  }, [depots, jobs, routes, workers, fitKey, tiles])
 
   const located = jobs.length
   return (
     <section className="card map-panel" aria-label={label}>
       <header className="map-header">
         <h2>{label}</h2>
-        <Button
-          size="sm"
-          variant="ghost"
-          aria-expanded={settingsOpen}
-          aria-controls={settingsId}
-          onClick={() => setSettingsOpen((open) => !open)}
-        >
-          Map settings
-        </Button>
       </header>
-      {settingsOpen && (
-        <div id={settingsId}>
-          <TileSettingsForm tiles={tiles} onSave={save} onDone={() => setSettingsOpen(false)} />
-        </div>
-      )}
       <p className="visually-hidden">
         {depots.length} depots, {located} jobs with a position and {routes.length} routes
         {workers.length > 0
@@ -194,81 +174,10 @@ export function MapPanel({
       <div ref={container} className={tiles ? 'map-canvas' : 'map-canvas map-canvas-plain'} />
       {!tiles && (
         <p className="map-note muted">
-          No background map: markers and routes only. Add a tile server in Map settings.
+          No background map: markers, routes, names and a scale. An admin can set the organisation’s tile
+          server on the Organisation page.
         </p>
       )}
     </section>
-  )
-}
-
-function TileSettingsForm({
-  tiles,
-  onSave,
-  onDone,
-}: {
-  tiles: TileSettings | null
-  onSave: (tiles: TileSettings | null) => void
-  onDone: () => void
-}) {
-  const [url, setUrl] = useState(tiles?.url ?? '')
-  const [attribution, setAttribution] = useState(tiles?.attribution ?? '')
-  const [error, setError] = useState<string | undefined>()
-  return (
-    <form
-      className="map-settings"
-      noValidate
-      onSubmit={(event) => {
-        event.preventDefault()
-        const trimmed = url.trim()
-        if (trimmed === '') {
-          onSave(null)
-          onDone()
-          return
-        }
-        const problem = tileUrlProblem(trimmed)
-        if (problem) {
-          setError(problem)
-          return
-        }
-        onSave({ url: trimmed, attribution: attribution.trim() })
-        onDone()
-      }}
-    >
-      <Field
-        label="Map tiles URL"
-        optional
-        error={error}
-        hint="An https tile server you may use, with {z}, {x} and {y}. Stored in this browser only; empty for no background."
-      >
-        {(control) => (
-          <input
-            {...control}
-            className="input"
-            type="url"
-            placeholder="https://tiles.example.com/{z}/{x}/{y}.png"
-            value={url}
-            onChange={(e) => setUrl(e.target.value)}
-          />
-        )}
-      </Field>
-      <Field label="Attribution" optional hint="Shown in the corner of the map, as the tile server asks.">
-        {(control) => (
-          <input
-            {...control}
-            className="input"
-            value={attribution}
-            onChange={(e) => setAttribution(e.target.value)}
-          />
-        )}
-      </Field>
-      <div className="row">
-        <Button type="submit" size="sm" variant="primary">
-          Save map settings
-        </Button>
-        <Button size="sm" onClick={onDone}>
-          Cancel
-        </Button>
-      </div>
-    </form>
   )
 }

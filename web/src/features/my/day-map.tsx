@@ -1,14 +1,14 @@
 // The day's stops on a map (Leaflet): numbered markers in route order, the depot, and the route line
-// depot → stops → depot. No tile server unless the phone has one set (localStorage
-// `fieldservice.mapTilesUrl`, e.g. https://tile.example.com/{z}/{x}/{y}.png): the stops and the line
-// on a plain background need nothing from another origin. Loaded on demand (its own chunk).
+// depot → stops → depot. On the organisation's tile server when an admin set one; otherwise the stops,
+// their names, the line and a scale bar on a plain background, with nothing from another origin.
+// Loaded on demand (its own chunk).
 import L from 'leaflet'
 import 'leaflet/dist/leaflet.css'
 import { useEffect, useRef } from 'react'
+import '../map/map.css'
 import { leafletText } from '../map/leaflet-text'
+import { addReadingAids, addTileLayer, labelMarker, useMapTiles } from '../map/tile-settings'
 import type { MyJob } from './types'
-
-export const TILES_KEY = 'fieldservice.mapTilesUrl'
 
 type Point = [number, number]
 
@@ -30,6 +30,7 @@ interface Drawing {
 
 export default function DayMap({ jobs }: { jobs: MyJob[] }) {
   const container = useRef<HTMLDivElement>(null)
+  const tiles = useMapTiles()
   const stops = jobs.flatMap((job) => {
     const point = pointOf(job.latitude, job.longitude)
     return point ? [{ sequence: job.sequence, title: job.title, status: job.status, point }] : []
@@ -46,18 +47,20 @@ export default function DayMap({ jobs }: { jobs: MyJob[] }) {
     const element = container.current
     if (!element) return
     const { stops, depot } = JSON.parse(drawing) as Drawing
-    const map = L.map(element, { zoomSnap: 0.5, attributionControl: false })
-    const tiles = window.localStorage.getItem(TILES_KEY)
-    if (tiles) L.tileLayer(tiles, { maxZoom: 19 }).addTo(map)
+    const map = L.map(element, { zoomSnap: 0.5, attributionControl: tiles !== null })
+    addTileLayer(map, tiles)
+    addReadingAids(map)
     const path: Point[] = []
     if (depot) {
       path.push(depot.point)
       marker(depot.point, 'my-map-depot', 'D', `Depot: ${depot.name}`).addTo(map)
+      if (!tiles) labelMarker(depot.point, depot.name).addTo(map)
     }
     for (const stop of stops) {
       path.push(stop.point)
       const className = `my-map-stop my-map-${stop.status.toLowerCase()}`
       marker(stop.point, className, String(stop.sequence), `${stop.sequence}. ${stop.title}`).addTo(map)
+      if (!tiles) labelMarker(stop.point, stop.title).addTo(map)
     }
     if (depot) path.push(depot.point)
     if (path.length > 1)
@@ -68,7 +71,7 @@ export default function DayMap({ jobs }: { jobs: MyJob[] }) {
     return () => {
       map.remove()
     }
-  }, [drawing])
+  }, [drawing, tiles])
 
   if (stops.length === 0) return null
   return (

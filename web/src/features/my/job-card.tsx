@@ -2,6 +2,7 @@
 // do (status, forms), with a link to the job and one to the phone's navigation app.
 import { Link } from 'react-router'
 import { Badge } from '../../ui/badge'
+import { windowTypeLabel } from '../jobs/job-labels'
 import { clock, clockRange, duration } from './format'
 import { EnRouteBadge, LateBadge, PendingBadge, RiskBadge, ShownStatusBadge } from './job-status'
 import { geoUrl } from './navigate'
@@ -51,7 +52,7 @@ export function JobCard({ job, pending, now }: { job: MyJob; pending: QueuedActi
             <dt>Window</dt>
             <dd>
               {window}
-              {job.timeWindowType === 'HARD' ? ' (fixed)' : ' (flexible)'}
+              {` (${windowTypeLabel(job.timeWindowType).toLowerCase()})`}
             </dd>
           </div>
         )}

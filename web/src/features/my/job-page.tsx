@@ -10,6 +10,7 @@ import { Button, ButtonLink } from '../../ui/button'
 import { ConfirmDialog } from '../../ui/confirm-dialog'
 import { ErrorState, LoadingState } from '../../ui/states'
 import { useToast } from '../../ui/toast'
+import { windowTypeLabel } from '../jobs/job-labels'
 import { clock, clockRange, duration } from './format'
 import { placeOf } from './job-card'
 import { LateBadge, PendingBadge, ShownStatusBadge } from './job-status'
@@ -111,7 +112,7 @@ function JobDetails({ job, pending }: { job: MyJob; pending: QueuedAction[] }) {
             <dt>Window</dt>
             <dd>
               {window}
-              {job.timeWindowType === 'HARD' ? ' (fixed)' : ' (flexible)'}
+              {` (${windowTypeLabel(job.timeWindowType).toLowerCase()})`}
             </dd>
           </div>
         )}

@@ -47,7 +47,7 @@ export function EnRouteBadge({ job }: { job: MyJob }) {
 
 /**
  * The forecast's warning for a stop still to visit: "At risk" (it will start near the end of its
- * window, or a flexible window is already missed), "Will miss its window" (a fixed window can no
+ * window, or a preferred window is already missed), "Will miss its window" (a must-be-kept window can no
  * longer be met). Not shown beside "Late", which already says the time has passed.
  */
 export function RiskBadge({ job, now }: { job: MyJob; now: number }) {

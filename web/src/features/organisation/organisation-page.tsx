@@ -1,4 +1,5 @@
-// Settings › Organisation: the name (editable), the plan, and where the API and its playgrounds are.
+// Settings › Organisation: the name (editable), the plan, the maps' background, and where the API and
+// its playgrounds are.
 import { type FormEvent, useEffect, useId, useState } from 'react'
 import { API_PLANS } from '../../app/access'
 import { Badge } from '../../ui/badge'
@@ -9,6 +10,7 @@ import { Field, FormError, serverErrors } from '../../ui/form'
 import { PageHeader } from '../../ui/page-header'
 import { ErrorState, LoadingState } from '../../ui/states'
 import { useToast } from '../../ui/toast'
+import { MapSection } from './map-section'
 import { useOrganisation, useUpdateOrganisation } from './queries'
 
 export function OrganisationPage() {
@@ -32,7 +34,10 @@ export function OrganisationPage() {
 
   return (
     <div className="page">
-      <PageHeader title="Organisation" description="Your organisation’s name, plan and API endpoints." />
+      <PageHeader
+        title="Organisation"
+        description="Your organisation’s name, plan, map background and API endpoints."
+      />
       {query.isPending && <LoadingState />}
       {query.error && <ErrorState error={query.error} onRetry={() => query.refetch()} />}
       {organisation && (
@@ -89,6 +94,7 @@ export function OrganisationPage() {
               </div>
             </div>
           </section>
+          <MapSection organisation={organisation} />
           <section className="card" aria-labelledby="org-api">
             <div className="card-body">
               <h2 id="org-api">API</h2>
