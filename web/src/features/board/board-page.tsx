@@ -26,7 +26,7 @@ import {
   timelineRange,
   waitingJobs,
 } from './board-model'
-import { DayPicker, DepotSelect, JobFilters } from './board-toolbar'
+import { DayPicker, DepotSelect, JobFilters, ZoomControl, zoomOf } from './board-toolbar'
 import { boardMapData, boardTimelineRows, longDate, useNow } from './board-views'
 import { JobSheet } from './job-sheet'
 import { LiveBanner } from './live-banner'
@@ -51,6 +51,7 @@ export function BoardPage() {
   const status = params.get('status') as JobStatus | undefined
   const priority = params.get('priority') as JobPriority | undefined
   const tagId = params.get('tag')
+  const zoom = zoomOf(params.get('zoom'))
   const filters: BoardFilters = useMemo(() => ({ status, priority, tagId }), [status, priority, tagId])
   const now = useNow()
   const isToday = date === todayIn(timeZone)
@@ -108,7 +109,7 @@ export function BoardPage() {
   }
   const dnd = useBoardDnd({ rows: data?.rows ?? [], jobs: allJobs, range, onDrop })
   const map = useMemo(() => (data ? boardMapData(data, visible) : null), [data, visible])
-  const workers = useMemo(() => (data ? liveWorkers(data, liveShifts, now) : []), [data, liveShifts, now])
+  const workers = useMemo(() => liveWorkers(liveShifts, now), [liveShifts, now])
 
   const setParams = (changes: Record<string, string | undefined>) => params.set(changes, { keepPage: true })
   const depotName = depot?.name ?? 'All depots'
@@ -160,6 +161,10 @@ export function BoardPage() {
           <LiveBanner shifts={liveShifts} date={date} locationId={locationId} timeZone={timeZone} />
           <div className="board-legend">
             <StatusLegend />
+            <ZoomControl
+              zoom={zoom}
+              onChange={(next) => setParams({ zoom: next === 1 ? undefined : String(next) })}
+            />
             <span className="muted board-updated" aria-live="polite">
               {board.isFetching ? 'Refreshing…' : `Updated ${clock(board.dataUpdatedAt, timeZone)}`}
             </span>
@@ -177,6 +182,7 @@ export function BoardPage() {
               timeZone={timeZone}
               now={isToday ? now : undefined}
               interactive
+              zoom={zoom}
               preview={dnd.preview}
               onSelect={setSelectedId}
               empty={
