@@ -275,8 +275,21 @@ for (const dialect of DIALECTS) {
       const cancelled = await place('Called off', { jobLatitude: 53.6, jobLongitude: -2.5 }, '08:50', '08:55')
       await setJobState(db, org, cancelled, { status: 'CANCELLED' })
 
+      // Waiting, with its customer's coordinates copied as its own: still at the customer's address.
+      const copied = await api.post('/jobs', {
+        title: 'Same place',
+        serviceDuration: 600,
+        customerId: customer.body.data.customer.id,
+        jobLatitude: 53.41,
+        jobLongitude: -2.15,
+      })
+      expect(copied.status).toBe(201)
+
       const board = (await admin.get(`/board?date=${DATE}`)).body.data.board
       const row = board.rows.find((r: { shiftId: string }) => r.shiftId === shift.id)
+      const byTitle = Object.fromEntries(board.jobs.map((j: { title: string }) => [j.title, j]))
+      expect(byTitle['Same place']).toMatchObject({ ownPosition: false, latitude: '53.41' })
+      expect(byTitle.Boiler).toMatchObject({ ownPosition: true, customer: null })
       expect(
         row.legs.map((l: { fromJobId: string | null; toJobId: string | null }) => [l.fromJobId, l.toJobId]),
       ).toEqual([

@@ -109,7 +109,9 @@ const BoardJob = Type.Object({
     Type.String({ description: 'The job’s own position, else its customer’s; null: neither' }),
   ),
   ownPosition: Type.Boolean({
-    description: 'Whether latitude/longitude are the job’s own (else its customer’s, at their address)',
+    description:
+      'Whether the job has coordinates of its own that are not its customer’s (else it is at the ' +
+      'customer’s address)',
   }),
   longitude: Nullable(Type.String()),
   serviceDuration: Type.Integer({ description: 'Seconds on site' }),

@@ -155,8 +155,18 @@ function positionOf(row: repository.BoardJobRow): [string | null, string | null]
   return own ? [row.job_latitude, row.job_longitude] : [row.customer_latitude, row.customer_longitude]
 }
 
+/** Whether the job is somewhere else than its customer: coordinates of its own that are not theirs. */
+function elsewhere(row: repository.BoardJobRow): boolean {
+  if (row.job_latitude === null || row.job_longitude === null) return false
+  return (
+    row.customer_latitude === null ||
+    row.customer_longitude === null ||
+    Number(row.job_latitude) !== Number(row.customer_latitude) ||
+    Number(row.job_longitude) !== Number(row.customer_longitude)
+  )
+}
+
 function serializeBoardJob(row: repository.BoardJobRow, tags: { id: string; name: string }[]): BoardJob {
-  const own = row.job_latitude !== null && row.job_longitude !== null
   const [latitude, longitude] = positionOf(row)
   return {
     id: row.id,
@@ -169,7 +179,7 @@ function serializeBoardJob(row: repository.BoardJobRow, tags: { id: string; name
     locationId: row.location_id,
     latitude,
     longitude,
-    ownPosition: own,
+    ownPosition: elsewhere(row),
     serviceDuration: row.service_duration,
     timeWindowType: row.time_window_type,
     earliestStart: row.earliest_start,

@@ -2077,7 +2077,7 @@ export type components = {
                 locationId: string | null;
                 /** @description The job’s own position, else its customer’s; null: neither */
                 latitude: string | null;
-                /** @description Whether latitude/longitude are the job’s own (else its customer’s, at their address) */
+                /** @description Whether the job has coordinates of its own that are not its customer’s (else it is at the customer’s address) */
                 ownPosition: boolean;
                 longitude: string | null;
                 /** @description Seconds on site */

@@ -65,8 +65,8 @@ export function jobBlock(job: BoardJob, timeZone: string): TimelineBlock {
     end,
     status: job.status,
     draggable: job.status === 'ASSIGNED',
-    // Starts with the title (live-views.ts puts the ETA after it), the status and times.
-    description: [job.title, look.label, times, customer, address, job.number].filter(Boolean).join(', '),
+    // What the block shows first (title, customer: live-views.ts puts the ETA after the title), then the rest.
+    description: [job.title, customer, look.label, times, address, job.number].filter(Boolean).join(', '),
     tooltip: [
       [job.number, job.title].filter(Boolean).join(' · '),
       customer,

@@ -320,8 +320,18 @@ function JobView({ job }: { job: JobDetail }) {
  * address of its own, so the customer's is named for reference); the coordinates in a details line.
  */
 function JobPlace({ job }: { job: JobDetail }) {
-  const own = job.jobLatitude && job.jobLongitude ? `${job.jobLatitude}, ${job.jobLongitude}` : null
   const customer = job.customer
+  // Coordinates of its own that are its customer's (as a copy) still mean "at the customer".
+  const own =
+    job.jobLatitude &&
+    job.jobLongitude &&
+    !(
+      customer &&
+      Number(job.jobLatitude) === Number(customer.latitude) &&
+      Number(job.jobLongitude) === Number(customer.longitude)
+    )
+      ? `${job.jobLatitude}, ${job.jobLongitude}`
+      : null
   const coordinates = own ?? (customer ? `${customer.latitude}, ${customer.longitude}` : null)
   return (
     <span className="stack job-place">
