@@ -23,6 +23,7 @@ import {
   pgPlaceholder as p,
   referencesSql,
   TERMINAL,
+  takeNumberSql,
   totalSql,
   updatedEvent,
   updateJobSql,
@@ -53,6 +54,7 @@ const listPage = statement('raw_jobs_page', listPageSql(p))
 const total = statement('raw_jobs_total', totalSql(p))
 const references = statement('raw_job_references', referencesSql(p))
 const insertJob = statement('raw_insert_job', insertJobSql(p))
+const takeNumber = statement('raw_take_job_number', takeNumberSql(p))
 const insertOutbox = statement('raw_insert_outbox', insertOutboxSql(p))
 const current = statement('raw_job_for_update', currentForUpdateSql(p))
 const update = statement('raw_update_job', updateJobSql(p))
@@ -98,7 +100,9 @@ app.post<{ Body: CreateBody }>('/v1/public/jobs', one, async (request, reply) =>
     const found = rows[0] as { customer: Parameters<typeof createdDetail>[1]; locationName: string | null }
     if (body.customerId && !found.customer) return undefined
     const now = new Date().toISOString()
-    const created = newJob(newId(), organisationId, body, now)
+    const taken = await client.query(takeNumber([organisationId]))
+    const number = Number((taken.rows[0] as { last_number: number }).last_number)
+    const created = newJob(newId(), organisationId, body, now, number)
     await client.query(insertJob(created.values))
     await client.query(insertOutbox([newId(), organisationId, 'JOB_CREATED', created.event, now]))
     return createdDetail(created.job, found.customer, found.locationName)

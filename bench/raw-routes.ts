@@ -29,7 +29,8 @@ const LISTED = `jobs.id, jobs.title, jobs.description, jobs.status, jobs.priorit
   jobs.earliest_start AS "earliestStart", jobs.latest_end AS "latestEnd",
   jobs.scheduled_start AS "scheduledStart", jobs.scheduled_end AS "scheduledEnd",
   jobs.assigned_user_id AS "assignedUserId", jobs.started_at AS "startedAt",
-  jobs.completed_at AS "completedAt", jobs.created_at AS "createdAt", jobs.updated_at AS "updatedAt"`
+  jobs.completed_at AS "completedAt", jobs.created_at AS "createdAt", jobs.updated_at AS "updatedAt",
+  jobs.number`
 
 const nameOf = (table: string, column: string, key: string, alias: string) =>
   `(SELECT ${table}.${column} FROM ${table}
@@ -75,7 +76,14 @@ export const INSERT_COLUMNS = [
   'latest_end',
   'created_at',
   'updated_at',
+  'number',
 ] as const
+
+/** The organisation's next job number, taken in the create's transaction as the service takes it. */
+export const takeNumberSql = (p: Placeholder) =>
+  `INSERT INTO job_number_counters (organisation_id, last_number) VALUES (${p(1)}, 1001)
+   ON CONFLICT (organisation_id) DO UPDATE SET last_number = job_number_counters.last_number + 1
+   RETURNING last_number`
 
 export const insertJobSql = (p: Placeholder) =>
   `INSERT INTO jobs (${INSERT_COLUMNS.join(', ')}) VALUES (${INSERT_COLUMNS.map((_, i) => p(i + 1)).join(', ')})`
@@ -94,6 +102,7 @@ export const updateJobSql = (p: Placeholder) =>
    WHERE organisation_id = ${p(1)} AND id = ${p(2)}`
 
 interface ListedRow {
+  number: number | string
   customerId: string | null
   locationId: string | null
   assignedUserId: string | null
@@ -108,6 +117,7 @@ interface ListedRow {
 
 /** The nested references of a listed job, added in place (the serialiser drops the flat names). */
 export function nestListed<T extends ListedRow>(row: T): T {
+  row.number = `J-${row.number}`
   row.customer = row.customerId ? { id: row.customerId, name: row.customerName ?? '' } : null
   row.location = row.locationId ? { id: row.locationId, name: row.locationName ?? '' } : null
   row.assignedUser = row.assignedUserId
@@ -167,8 +177,12 @@ export function detailOf(row: Record<string, unknown>) {
     completedAt: row.completed_at,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
+    number: `J-${row.number}`,
     shiftId: row.shift_id,
     actualDuration: row.actual_duration,
+    startRecordedAt: row.start_recorded_at,
+    completeRecordedAt: row.complete_recorded_at,
+    enRouteAt: row.en_route_at,
     customer: customerId
       ? {
           id: customerId,
@@ -208,7 +222,7 @@ export interface CreateBody {
 }
 
 /** The values of insertJobSql, in INSERT_COLUMNS order, and the created job as the API shows it. */
-export function newJob(id: string, organisationId: string, body: CreateBody, now: string) {
+export function newJob(id: string, organisationId: string, body: CreateBody, now: string, number: number) {
   const job = {
     id,
     title: body.title,
@@ -225,6 +239,7 @@ export function newJob(id: string, organisationId: string, body: CreateBody, now
     latestEnd: body.latestEnd ? new Date(body.latestEnd).toISOString() : null,
     createdAt: now,
     updatedAt: now,
+    number: `J-${number}`,
   }
   const values = [
     id,
@@ -243,6 +258,7 @@ export function newJob(id: string, organisationId: string, body: CreateBody, now
     job.latestEnd,
     now,
     now,
+    number,
   ]
   const event = JSON.stringify({
     jobId: id,
@@ -259,6 +275,7 @@ export function newJob(id: string, organisationId: string, body: CreateBody, now
     earliestStart: job.earliestStart,
     latestEnd: job.latestEnd,
     createdAt: now,
+    number: job.number,
   })
   return { job, values, event }
 }
@@ -278,6 +295,9 @@ export function createdDetail(
     completedAt: null,
     shiftId: null,
     actualDuration: null,
+    startRecordedAt: null,
+    completeRecordedAt: null,
+    enRouteAt: null,
     customer: customer && job.customerId ? { id: job.customerId, ...customer } : null,
     assignedUser: null,
     location: job.locationId ? { id: job.locationId, name: locationName ?? '' } : null,

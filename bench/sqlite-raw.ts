@@ -25,6 +25,7 @@ import {
   sqlitePlaceholder as p,
   referencesSql,
   TERMINAL,
+  takeNumberSql,
   totalSql,
   updatedEvent,
   updateJobSql,
@@ -43,6 +44,7 @@ const listPage = db.prepare(listPageSql(p))
 const total = db.prepare(totalSql(p)).pluck()
 const references = db.prepare(referencesSql(p))
 const insertJob = db.prepare(insertJobSql(p))
+const takeNumber = db.prepare(takeNumberSql(p)).pluck()
 const insertOutbox = db.prepare(insertOutboxSql(p))
 const current = db.prepare(currentForUpdateSql(p))
 const update = db.prepare(updateJobSql(p))
@@ -57,7 +59,8 @@ const create = db.transaction((body: CreateBody) => {
   ) as Found
   if (body.customerId && !found.customer) return undefined
   const now = new Date().toISOString()
-  const { job, values, event } = newJob(newId(), organisationId, body, now)
+  const number = takeNumber.get(organisationId) as number
+  const { job, values, event } = newJob(newId(), organisationId, body, now, number)
   insertJob.run(values)
   insertOutbox.run(newId(), organisationId, 'JOB_CREATED', event, now)
   return createdDetail(job, found.customer ? JSON.parse(found.customer) : null, found.locationName)

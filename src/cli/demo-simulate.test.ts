@@ -82,8 +82,8 @@ for (const dialect of DIALECTS) {
         return id
       }
       const a = await job('A', 53.5, wendy.id, early.id, '09:00')
-      const b = await job('B', 53.6, wendy.id, early.id, '09:50')
-      const c = await job('C', 53.7, wendy.id, early.id, '10:40')
+      const b = await job('B', 53.6, wendy.id, early.id, '09:55')
+      const c = await job('C', 53.7, wendy.id, early.id, '10:50')
       const d = await job('D', 53.5, liam.id, late.id, '13:30')
       await setJobState(db, org, a, { status: 'IN_PROGRESS', startedAt: iso('09:00') })
       await createFormTemplate(db, org, {
@@ -248,7 +248,9 @@ for (const dialect of DIALECTS) {
         .execute()
       expect(jobs).toEqual([
         { shift_id: idle.id, scheduled_start: iso('09:30'), status: 'ASSIGNED' },
-        { shift_id: idle.id, scheduled_start: iso('10:20'), status: 'ASSIGNED' },
+        // 'Far' is over an hour and a half's drive from 'Near': assign's checks refuse 10:20 (OVERLAP),
+        // and the top-up tries a quarter of an hour later until Nina can be there.
+        { shift_id: idle.id, scheduled_start: iso('11:50'), status: 'ASSIGNED' },
       ])
       // Again: the shift has work now, nothing more is added.
       expect(await topUpToday(s.db, s.org, now)).toBe(0)

@@ -8,7 +8,7 @@ import type { Kysely } from 'kysely'
 import type { Database } from '../db/types.js'
 import type { CustomerListQuery } from '../modules/customers/schemas.js'
 import { listCustomers } from '../modules/customers/service.js'
-import { assignJob } from '../modules/jobs/dispatch-service.js'
+import { assignJob, checkJobAssignment } from '../modules/jobs/dispatch-service.js'
 import { createJob } from '../modules/jobs/service.js'
 import type { LiveShift } from '../modules/live/schemas.js'
 import { liveDay } from '../modules/live/service.js'
@@ -79,14 +79,28 @@ export async function topUpToday(db: Kysely<Database>, organisationId: string, n
         latestEnd: iso(ceilTo(end, HOUR) + HOUR),
         timeWindowType: 'SOFT',
       })
-      await assignJob(db, organisationId, job.id, {
-        userId: shift.worker.id,
-        shiftId: shift.shiftId,
-        scheduledStart: iso(cursor),
-        scheduledEnd: iso(end),
-      })
+      // Assign's checks (jobs/assignment-check.ts) refuse a visit in a break, or one the worker cannot
+      // reach in time: try a quarter of an hour later, until the shift has no room left for it.
+      let start = cursor
+      let placed = false
+      while (start + kind.minutes * MINUTE <= Date.parse(shift.end) - 15 * MINUTE) {
+        const assignment = {
+          userId: shift.worker.id,
+          shiftId: shift.shiftId,
+          scheduledStart: iso(start),
+          scheduledEnd: iso(start + kind.minutes * MINUTE),
+        }
+        const { problems } = await checkJobAssignment(db, organisationId, job.id, assignment)
+        if (!problems.some((problem) => problem.severity === 'HARD')) {
+          await assignJob(db, organisationId, job.id, assignment)
+          placed = true
+          break
+        }
+        start += 15 * MINUTE
+      }
+      if (!placed) break
       added++
-      cursor = ceilTo(end + TRAVEL_MS, FIVE_MINUTES)
+      cursor = ceilTo(start + kind.minutes * MINUTE + TRAVEL_MS, FIVE_MINUTES)
     }
   }
   return added

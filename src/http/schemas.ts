@@ -239,6 +239,10 @@ export const ERROR_CODE_DESCRIPTIONS: Record<ErrorCode, string> = {
   OFF_SHIFT: 'The worker has no shift at that time (30 min either side): positions are taken only on shift',
   OUTSIDE_SHIFT:
     "The time sent is outside the worker's shift (± 30 min), or more than 24 hours ago for a job with no shift; nothing was done",
+  OVERLAP:
+    "The visit overlaps another of the worker's visits, or leaves too little time to drive between them; nothing was done",
+  SKILL_MISSING: "The job needs a tag the worker's vehicle lacks; nothing was done",
+  CAPACITY_EXCEEDED: "The vehicle's capacity would be exceeded by the day's demands; nothing was done",
   WORKER_ABSENT:
     'The worker is away (holiday, sick, training or other absence) during the scheduled visit; nothing was done',
   IDEMPOTENCY_KEY_IN_USE: 'A request with this Idempotency-Key is still running; retry once it has finished',

@@ -10,6 +10,12 @@ const EPS = 1e-6
 export interface Violation {
   code: string
   message: string
+  /** The model job index of the stop it concerns, when it concerns one. */
+  job?: number
+  /** The route's break index (BREAK_OVERLAP). */
+  break?: number
+  /** The capacity dimension (CAPACITY). */
+  dimension?: number
 }
 
 interface Context {
@@ -99,15 +105,20 @@ function checkRoute(ctx: Context, planned: PlannedRoute, out: Violation[]): numb
   const takeBreaks = (stops: number) => {
     for (const b of breaksAfter(stops)) {
       if (b.start < time - EPS)
-        out.push({ code: 'BREAK_OVERLAP', message: `${where} break ${b.break} overlaps work before it` })
+        out.push({
+          code: 'BREAK_OVERLAP',
+          message: `${where} break ${b.break} overlaps work before it`,
+          break: b.break,
+        })
       time = Math.max(time, b.end)
     }
   }
   planned.stops.forEach((stop, index) => {
     const job = model.jobs[stop.job]
     const at = `${where} stop ${index} (job ${stop.job})`
+    const flag = (code: string, message: string) => out.push({ code, message, job: stop.job })
     if (!job || job.location === null) {
-      out.push({ code: 'UNROUTABLE_JOB', message: `${at} has no job or no location` })
+      flag('UNROUTABLE_JOB', `${at} has no job or no location`)
       return
     }
     takeBreaks(index)
@@ -115,19 +126,19 @@ function checkRoute(ctx: Context, planned: PlannedRoute, out: Violation[]): numb
     const travelTime = ctx.duration[leg]! / speed
     distance += ctx.distance[leg]!
     if (stop.arrival < time + travelTime - EPS * Math.max(1, time))
-      out.push({ code: 'TRAVEL_TOO_FAST', message: `${at} arrives before it could` })
+      flag('TRAVEL_TOO_FAST', `${at} arrives before it could`)
     const earliest = job.window ? job.window[0] : Number.NEGATIVE_INFINITY
     if (stop.serviceStart < Math.max(stop.arrival, earliest) - EPS * Math.max(1, Math.abs(earliest)))
-      out.push({ code: 'EARLY_START', message: `${at} starts before arrival or its window` })
+      flag('EARLY_START', `${at} starts before arrival or its window`)
     if (stop.serviceStart > latestStart(ctx, stop.job) + EPS * Math.max(1, stop.serviceStart))
-      out.push({ code: 'TIME_WINDOW', message: `${at} misses its HARD window` })
+      flag('TIME_WINDOW', `${at} misses its HARD window`)
     if (!near(stop.serviceEnd, stop.serviceStart + job.serviceSeconds))
-      out.push({ code: 'SERVICE_LENGTH', message: `${at} does not last its service time` })
+      flag('SERVICE_LENGTH', `${at} does not last its service time`)
     lateSeconds += lateness(ctx, stop.job, stop.serviceStart)
     for (const skill of job.skills)
-      if (!route.skills.includes(skill)) out.push({ code: 'SKILL', message: `${at} lacks tag ${skill}` })
+      if (!route.skills.includes(skill)) flag('SKILL', `${at} lacks tag ${skill}`)
     if (job.pinnedRoute !== undefined && job.pinnedRoute !== planned.route)
-      out.push({ code: 'PINNED', message: `${at} is pinned to route ${job.pinnedRoute}` })
+      flag('PINNED', `${at} is pinned to route ${job.pinnedRoute}`)
     for (let d = 0; d < model.dimensions; d++) load[d]! += job.demand[d] ?? 0
     time = stop.serviceEnd
     location = job.location
@@ -147,6 +158,7 @@ function checkRoute(ctx: Context, planned: PlannedRoute, out: Violation[]): numb
       out.push({
         code: 'CAPACITY',
         message: `${where} carries ${load[d]} > ${route.capacity[d] ?? 0} (dim ${d})`,
+        dimension: d,
       })
   }
   if (!near(distance, planned.distance))

@@ -101,6 +101,20 @@ for (const dialect of DIALECTS) {
       await expect.poll(() => page.url()).toContain(`customer=${saved.id}`)
       const edit = page.getByRole('dialog', { name: 'Edit Harbour Café' })
       expect(await edit.getByLabel('Latitude').inputValue()).toBe('53.4794')
+      // The saved pin is drawn inside the map (a rotation on the element Leaflet positions once
+      // turned it about the map's corner, off the map).
+      const pinInside = async () => {
+        const map = await edit.locator('.pin-picker-map').boundingBox()
+        const pin = await edit.locator('.pin-marker').boundingBox()
+        if (!map || !pin) return false
+        return (
+          pin.x >= map.x &&
+          pin.y >= map.y &&
+          pin.x + pin.width <= map.x + map.width &&
+          pin.y + pin.height <= map.y + map.height
+        )
+      }
+      await expect.poll(pinInside).toBe(true)
       await edit.getByLabel('Name').fill('Harbour Café & Bar')
       await edit.getByRole('button', { name: 'Save customer' }).click()
       await page.getByRole('row').filter({ hasText: 'Harbour Café & Bar' }).waitFor()

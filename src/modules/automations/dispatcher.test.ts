@@ -310,10 +310,11 @@ for (const dialect of DIALECTS) {
         const api = client(background, owner.headers)
         for (let i = 0; i < 4; i++) {
           const job = await api.post('/jobs', { title: `Job ${i}` })
+          // One after another: assign refuses a visit overlapping the worker's others (OVERLAP).
           await admin.post(`/jobs/${job.body.data.job.id}/assign`, {
             userId: user.body.data.user.id,
-            scheduledStart: '2026-11-23T09:00:00Z',
-            scheduledEnd: '2026-11-23T10:00:00Z',
+            scheduledStart: `2026-11-23T${10 + i}:00:00Z`,
+            scheduledEnd: `2026-11-23T${10 + i}:30:00Z`,
           })
         }
         await receiver.waitFor(2, 5000)

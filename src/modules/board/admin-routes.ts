@@ -3,8 +3,10 @@ import { COMMON_ERRORS, NOT_FOUND_ERROR, SUCCESS } from '../../http/schemas.js'
 import type { RouteOptions } from '../route-options.js'
 import { BoardQuery, BoardResponse } from './schemas.js'
 import { getBoard } from './service.js'
+import { weekBoardRoutes } from './week-routes.js'
 
-export const boardAdminRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app, { db }) => {
+export const boardAdminRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app, options) => {
+  const { db } = options
   app.get(
     '/board',
     {
@@ -27,4 +29,6 @@ export const boardAdminRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (
       message: SUCCESS,
     }),
   )
+  // The week view: workers × 7 days (week-routes.ts).
+  await app.register(weekBoardRoutes, options)
 }

@@ -10,6 +10,7 @@ import {
 import type { RouteOptions } from '../route-options.js'
 import {
   AssignJobBody,
+  AssignmentCheckResponse,
   CancelJobBody,
   CompleteJobBody,
   JobDemandsBody,
@@ -27,17 +28,47 @@ const TRANSITION_ERRORS = {
   ...BODY_ERRORS,
   ...errorResponses('INVALID_TRANSITION'),
 }
+type AssignErrorSpec =
+  | 'INVALID_TRANSITION'
+  | 'WORKER_ABSENT'
+  | 'OVERLAP'
+  | 'SKILL_MISSING'
+  | 'CAPACITY_EXCEEDED'
+  | readonly ['OUTSIDE_TIME_WINDOW' | 'OUTSIDE_SHIFT', string]
 const ASSIGN_ERRORS = {
   ...TRANSITION_ERRORS,
-  ...errorResponses<'INVALID_TRANSITION' | 'WORKER_ABSENT' | readonly ['OUTSIDE_TIME_WINDOW', string]>(
+  ...errorResponses<AssignErrorSpec>(
     'INVALID_TRANSITION',
     [
       'OUTSIDE_TIME_WINDOW',
       'The job has a HARD window and the scheduled visit falls outside [earliestStart, latestEnd]',
     ] as const,
     'WORKER_ABSENT',
+    [
+      'OUTSIDE_SHIFT',
+      "The visit starts outside the shift's hours on its date, during one of its breaks (or the drive there " +
+        'would), or on a date the shift does not run',
+    ] as const,
+    'OVERLAP',
+    'SKILL_MISSING',
+    'CAPACITY_EXCEEDED',
   ),
 }
+/** The assign body's own 400s and 404s, without the transition's or the rules' 422s. */
+const CHECK_ERRORS = { ...COMMON_ERRORS, ...NOT_FOUND_ERROR, ...BODY_ERRORS }
+const ASSIGNMENT_RULES =
+  'With a shift, the day is checked as a route plan would check it (the optimiser’s own feasibility ' +
+  'checker, on the shift’s route of that date with the jobs already on it at their scheduled times and ' +
+  'each visit lasting as scheduled): a visit starting outside the shift’s hours or in a break, or whose ' +
+  'drive there from the previous stop would cut into a break → OUTSIDE_SHIFT; one the worker cannot reach ' +
+  'after the previous visit (driving included) or that leaves too little time to reach the next → OVERLAP; ' +
+  'a job tag the vehicle lacks → SKILL_MISSING; the day’s demands over the vehicle’s capacity → ' +
+  'CAPACITY_EXCEEDED (only when the job has a demand in that dimension). Without a shift there is no vehicle ' +
+  'and no hours: only the overlap with the worker’s other visits within 12 hours, the window and absences. ' +
+  'Jobs without coordinates count no driving. Soft problems never refuse: SOFT_WINDOW_MISSED (a SOFT window ' +
+  'missed), OVERTIME (the visit starts in the shift but it, or the way back to the start, ends after the ' +
+  'shift, or reaching the first visit means leaving before the shift starts), IN_THE_PAST (it starts before ' +
+  'now). Re-assigning a job never overlaps with itself.'
 const EXTRAS_ERRORS = {
   ...COMMON_ERRORS,
   ...NOT_FOUND_ERROR,
@@ -47,7 +78,7 @@ const EXTRAS_ERRORS = {
 const EVENTS =
   'Events carry jobId, title and the new status; STATUS_CHANGED adds previousStatus and changedAt.'
 
-export const jobAdminRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app, { db }) => {
+export const jobAdminRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app, { db, clock }) => {
   // The public API's job routes (list, get, create, update, delete), registered here too: the
   // dashboard works on jobs through the admin API, the only one a session may use. Its list also
   // searches titles.
@@ -114,7 +145,9 @@ export const jobAdminRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (ap
           'active (400 at /body/shiftId). A job with a HARD time window must be scheduled within ' +
           '[earliestStart, latestEnd] (422 OUTSIDE_TIME_WINDOW; a missing bound is open); a SOFT one may be ' +
           'scheduled outside it. A worker away then (an absence covering the date, or a part-day one ' +
-          'overlapping the visit, in the shift’s depot calendar) is refused: 422 WORKER_ABSENT. Sets assignedUserId, shiftId, scheduledStart and scheduledEnd. ' +
+          'overlapping the visit, in the shift’s depot calendar) is refused: 422 WORKER_ABSENT. The other ' +
+          'HARD problems of POST /jobs/{id}/assignment-check refuse it too, with their code (the first found, ' +
+          `in its order). ${ASSIGNMENT_RULES} Sets assignedUserId, shiftId, scheduledStart and scheduledEnd. ` +
           'Emits JOB_ASSIGNED { customerId, assignedUserId, shiftId, scheduledStart, scheduledEnd }, and ' +
           'STATUS_CHANGED when the status moves; re-assigning to another worker emits JOB_UNASSIGNED for ' +
           'the previous one first (no STATUS_CHANGED); sending the current assignment again changes ' +
@@ -126,7 +159,45 @@ export const jobAdminRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (ap
     },
     async (request) => ({
       data: {
-        job: await dispatch.assignJob(db, request.auth.organisationId, request.params.id, request.body),
+        job: await dispatch.assignJob(
+          db,
+          request.auth.organisationId,
+          request.params.id,
+          request.body,
+          clock,
+        ),
+      },
+      message: SUCCESS,
+    }),
+  )
+
+  app.post(
+    '/jobs/:id/assignment-check',
+    {
+      schema: {
+        operationId: 'checkJobAssignment',
+        tags: ['Dispatch'],
+        summary: 'Check an assignment before making it',
+        description:
+          'Takes the body of POST /jobs/{id}/assign (validated the same way: 400s for the user, the shift and ' +
+          'the times) and answers every problem the assignment would have, HARD first, writing nothing. ' +
+          'HARD problems are what assign refuses with 422 and the same code: OUTSIDE_TIME_WINDOW, ' +
+          `WORKER_ABSENT, OUTSIDE_SHIFT, OVERLAP, SKILL_MISSING, CAPACITY_EXCEEDED. ${ASSIGNMENT_RULES} ` +
+          'The job’s status is not checked (assign answers INVALID_TRANSITION for a finished job).',
+        params: IdParams,
+        body: AssignJobBody,
+        response: { 200: AssignmentCheckResponse, ...CHECK_ERRORS },
+      },
+    },
+    async (request) => ({
+      data: {
+        check: await dispatch.checkJobAssignment(
+          db,
+          request.auth.organisationId,
+          request.params.id,
+          request.body,
+          clock,
+        ),
       },
       message: SUCCESS,
     }),

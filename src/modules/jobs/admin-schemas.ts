@@ -1,7 +1,8 @@
 // Request bodies of the admin job routes. Every route answers with the public single-job shape
-// (JobResponse from ./schemas.ts).
+// (JobResponse from ./schemas.ts), but the assignment check, whose answer is here.
 import { type Static, Type } from '@sinclair/typebox'
-import { DateTimeInput, Nullable } from '../../http/schemas.js'
+import { DateTimeInput, Envelope, Nullable, StringEnum } from '../../http/schemas.js'
+import { ASSIGNMENT_PROBLEM_CODES } from './assignment-check.js'
 
 const ReferenceId = (description: string) => Type.String({ minLength: 1, maxLength: 200, description })
 
@@ -34,6 +35,33 @@ export const AssignJobBody = Type.Object(
   },
 )
 export type AssignJobBody = Static<typeof AssignJobBody>
+
+export const AssignmentProblem = Type.Object(
+  {
+    code: StringEnum(
+      ASSIGNMENT_PROBLEM_CODES,
+      'HARD: OUTSIDE_TIME_WINDOW, WORKER_ABSENT, OUTSIDE_SHIFT, OVERLAP, SKILL_MISSING, CAPACITY_EXCEEDED ' +
+        '(assign refuses them with this code); SOFT: SOFT_WINDOW_MISSED, OVERTIME, IN_THE_PAST',
+    ),
+    severity: StringEnum(
+      ['HARD', 'SOFT'],
+      'HARD: assign would refuse it (422); SOFT: allowed, worth a second look',
+    ),
+    message: Type.String({ description: "In words, with times in the worker's depot time zone" }),
+  },
+  { additionalProperties: false },
+)
+
+export const AssignmentCheckResponse = Envelope(
+  Type.Object({
+    check: Type.Object({
+      problems: Type.Array(AssignmentProblem, {
+        description: 'Every problem found, HARD first; empty: the assignment is fine',
+      }),
+    }),
+  }),
+  'What is wrong with the proposed assignment (nothing was written)',
+)
 
 /** unassign takes no input; an empty object (or no body at all) is accepted. */
 export { NoInputBody } from '../../http/schemas.js'

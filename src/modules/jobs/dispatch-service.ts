@@ -4,6 +4,7 @@
 // same for a whole route plan at once.
 
 import type { Kysely, Transaction } from 'kysely'
+import { type Clock, systemClock } from '../../clock.js'
 import { idsOf, nowIso } from '../../db/ids.js'
 import type { Database, JobRow, JobUpdate } from '../../db/types.js'
 import { AppError, notFound, validationError } from '../../http/errors.js'
@@ -15,6 +16,13 @@ import { assertWorkerPresent } from '../shifts/absences-service.js'
 import { type AssignableShift, findShiftsForAssignment } from '../shifts/service.js'
 import * as admin from './admin-repository.js'
 import type { AssignJobBody, CancelJobBody, JobDemandsBody, JobTagsBody } from './admin-schemas.js'
+import {
+  type AssignmentProblem,
+  checkAssignment,
+  firstHardProblem,
+  hardWindowMessage,
+  type ProposedAssignment,
+} from './assignment-check.js'
 import { checkHappenedAt, type HappenedField } from './happened-at.js'
 import { actualDurationOf, assertTransition, changeOf, type LifecycleAction } from './lifecycle.js'
 import * as repository from './repository.js'
@@ -133,58 +141,87 @@ export function assertShiftAssignable(
 }
 
 /**
- * A HARD-window job is visited inside [earliestStart, latestEnd] or not at all (spec: the optimiser
- * drops it rather than break the window), and a manual assignment keeps the same promise: 422
- * OUTSIDE_TIME_WINDOW. A SOFT window may be missed (the optimiser only penalises it), so it is not
- * checked. A missing bound is open.
+ * 422 OUTSIDE_TIME_WINDOW when the visit breaks the job's HARD window (assignment-check.ts
+ * hardWindowMessage: the optimiser's VISIT_WITHIN rule; a SOFT window never refuses). A route plan
+ * applied asks only this (bulk-dispatch.ts); a manual assignment asks every check.
  */
 export function assertWithinHardWindow(job: JobRow, scheduledStart: string, scheduledEnd: string): void {
-  if (job.time_window_type !== 'HARD') return
-  const early = job.earliest_start !== null && Date.parse(scheduledStart) < Date.parse(job.earliest_start)
-  const late = job.latest_end !== null && Date.parse(scheduledEnd) > Date.parse(job.latest_end)
-  if (!early && !late) return
-  const window = `[${job.earliest_start ?? 'open'}, ${job.latest_end ?? 'open'}]`
-  throw new AppError(
-    'OUTSIDE_TIME_WINDOW',
-    `The job has a HARD time window ${window}; the scheduled visit ${scheduledStart}–${scheduledEnd} ` +
-      `${early ? 'starts before earliestStart' : 'ends after latestEnd'}. Schedule it inside the window, ` +
-      'or change the window (or make it SOFT) first',
-  )
+  const message = hardWindowMessage(job, scheduledStart, scheduledEnd)
+  if (message) throw new AppError('OUTSIDE_TIME_WINDOW', message)
 }
 
-export async function assignJob(db: Db, organisationId: string, id: string, input: AssignJobBody) {
+/** The assign body's instants in UTC; 400 unless scheduledEnd is after scheduledStart. */
+function parseAssignment(input: AssignJobBody): ProposedAssignment {
   const scheduledStart = parseInstant('scheduledStart', input.scheduledStart)
   const scheduledEnd = parseInstant('scheduledEnd', input.scheduledEnd)
   if (scheduledEnd <= scheduledStart)
     throw validationError('/body/scheduledEnd', 'must be after scheduledStart')
-  const assignment = { userId: input.userId, shiftId: input.shiftId ?? null, scheduledStart, scheduledEnd }
+  return { userId: input.userId, shiftId: input.shiftId ?? null, scheduledStart, scheduledEnd }
+}
+
+/**
+ * A manual assignment: the user and shift as assign checks them (400s), then every problem of the
+ * visit (assignment-check.ts), hard first. Writes nothing; 404 for a job not in the organisation.
+ */
+export async function checkJobAssignment(
+  db: Db,
+  organisationId: string,
+  id: string,
+  input: AssignJobBody,
+  clock: Clock = systemClock,
+): Promise<{ problems: AssignmentProblem[] }> {
+  const assignment = parseAssignment(input)
   return db.transaction().execute(async (trx) => {
-    await assignJobIn(trx, organisationId, id, assignment)
+    if (!(await repository.jobExists(trx, organisationId, id))) throw notFound('Job')
+    await assertAssignable(trx, organisationId, assignment.userId, assignment.shiftId)
+    return { problems: await checkAssignment(trx, organisationId, id, assignment, clock()) }
+  })
+}
+
+/** A manual assignment: refused with the first HARD problem of assignment-check.ts (422). */
+export async function assignJob(
+  db: Db,
+  organisationId: string,
+  id: string,
+  input: AssignJobBody,
+  clock: Clock = systemClock,
+) {
+  const assignment = parseAssignment(input)
+  return db.transaction().execute(async (trx) => {
+    await assignJobIn(trx, organisationId, id, assignment, { now: clock() })
     return getJob(trx, organisationId, id)
   })
 }
 
 /**
- * Assigns a job inside the caller's transaction: a manual assign, or one stop of a route plan being
- * applied (the same transition, checks and events either way).
+ * Assigns a job inside the caller's transaction (the same transition and events as a route plan's
+ * stop). `check`: a manual assignment, refused with the first HARD problem of the visit
+ * (assignment-check.ts, as of `now` in ms); without it only the HARD window and the worker's absence
+ * are checked.
  */
 export async function assignJobIn(
   trx: Transaction<Database>,
   organisationId: string,
   id: string,
-  input: { userId: string; shiftId: string | null; scheduledStart: string; scheduledEnd: string },
+  input: ProposedAssignment,
+  check?: { now: number },
 ): Promise<void> {
   await transitionIn(trx, organisationId, id, 'assign', async (inner, current) => {
     await assertAssignable(inner, organisationId, input.userId, input.shiftId)
-    assertWithinHardWindow(current, input.scheduledStart, input.scheduledEnd)
-    await assertWorkerPresent(
-      inner,
-      organisationId,
-      input.userId,
-      input.shiftId,
-      input.scheduledStart,
-      input.scheduledEnd,
-    )
+    if (check) {
+      const refused = firstHardProblem(await checkAssignment(inner, organisationId, id, input, check.now))
+      if (refused) throw new AppError(refused.code, refused.message)
+    } else {
+      assertWithinHardWindow(current, input.scheduledStart, input.scheduledEnd)
+      await assertWorkerPresent(
+        inner,
+        organisationId,
+        input.userId,
+        input.shiftId,
+        input.scheduledStart,
+        input.scheduledEnd,
+      )
+    }
     return {
       assigned_user_id: input.userId,
       shift_id: input.shiftId,

@@ -355,8 +355,8 @@ for (const dialect of DIALECTS) {
       const res = await s.admin.post(`/jobs/${s.job.id}/assign`, {
         userId: s.ana.user.id,
         shiftId: s.anaShift.id,
-        scheduledStart: '2026-11-24T08:00:00Z',
-        scheduledEnd: '2026-11-24T09:00:00Z',
+        scheduledStart: '2026-11-30T08:00:00Z',
+        scheduledEnd: '2026-11-30T09:00:00Z',
       })
       expect(res.status).toBe(200)
       const job = res.body.data.job
@@ -371,8 +371,8 @@ for (const dialect of DIALECTS) {
             customerId: s.customer.id,
             assignedUserId: s.ana.user.id,
             shiftId: s.anaShift.id,
-            scheduledStart: '2026-11-24T08:00:00.000Z',
-            scheduledEnd: '2026-11-24T09:00:00.000Z',
+            scheduledStart: '2026-11-30T08:00:00.000Z',
+            scheduledEnd: '2026-11-30T09:00:00.000Z',
           },
         },
       ])
@@ -403,8 +403,8 @@ for (const dialect of DIALECTS) {
       // The same worker on another day: JOB_ASSIGNED alone.
       const later = {
         ...assignTo(s.ben, s.benShift.id),
-        scheduledStart: '2026-11-24T09:00:00Z',
-        scheduledEnd: '2026-11-24T10:00:00Z',
+        scheduledStart: '2026-11-30T09:00:00Z',
+        scheduledEnd: '2026-11-30T10:00:00Z',
       }
       expect((await s.admin.post(`/jobs/${s.job.id}/assign`, later)).status).toBe(200)
       expect(await names()).toEqual([`JOB_ASSIGNED:${s.ben.user.id}`])
@@ -508,7 +508,7 @@ for (const dialect of DIALECTS) {
         expect(refused.body.error).toContain(`[open, ${LATEST}]`)
         const notBefore = await windowJob(s, { earliestStart: EARLIEST })
         expect(
-          (await s.admin.post(`/jobs/${notBefore.id}/assign`, visit(s.ana, EARLIEST, '2026-12-31T23:00:00Z')))
+          (await s.admin.post(`/jobs/${notBefore.id}/assign`, visit(s.ben, EARLIEST, '2026-12-31T23:00:00Z')))
             .status,
         ).toBe(200)
       })

@@ -6,6 +6,7 @@
 import type { Executor } from '../../db/types.js'
 import { type ForecastInput, forecastRoute, type StopForecast } from '../../optimiser/forecast.js'
 import type { Coordinates } from '../../optimiser/model.js'
+import { findShiftsOfWeekday } from '../shifts/service.js'
 import { shiftDaysOn } from '../shifts/shift-days.js'
 import { DAY, localTime, MINUTE, minutesOf, weekdayOf } from '../shifts/zoned-time.js'
 import type { LiveJobRow, LiveShiftRow, PositionRow } from './repository.js'
@@ -97,7 +98,7 @@ export async function shiftsOn(
   date: string,
   filters: { locationId?: string; userId?: string } = {},
 ): Promise<ShiftInstance[]> {
-  const rows = await live.findShiftsOfDay(db, organisationId, weekdayOf(date), filters)
+  const rows = await findShiftsOfWeekday(db, organisationId, weekdayOf(date), filters)
   return instancesOn(db, date, rows)
 }
 
@@ -130,7 +131,7 @@ export async function shiftsBetween(
   const found: ShiftInstance[] = []
   for (let day = Date.parse(utcDate(from - DAY)); day <= to + DAY; day += DAY) {
     const date = utcDate(day)
-    const rows = await live.findShiftsOfDay(db, organisationId, weekdayOf(date), filters)
+    const rows = await findShiftsOfWeekday(db, organisationId, weekdayOf(date), filters)
     found.push(...(await instancesOn(db, date, rows)))
   }
   return found

@@ -34,7 +34,7 @@ for (const dialect of DIALECTS) {
 
     /**
      * A UTC depot; a worker's Thursday shift 08:00–16:00 with an unpaid break 12:00–12:30, starting
-     * and ending at 53.4 N 2.2 W; A (09:00, no window), B (09:50, HARD until 11:40) and C (10:40,
+     * and ending at 53.4 N 2.2 W; A (09:00, no window), B (09:55, HARD until 11:40) and C (10:50,
      * SOFT until 11:45) due north of it, 0.1° apart, 30 min each. A under way since 09:00.
      */
     async function setup() {
@@ -75,12 +75,12 @@ for (const dialect of DIALECTS) {
         return id
       }
       const a = await job('A', 53.5, '09:00:00')
-      const b = await job('B', 53.6, '09:50:00', {
+      const b = await job('B', 53.6, '09:55:00', {
         earliestStart: iso('08:00:00'),
         latestEnd: iso('11:40:00'),
         timeWindowType: 'HARD',
       })
-      const c = await job('C', 53.7, '10:40:00', {
+      const c = await job('C', 53.7, '10:50:00', {
         earliestStart: iso('08:00:00'),
         latestEnd: iso('11:45:00'),
         timeWindowType: 'SOFT',
@@ -309,7 +309,7 @@ for (const dialect of DIALECTS) {
 
     it('announces JOB_ETA_CHANGED once per move of more than 15 minutes, through the minute refresh', async () => {
       const s = await setup()
-      // 09:10: B is 1:41 ahead of its 09:50 schedule, C 3:22: nothing to announce.
+      // 09:10: B is due 3:19 before its 09:55 schedule, C 6:38 before its 10:50: nothing to announce.
       await t.app.live.tick()
       expect(await etaEvents(s)).toEqual([])
       // 10:40, A still under way: both stops move by over an hour. Any job write recomputes the
@@ -318,8 +318,8 @@ for (const dialect of DIALECTS) {
       expect((await s.api.patch(`/jobs/${s.c}`, { description: 'Ring twice' })).status).toBe(200)
       await t.app.live.settled()
       expect(await etaEvents(s)).toEqual([
-        { jobId: s.b, eta: plus('10:40:00', LEG), previousEta: iso('09:50:00'), risk: 'AT_RISK' },
-        { jobId: s.c, eta: plus('11:10:00', 2 * LEG), previousEta: iso('10:40:00'), risk: 'AT_RISK' },
+        { jobId: s.b, eta: plus('10:40:00', LEG), previousEta: iso('09:55:00'), risk: 'AT_RISK' },
+        { jobId: s.c, eta: plus('11:10:00', 2 * LEG), previousEta: iso('10:50:00'), risk: 'AT_RISK' },
       ])
       // A minute later, the minute's refresh: they have moved a minute since then, nothing new.
       now = at('10:41:00')

@@ -1,10 +1,10 @@
-// What the live day reads and writes: workers' positions, the shift templates of a weekday with
-// their worker, vehicle and depot, the jobs on those shifts with their customer's place and hours,
-// the arrival last announced per job, and the leases of background work. Scoped by organisation,
-// except the two sweeps of background work (which organisations have shifts now; pruning by age).
-import { isPostgres, sqlBool } from '../../db/database.js'
+// What the live day reads and writes: workers' positions, the jobs on the day's shifts with their
+// customer's place and hours, the arrival last announced per job, and the leases of background work
+// (the shift templates themselves come from the shifts module). Scoped by organisation, except the
+// two sweeps of background work (which organisations have shifts now; pruning by age).
+import { isPostgres } from '../../db/database.js'
 import { newId } from '../../db/ids.js'
-import type { DayOfWeek, Executor, JobStatus } from '../../db/types.js'
+import type { Executor, JobStatus } from '../../db/types.js'
 
 export interface PositionInput {
   latitude: string
@@ -74,77 +74,8 @@ export async function deletePositionsBefore(db: Executor, before: string): Promi
   return Number(result.numDeletedRows)
 }
 
-export interface LiveShiftRow {
-  id: string
-  organisation_id: string
-  user_id: string
-  user_name: string
-  vehicle_id: string
-  vehicle_name: string
-  location_id: string
-  start_time: string
-  end_time: string
-  speed_factor: number
-  start_latitude: string | null
-  start_longitude: string | null
-  end_policy: string
-  location_latitude: string
-  location_longitude: string
-  location_timezone: string
-}
-
-/**
- * Shift templates of `day` with their worker, vehicle and depot: of one organisation (optionally one
- * depot or one worker), or of every organisation when `organisationId` is null (the minute's refresh).
- */
-export async function findShiftsOfDay(
-  db: Executor,
-  organisationId: string | null,
-  day: DayOfWeek,
-  filters: { locationId?: string; userId?: string } = {},
-): Promise<LiveShiftRow[]> {
-  let query = db
-    .selectFrom('shifts')
-    .innerJoin('users', (j) =>
-      j
-        .onRef('users.id', '=', 'shifts.user_id')
-        .onRef('users.organisation_id', '=', 'shifts.organisation_id'),
-    )
-    .innerJoin('vehicles', (j) =>
-      j
-        .onRef('vehicles.id', '=', 'shifts.vehicle_id')
-        .onRef('vehicles.organisation_id', '=', 'shifts.organisation_id'),
-    )
-    .innerJoin('locations', (j) =>
-      j
-        .onRef('locations.id', '=', 'shifts.location_id')
-        .onRef('locations.organisation_id', '=', 'shifts.organisation_id'),
-    )
-    .select([
-      'shifts.id',
-      'shifts.organisation_id',
-      'shifts.user_id',
-      'users.name as user_name',
-      'shifts.vehicle_id',
-      'vehicles.name as vehicle_name',
-      'shifts.location_id',
-      'shifts.start_time',
-      'shifts.end_time',
-      'vehicles.speed_factor',
-      'vehicles.start_latitude',
-      'vehicles.start_longitude',
-      'vehicles.end_policy',
-      'locations.latitude as location_latitude',
-      'locations.longitude as location_longitude',
-      'locations.timezone as location_timezone',
-    ])
-    .where('shifts.day', '=', day)
-    .where('users.is_active', '=', sqlBool(true))
-  if (organisationId !== null) query = query.where('shifts.organisation_id', '=', organisationId)
-  if (filters.locationId !== undefined) query = query.where('shifts.location_id', '=', filters.locationId)
-  if (filters.userId !== undefined) query = query.where('shifts.user_id', '=', filters.userId)
-  return query.orderBy('shifts.start_time').orderBy('shifts.id').execute()
-}
+/** A shift of the day as the live forecast reads it (the shifts module's one read). */
+export type { ShiftOfDayRow as LiveShiftRow } from '../shifts/service.js'
 
 export interface LiveJobRow {
   id: string

@@ -5,6 +5,7 @@
 import type { Executor } from '../../db/types.js'
 import { AppError, notFound } from '../../http/errors.js'
 import { lastKnownPositions } from '../live/forecast-day.js'
+import { findShiftsOfWeekday } from '../shifts/service.js'
 import { type ShiftDay, shiftDaysOn } from '../shifts/shift-days.js'
 import { DAY, localTime, minutesOf, weekdayOf } from '../shifts/zoned-time.js'
 import type { JobInput, RouteInput } from './day-types.js'
@@ -117,7 +118,8 @@ export async function assertPlannable(
     if (!location) throw notFound('Location')
   }
   if (request.shiftIds) {
-    const shifts = await inputs.findWorkableShifts(db, organisationId, weekdayOf(request.date), {
+    const shifts = await findShiftsOfWeekday(db, organisationId, weekdayOf(request.date), {
+      workable: true,
       shiftIds: request.shiftIds,
       ...(request.locationId ? { locationId: request.locationId } : {}),
     })
@@ -167,7 +169,8 @@ export async function loadDayInputs(
 ): Promise<DayInputs> {
   const day = utcDayBounds(request.date)
   const locationId = request.locationId ?? undefined
-  const shiftRows = await inputs.findWorkableShifts(db, organisationId, weekdayOf(request.date), {
+  const shiftRows = await findShiftsOfWeekday(db, organisationId, weekdayOf(request.date), {
+    workable: true,
     ...(locationId ? { locationId } : {}),
     ...(request.shiftIds ? { shiftIds: request.shiftIds } : {}),
   })
@@ -181,11 +184,7 @@ export async function loadDayInputs(
     inputs.findCapacityDimensions(db, organisationId),
     inputs.findRoutingSettings(db, organisationId),
   ])
-  const routing = {
-    detourFactor: settings?.routing_detour_factor ?? 1.3,
-    speedKmh: settings?.routing_speed_kmh ?? 40,
-    latenessPenaltyPerMinute: settings?.routing_lateness_penalty_per_minute ?? 1,
-  }
+  const routing = routingOf(settings)
   const capacitiesOf = groupBy(capacities, (c) => c.vehicle_id)
   const vehicleTagsOf = groupBy(vehicleTags, (t) => t.vehicle_id)
   const versions: InputVersions = {
@@ -199,43 +198,19 @@ export async function loadDayInputs(
 
   const allRoutes = shiftRows.map((shift): RouteInput & { shiftDay: ShiftDay } => {
     const shiftDay = days.get(shift.id) as ShiftDay
-    const zone = shift.location_timezone
-    const at = (hhmm: string) => localTime(day.startMs, minutesOf(hhmm), zone)
     versions.shifts[shift.id] = shift.updated_at
     versions.vehicles[shift.vehicle_id] = shift.vehicle_updated_at
     versions.users[shift.user_id] = shift.user_updated_at
     versions.locations[shift.location_id] = shift.location_updated_at
-    const startLatitude = decimal(shift.start_latitude)
-    const startLongitude = decimal(shift.start_longitude)
-    const origin =
-      startLatitude !== null && startLongitude !== null
-        ? { latitude: startLatitude, longitude: startLongitude }
-        : { latitude: Number(shift.location_latitude), longitude: Number(shift.location_longitude) }
     return {
-      shiftId: shift.id,
-      userId: shift.user_id,
-      userName: shift.user_name,
-      vehicleId: shift.vehicle_id,
-      vehicleName: shift.vehicle_name,
-      locationId: shift.location_id,
-      start: shiftDay.off ? at(shift.start_time) : shiftDay.start,
-      end: shiftDay.off ? at(shift.end_time) : shiftDay.end,
-      breaks: shiftDay.off ? [] : shiftDay.breaks.map(({ start, end, isPaid }) => ({ start, end, isPaid })),
-      shiftDay,
-      origin,
-      startPosition: origin,
-      zone,
-      inProgress: null,
-      previousFirstJobId: null,
-      endPolicy: shift.end_policy === 'END_AT_LAST_JOB' ? 'END_AT_LAST_JOB' : 'RETURN_TO_ORIGIN',
-      fixedCost: shift.fixed_cost,
-      costPerKm: shift.cost_per_km,
-      costPerHour: shift.cost_per_hour,
-      speedFactor: shift.speed_factor,
-      capacities: new Map(
-        (capacitiesOf.get(shift.vehicle_id) ?? []).map((c) => [c.capacity_dimension_id, c.max_value]),
+      ...routeOfShift(
+        shift,
+        shiftDay,
+        day.startMs,
+        capacitiesOf.get(shift.vehicle_id) ?? [],
+        vehicleTagsOf.get(shift.vehicle_id) ?? [],
       ),
-      tagIds: new Set((vehicleTagsOf.get(shift.vehicle_id) ?? []).map((t) => t.tag_id)),
+      shiftDay,
     }
   })
   const routes: RouteInput[] = allRoutes.flatMap(({ shiftDay, ...route }) => (shiftDay.off ? [] : [route]))
@@ -349,6 +324,97 @@ export async function loadDayInputs(
 }
 
 export const DEFAULT_STABILITY = 0.5
+
+type RoutingSettings = Awaited<ReturnType<typeof inputs.findRoutingSettings>>
+
+/** The organisation's travel and lateness settings, defaults filled in. */
+function routingOf(settings: RoutingSettings): DayInputs['routing'] {
+  return {
+    detourFactor: settings?.routing_detour_factor ?? 1.3,
+    speedKmh: settings?.routing_speed_kmh ?? 40,
+    latenessPenaltyPerMinute: settings?.routing_lateness_penalty_per_minute ?? 1,
+  }
+}
+
+type ShiftOfDay = Awaited<ReturnType<typeof findShiftsOfWeekday>>[number]
+
+/** A shift template's route on the day starting at `dayStartMs` (UTC midnight of the date). */
+function routeOfShift(
+  shift: ShiftOfDay,
+  shiftDay: ShiftDay,
+  dayStartMs: number,
+  capacities: readonly { capacity_dimension_id: string; max_value: number }[],
+  vehicleTags: readonly { tag_id: string }[],
+): RouteInput {
+  const zone = shift.location_timezone
+  const at = (hhmm: string) => localTime(dayStartMs, minutesOf(hhmm), zone)
+  const startLatitude = decimal(shift.start_latitude)
+  const startLongitude = decimal(shift.start_longitude)
+  const origin =
+    startLatitude !== null && startLongitude !== null
+      ? { latitude: startLatitude, longitude: startLongitude }
+      : { latitude: Number(shift.location_latitude), longitude: Number(shift.location_longitude) }
+  return {
+    shiftId: shift.id,
+    userId: shift.user_id,
+    userName: shift.user_name,
+    vehicleId: shift.vehicle_id,
+    vehicleName: shift.vehicle_name,
+    locationId: shift.location_id,
+    start: shiftDay.off ? at(shift.start_time) : shiftDay.start,
+    end: shiftDay.off ? at(shift.end_time) : shiftDay.end,
+    breaks: shiftDay.off ? [] : shiftDay.breaks.map(({ start, end, isPaid }) => ({ start, end, isPaid })),
+    origin,
+    startPosition: origin,
+    zone,
+    inProgress: null,
+    previousFirstJobId: null,
+    endPolicy: shift.end_policy === 'END_AT_LAST_JOB' ? 'END_AT_LAST_JOB' : 'RETURN_TO_ORIGIN',
+    fixedCost: shift.fixed_cost,
+    costPerKm: shift.cost_per_km,
+    costPerHour: shift.cost_per_hour,
+    speedFactor: shift.speed_factor,
+    capacities: new Map(capacities.map((c) => [c.capacity_dimension_id, c.max_value])),
+    tagIds: new Set(vehicleTags.map((t) => t.tag_id)),
+  }
+}
+
+/** One shift's route on a date, as a plan of that date reads it, with what its model needs beside it. */
+export interface ShiftRouteOfDay {
+  route: RouteInput
+  shiftDay: ShiftDay
+  dimensions: DayInputs['dimensions']
+  routing: DayInputs['routing']
+}
+
+/**
+ * One shift's route on `date` (a date of its depot's calendar), read as loadDayInputs reads every
+ * route of the day: hours, breaks and absences (shift-days.ts), start, capacities and tags. Null when
+ * the shift does not fall on that weekday, or its worker, vehicle or depot is inactive. Manual
+ * assignment checks a visit against it (jobs/assignment-check.ts).
+ */
+export async function loadShiftRoute(
+  db: Executor,
+  organisationId: string,
+  date: string,
+  shiftId: string,
+): Promise<ShiftRouteOfDay | null> {
+  const [shift] = await findShiftsOfWeekday(db, organisationId, weekdayOf(date), {
+    workable: true,
+    shiftIds: [shiftId],
+  })
+  if (!shift) return null
+  const [days, capacities, vehicleTags, dimensions, settings] = await Promise.all([
+    shiftDaysOn(db, organisationId, date, [shift], (s) => s.location_timezone),
+    inputs.findVehicleCapacities(db, organisationId, [shift.vehicle_id]),
+    inputs.findVehicleTags(db, organisationId, [shift.vehicle_id]),
+    inputs.findCapacityDimensions(db, organisationId),
+    inputs.findRoutingSettings(db, organisationId),
+  ])
+  const shiftDay = days.get(shift.id) as ShiftDay
+  const route = routeOfShift(shift, shiftDay, utcDayBounds(date).startMs, capacities, vehicleTags)
+  return { route, shiftDay, dimensions, routing: routingOf(settings) }
+}
 
 function groupBy<T>(rows: readonly T[], keyOf: (row: T) => string): Map<string, T[]> {
   const groups = new Map<string, T[]>()

@@ -1,94 +1,13 @@
-// What planning a day reads: the shift templates of a weekday with their worker, vehicle, depot,
-// breaks, capacities and tags; the candidate jobs with their customer, demands and tags; and the
+// What planning a day reads besides the shift templates of the weekday (the shifts module reads those):
+// the vehicles' capacities and tags; the candidate jobs with their customer, demands and tags; and the
 // version (updated_at) of every row read, so that applying a plan can tell whether any input changed.
 // Read-only (applying a plan share-locks what it compares), scoped by organisation; one query per kind
 // of row, never one per shift or job.
 import type { Transaction } from 'kysely'
-import { isPostgres, sqlBool } from '../../db/database.js'
-import type { Database, DayOfWeek, Executor } from '../../db/types.js'
+import { isPostgres } from '../../db/database.js'
+import type { Database, Executor } from '../../db/types.js'
 
-export interface ShiftInputRow {
-  id: string
-  user_id: string
-  location_id: string
-  vehicle_id: string
-  start_time: string
-  end_time: string
-  updated_at: string
-  user_name: string
-  user_updated_at: string
-  vehicle_name: string
-  vehicle_updated_at: string
-  fixed_cost: number
-  cost_per_km: number
-  cost_per_hour: number
-  speed_factor: number
-  start_latitude: string | null
-  start_longitude: string | null
-  end_policy: string
-  location_latitude: string
-  location_longitude: string
-  location_timezone: string
-  location_updated_at: string
-}
-
-/** Shifts of `day` whose worker, vehicle and depot are all active. */
-export async function findWorkableShifts(
-  db: Executor,
-  organisationId: string,
-  day: DayOfWeek,
-  filters: { locationId?: string; shiftIds?: readonly string[] },
-): Promise<ShiftInputRow[]> {
-  let query = db
-    .selectFrom('shifts')
-    .innerJoin('users', (j) =>
-      j
-        .onRef('users.id', '=', 'shifts.user_id')
-        .onRef('users.organisation_id', '=', 'shifts.organisation_id'),
-    )
-    .innerJoin('vehicles', (j) =>
-      j
-        .onRef('vehicles.id', '=', 'shifts.vehicle_id')
-        .onRef('vehicles.organisation_id', '=', 'shifts.organisation_id'),
-    )
-    .innerJoin('locations', (j) =>
-      j
-        .onRef('locations.id', '=', 'shifts.location_id')
-        .onRef('locations.organisation_id', '=', 'shifts.organisation_id'),
-    )
-    .select([
-      'shifts.id',
-      'shifts.user_id',
-      'shifts.location_id',
-      'shifts.vehicle_id',
-      'shifts.start_time',
-      'shifts.end_time',
-      'shifts.updated_at',
-      'users.name as user_name',
-      'users.updated_at as user_updated_at',
-      'vehicles.name as vehicle_name',
-      'vehicles.updated_at as vehicle_updated_at',
-      'vehicles.fixed_cost',
-      'vehicles.cost_per_km',
-      'vehicles.cost_per_hour',
-      'vehicles.speed_factor',
-      'vehicles.start_latitude',
-      'vehicles.start_longitude',
-      'vehicles.end_policy',
-      'locations.latitude as location_latitude',
-      'locations.longitude as location_longitude',
-      'locations.timezone as location_timezone',
-      'locations.updated_at as location_updated_at',
-    ])
-    .where('shifts.organisation_id', '=', organisationId)
-    .where('shifts.day', '=', day)
-    .where('users.is_active', '=', sqlBool(true))
-    .where('vehicles.is_active', '=', sqlBool(true))
-    .where('locations.is_active', '=', sqlBool(true))
-  if (filters.locationId !== undefined) query = query.where('shifts.location_id', '=', filters.locationId)
-  if (filters.shiftIds !== undefined) query = query.where('shifts.id', 'in', filters.shiftIds)
-  return query.orderBy('shifts.start_time').orderBy('shifts.id').execute()
-}
+export type { ShiftOfDayRow as ShiftInputRow } from '../shifts/service.js'
 
 export async function findVehicleCapacities(
   db: Executor,

@@ -147,6 +147,19 @@ export async function absencesOfDate(
   }))
 }
 
+/**
+ * The time zone a worker's dates are read in: the depot of `shiftId` when given, else of the worker's
+ * first shift, else the organisation's primary depot, else UTC (assertWorkerPresent's calendar).
+ */
+export async function findWorkerZone(
+  db: Executor,
+  organisationId: string,
+  userId: string,
+  shiftId: string | null,
+): Promise<string> {
+  return absences.findWorkerZone(db, organisationId, userId, shiftId)
+}
+
 const localDate = (at: number, zone: string) =>
   new Intl.DateTimeFormat('en-CA', { timeZone: zone, dateStyle: 'short' }).format(new Date(at))
 

@@ -315,3 +315,104 @@ export async function findShiftHoursOfUser(
     .orderBy('shifts.id')
     .execute()
 }
+
+/** A shift template of a weekday with its worker, vehicle (and costs) and depot: what a day's plan, live forecast and board start from. */
+export interface ShiftOfDayRow {
+  id: string
+  organisation_id: string
+  user_id: string
+  location_id: string
+  vehicle_id: string
+  start_time: string
+  end_time: string
+  updated_at: string
+  user_name: string
+  user_updated_at: string
+  vehicle_name: string
+  vehicle_updated_at: string
+  fixed_cost: number
+  cost_per_km: number
+  cost_per_hour: number
+  speed_factor: number
+  start_latitude: string | null
+  start_longitude: string | null
+  end_policy: string
+  location_latitude: string
+  location_longitude: string
+  location_timezone: string
+  location_updated_at: string
+}
+
+export interface ShiftOfDayFilters {
+  locationId?: string
+  userId?: string
+  shiftIds?: readonly string[]
+  /** Only shifts whose vehicle and depot are active too (planning); the worker is always active. */
+  workable?: boolean
+}
+
+/**
+ * The shift templates of `day` whose worker is active, by start time: of one organisation, or of
+ * every organisation when `organisationId` is null (the live day's minute refresh).
+ */
+export async function findShiftsOfWeekday(
+  db: Executor,
+  organisationId: string | null,
+  day: DayOfWeek,
+  filters: ShiftOfDayFilters = {},
+): Promise<ShiftOfDayRow[]> {
+  let query = db
+    .selectFrom('shifts')
+    .innerJoin('users', (j) =>
+      j
+        .onRef('users.id', '=', 'shifts.user_id')
+        .onRef('users.organisation_id', '=', 'shifts.organisation_id'),
+    )
+    .innerJoin('vehicles', (j) =>
+      j
+        .onRef('vehicles.id', '=', 'shifts.vehicle_id')
+        .onRef('vehicles.organisation_id', '=', 'shifts.organisation_id'),
+    )
+    .innerJoin('locations', (j) =>
+      j
+        .onRef('locations.id', '=', 'shifts.location_id')
+        .onRef('locations.organisation_id', '=', 'shifts.organisation_id'),
+    )
+    .select([
+      'shifts.id',
+      'shifts.organisation_id',
+      'shifts.user_id',
+      'shifts.location_id',
+      'shifts.vehicle_id',
+      'shifts.start_time',
+      'shifts.end_time',
+      'shifts.updated_at',
+      'users.name as user_name',
+      'users.updated_at as user_updated_at',
+      'vehicles.name as vehicle_name',
+      'vehicles.updated_at as vehicle_updated_at',
+      'vehicles.fixed_cost',
+      'vehicles.cost_per_km',
+      'vehicles.cost_per_hour',
+      'vehicles.speed_factor',
+      'vehicles.start_latitude',
+      'vehicles.start_longitude',
+      'vehicles.end_policy',
+      'locations.latitude as location_latitude',
+      'locations.longitude as location_longitude',
+      'locations.timezone as location_timezone',
+      'locations.updated_at as location_updated_at',
+    ])
+    .where('shifts.day', '=', day)
+    .where('users.is_active', '=', sqlBool(true))
+  if (organisationId !== null) query = query.where('shifts.organisation_id', '=', organisationId)
+  if (filters.workable) {
+    query = query
+      .where('vehicles.is_active', '=', sqlBool(true))
+      .where('locations.is_active', '=', sqlBool(true))
+  }
+  if (filters.locationId !== undefined) query = query.where('shifts.location_id', '=', filters.locationId)
+  if (filters.userId !== undefined) query = query.where('shifts.user_id', '=', filters.userId)
+  if (filters.shiftIds !== undefined) query = query.where('shifts.id', 'in', filters.shiftIds)
+  return query.orderBy('shifts.start_time').orderBy('shifts.id').execute()
+}

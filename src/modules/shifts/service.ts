@@ -1,7 +1,7 @@
 import type { Kysely, Transaction } from 'kysely'
 import { sqlBool } from '../../db/database.js'
 import { newId, nowIso } from '../../db/ids.js'
-import type { Database, Executor, ShiftBreakRow, ShiftRow } from '../../db/types.js'
+import type { Database, DayOfWeek, Executor, ShiftBreakRow, ShiftRow } from '../../db/types.js'
 import { AppError, describeUsage, notFound, validationError } from '../../http/errors.js'
 import { listOrderOf, readPage } from '../../http/list-order.js'
 import type { ChangeFeedPagination } from '../../http/schemas.js'
@@ -252,7 +252,20 @@ export async function deleteShift(
   })
 }
 
-export type { AssignableShift, ShiftHours } from './repository.js'
+export type { AssignableShift, ShiftHours, ShiftOfDayFilters, ShiftOfDayRow } from './repository.js'
+
+/**
+ * The shift templates of a weekday with worker, vehicle and depot (of every organisation when
+ * `organisationId` is null): the one read that plans, the live forecast and the board start from.
+ */
+export async function findShiftsOfWeekday(
+  db: Executor,
+  organisationId: string | null,
+  day: DayOfWeek,
+  filters: repository.ShiftOfDayFilters = {},
+): Promise<repository.ShiftOfDayRow[]> {
+  return repository.findShiftsOfWeekday(db, organisationId, day, filters)
+}
 
 /** The shifts job assignments name (jobs' dispatch), locked until the caller's transaction ends. */
 export async function findShiftsForAssignment(

@@ -658,9 +658,29 @@ export type paths = {
         put?: never;
         /**
          * Assign a job to a worker
-         * @description CREATED → ASSIGNED; an ASSIGNED job may be re-assigned or re-scheduled the same way. The user must be active (400 at /body/userId); a shift must belong to that user and its vehicle must be active (400 at /body/shiftId). A job with a HARD time window must be scheduled within [earliestStart, latestEnd] (422 OUTSIDE_TIME_WINDOW; a missing bound is open); a SOFT one may be scheduled outside it. A worker away then (an absence covering the date, or a part-day one overlapping the visit, in the shift’s depot calendar) is refused: 422 WORKER_ABSENT. Sets assignedUserId, shiftId, scheduledStart and scheduledEnd. Emits JOB_ASSIGNED { customerId, assignedUserId, shiftId, scheduledStart, scheduledEnd }, and STATUS_CHANGED when the status moves; re-assigning to another worker emits JOB_UNASSIGNED for the previous one first (no STATUS_CHANGED); sending the current assignment again changes nothing. Events carry jobId, title and the new status; STATUS_CHANGED adds previousStatus and changedAt.
+         * @description CREATED → ASSIGNED; an ASSIGNED job may be re-assigned or re-scheduled the same way. The user must be active (400 at /body/userId); a shift must belong to that user and its vehicle must be active (400 at /body/shiftId). A job with a HARD time window must be scheduled within [earliestStart, latestEnd] (422 OUTSIDE_TIME_WINDOW; a missing bound is open); a SOFT one may be scheduled outside it. A worker away then (an absence covering the date, or a part-day one overlapping the visit, in the shift’s depot calendar) is refused: 422 WORKER_ABSENT. The other HARD problems of POST /jobs/{id}/assignment-check refuse it too, with their code (the first found, in its order). With a shift, the day is checked as a route plan would check it (the optimiser’s own feasibility checker, on the shift’s route of that date with the jobs already on it at their scheduled times and each visit lasting as scheduled): a visit starting outside the shift’s hours or in a break, or whose drive there from the previous stop would cut into a break → OUTSIDE_SHIFT; one the worker cannot reach after the previous visit (driving included) or that leaves too little time to reach the next → OVERLAP; a job tag the vehicle lacks → SKILL_MISSING; the day’s demands over the vehicle’s capacity → CAPACITY_EXCEEDED (only when the job has a demand in that dimension). Without a shift there is no vehicle and no hours: only the overlap with the worker’s other visits within 12 hours, the window and absences. Jobs without coordinates count no driving. Soft problems never refuse: SOFT_WINDOW_MISSED (a SOFT window missed), OVERTIME (the visit starts in the shift but it, or the way back to the start, ends after the shift, or reaching the first visit means leaving before the shift starts), IN_THE_PAST (it starts before now). Re-assigning a job never overlaps with itself. Sets assignedUserId, shiftId, scheduledStart and scheduledEnd. Emits JOB_ASSIGNED { customerId, assignedUserId, shiftId, scheduledStart, scheduledEnd }, and STATUS_CHANGED when the status moves; re-assigning to another worker emits JOB_UNASSIGNED for the previous one first (no STATUS_CHANGED); sending the current assignment again changes nothing. Events carry jobId, title and the new status; STATUS_CHANGED adds previousStatus and changedAt.
          */
         post: operations["assignJob"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/jobs/{id}/assignment-check": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Check an assignment before making it
+         * @description Takes the body of POST /jobs/{id}/assign (validated the same way: 400s for the user, the shift and the times) and answers every problem the assignment would have, HARD first, writing nothing. HARD problems are what assign refuses with 422 and the same code: OUTSIDE_TIME_WINDOW, WORKER_ABSENT, OUTSIDE_SHIFT, OVERLAP, SKILL_MISSING, CAPACITY_EXCEEDED. With a shift, the day is checked as a route plan would check it (the optimiser’s own feasibility checker, on the shift’s route of that date with the jobs already on it at their scheduled times and each visit lasting as scheduled): a visit starting outside the shift’s hours or in a break, or whose drive there from the previous stop would cut into a break → OUTSIDE_SHIFT; one the worker cannot reach after the previous visit (driving included) or that leaves too little time to reach the next → OVERLAP; a job tag the vehicle lacks → SKILL_MISSING; the day’s demands over the vehicle’s capacity → CAPACITY_EXCEEDED (only when the job has a demand in that dimension). Without a shift there is no vehicle and no hours: only the overlap with the worker’s other visits within 12 hours, the window and absences. Jobs without coordinates count no driving. Soft problems never refuse: SOFT_WINDOW_MISSED (a SOFT window missed), OVERTIME (the visit starts in the shift but it, or the way back to the start, ends after the shift, or reaching the first visit means leaving before the shift starts), IN_THE_PAST (it starts before now). Re-assigning a job never overlaps with itself. The job’s status is not checked (assign answers INVALID_TRANSITION for a finished job).
+         */
+        post: operations["checkJobAssignment"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1149,6 +1169,26 @@ export type paths = {
          * @description Rows are the shift templates of the date’s weekday whose worker, vehicle and depot are active, placed on the date in their depot’s time zone with their breaks (as a route plan places them). Jobs are those scheduled on a row during that date (any status), then the CREATED jobs whose window overlaps the date (as `targetDate`) or that have no window — with locationId, those of that depot or of none. Another organisation’s locationId is not found.
          */
         get: operations["getBoard"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/board/week": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The board’s week: workers × 7 days, their shifts, jobs and capacity used, and jobs due
+         * @description Seven days from `start`, each read in the depot’s time zone (the organisation’s without locationId). A row per worker with a weekly shift whose worker, vehicle and depot are active. Each day: the worker’s shifts of that weekday placed on the date with its one-off change and absences (a shift the worker is away from all day is `off: ABSENT` with the absence; a part-day absence is an unpaid break), the jobs (not cancelled) whose visit starts that day, and capacity: minutesBooked (their scheduled minutes) against minutesAvailable (the hours worked less breaks). Then the CREATED jobs due by the week’s end (latestEnd, else earliestStart), soonest first, at most 200 (dueTruncated says when more are due); with locationId those of that depot or of none. Another organisation’s locationId is not found.
+         */
+        get: operations["getWeekBoard"];
         put?: never;
         post?: never;
         delete?: never;
@@ -4044,6 +4084,229 @@ export type components = {
             createdAt: string;
             /** Format: date-time */
             completedAt: string | null;
+        };
+        /** WeekBoard */
+        WeekBoard: {
+            /** Format: date */
+            start: string;
+            /**
+             * Format: date
+             * @description The last day shown (start + 6 days)
+             */
+            end: string;
+            /** @description Opaque identifier */
+            locationId: string | null;
+            /** @description The depot’s time zone, or without locationId the organisation’s (its primary depot’s) */
+            timezone: string;
+            days: {
+                /** Format: date */
+                date: string;
+                /**
+                 * Format: date-time
+                 * @description Midnight starting the date in `timezone`
+                 * @example 2026-11-23T09:00:00.000Z
+                 */
+                dayStart: string;
+                /**
+                 * Format: date-time
+                 * @description Midnight ending the date in `timezone`
+                 * @example 2026-11-23T09:00:00.000Z
+                 */
+                dayEnd: string;
+            }[];
+            /** @description One per worker with a weekly shift (at the depot), by name */
+            workers: {
+                user: {
+                    /** @description Opaque identifier */
+                    id: string;
+                    name: string;
+                };
+                /** @description Seven, one per day of the week */
+                days: {
+                    /** Format: date */
+                    date: string;
+                    /** @description The worker’s weekly shifts of that weekday, by start */
+                    shifts: {
+                        /** @description Opaque identifier */
+                        shiftId: string;
+                        vehicle: {
+                            /** @description Opaque identifier */
+                            id: string;
+                            name: string;
+                        };
+                        /** @description Opaque identifier */
+                        locationId: string;
+                        /**
+                         * Format: date-time
+                         * @description The hours worked that day (the pattern’s when off)
+                         * @example 2026-11-23T09:00:00.000Z
+                         */
+                        start: string;
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601 datetime in UTC with milliseconds
+                         * @example 2026-11-23T09:00:00.000Z
+                         */
+                        end: string;
+                        /** @description Breaks, and part-day absences inside the shift (as unpaid breaks) */
+                        breaks: {
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 datetime in UTC with milliseconds
+                             * @example 2026-11-23T09:00:00.000Z
+                             */
+                            start: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 datetime in UTC with milliseconds
+                             * @example 2026-11-23T09:00:00.000Z
+                             */
+                            end: string;
+                            isPaid: boolean;
+                        }[];
+                        /**
+                         * @description null: worked. ABSENT: the worker is away the whole shift (absence says why); SHIFT_OFF: cancelled that date
+                         * @enum {string|null}
+                         */
+                        off: "ABSENT" | "SHIFT_OFF" | null;
+                        absence: {
+                            /** @description Opaque identifier */
+                            id: string;
+                            /** @description Why the worker is away */
+                            reason: "HOLIDAY" | "SICK" | "TRAINING" | "OTHER";
+                            /** @description HH:MM; null: the whole day */
+                            startTime: string | null;
+                            endTime: string | null;
+                            note: string | null;
+                        } | null;
+                    }[];
+                    /** @description Set when the worker is away all day: every shift of the day is off for an absence */
+                    absence: {
+                        /** @description Opaque identifier */
+                        id: string;
+                        /** @description Why the worker is away */
+                        reason: "HOLIDAY" | "SICK" | "TRAINING" | "OTHER";
+                        /** @description HH:MM; null: the whole day */
+                        startTime: string | null;
+                        endTime: string | null;
+                        note: string | null;
+                    } | null;
+                    /** @description The worker’s jobs (not cancelled) whose visit starts that day in its shift’s depot zone, by start */
+                    jobs: {
+                        /** @description Opaque identifier */
+                        id: string;
+                        /** @description J-1042 */
+                        number: string;
+                        title: string;
+                        /** @enum {string} */
+                        status: "CREATED" | "ASSIGNED" | "IN_PROGRESS" | "COMPLETED" | "CANCELLED";
+                        /** @enum {string} */
+                        priority: "LOW" | "NORMAL" | "HIGH";
+                        customer: {
+                            /** @description Opaque identifier */
+                            id: string;
+                            name: string;
+                        } | null;
+                        /** @description Opaque identifier */
+                        locationId: string | null;
+                        /** @description Seconds on site */
+                        serviceDuration: number;
+                        /** @enum {string} */
+                        timeWindowType: "HARD" | "SOFT";
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601 datetime in UTC with milliseconds
+                         * @example 2026-11-23T09:00:00.000Z
+                         */
+                        earliestStart: string | null;
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601 datetime in UTC with milliseconds
+                         * @example 2026-11-23T09:00:00.000Z
+                         */
+                        latestEnd: string | null;
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601 datetime in UTC with milliseconds
+                         * @example 2026-11-23T09:00:00.000Z
+                         */
+                        scheduledStart: string | null;
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601 datetime in UTC with milliseconds
+                         * @example 2026-11-23T09:00:00.000Z
+                         */
+                        scheduledEnd: string | null;
+                        /** @description Opaque identifier */
+                        assignedUserId: string | null;
+                        /** @description Opaque identifier */
+                        shiftId: string | null;
+                    }[];
+                    /** @description The scheduled minutes of those jobs */
+                    minutesBooked: number;
+                    /** @description The minutes of the shifts worked that day, breaks (and part-day absences) taken off */
+                    minutesAvailable: number;
+                }[];
+            }[];
+            /** @description Waiting (CREATED) jobs due by the end of the week — dueAt: latestEnd, else earliestStart — soonest first, overdue ones included; at most 200. Jobs with no window have no due date. */
+            due: {
+                /** @description Opaque identifier */
+                id: string;
+                /** @description J-1042 */
+                number: string;
+                title: string;
+                /** @enum {string} */
+                status: "CREATED" | "ASSIGNED" | "IN_PROGRESS" | "COMPLETED" | "CANCELLED";
+                /** @enum {string} */
+                priority: "LOW" | "NORMAL" | "HIGH";
+                customer: {
+                    /** @description Opaque identifier */
+                    id: string;
+                    name: string;
+                } | null;
+                /** @description Opaque identifier */
+                locationId: string | null;
+                /** @description Seconds on site */
+                serviceDuration: number;
+                /** @enum {string} */
+                timeWindowType: "HARD" | "SOFT";
+                /**
+                 * Format: date-time
+                 * @description ISO 8601 datetime in UTC with milliseconds
+                 * @example 2026-11-23T09:00:00.000Z
+                 */
+                earliestStart: string | null;
+                /**
+                 * Format: date-time
+                 * @description ISO 8601 datetime in UTC with milliseconds
+                 * @example 2026-11-23T09:00:00.000Z
+                 */
+                latestEnd: string | null;
+                /**
+                 * Format: date-time
+                 * @description ISO 8601 datetime in UTC with milliseconds
+                 * @example 2026-11-23T09:00:00.000Z
+                 */
+                scheduledStart: string | null;
+                /**
+                 * Format: date-time
+                 * @description ISO 8601 datetime in UTC with milliseconds
+                 * @example 2026-11-23T09:00:00.000Z
+                 */
+                scheduledEnd: string | null;
+                /** @description Opaque identifier */
+                assignedUserId: string | null;
+                /** @description Opaque identifier */
+                shiftId: string | null;
+                /**
+                 * Format: date-time
+                 * @description ISO 8601 datetime in UTC with milliseconds
+                 * @example 2026-11-23T09:00:00.000Z
+                 */
+                dueAt: string;
+            }[];
+            /** @description More than 200 jobs are due: the rest are left out */
+            dueTruncated: boolean;
         };
     };
     responses: never;
@@ -15167,7 +15430,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The job is not in a status this action applies to (INVALID_TRANSITION); or The job has a HARD window and the scheduled visit falls outside [earliestStart, latestEnd] (OUTSIDE_TIME_WINDOW); or The worker is away (holiday, sick, training or other absence) during the scheduled visit; nothing was done (WORKER_ABSENT); or This Idempotency-Key was used in the last 24 hours for another method, path or body; nothing was done (IDEMPOTENCY_KEY_REUSED) */
+            /** @description The job is not in a status this action applies to (INVALID_TRANSITION); or The job has a HARD window and the scheduled visit falls outside [earliestStart, latestEnd] (OUTSIDE_TIME_WINDOW); or The worker is away (holiday, sick, training or other absence) during the scheduled visit; nothing was done (WORKER_ABSENT); or The visit starts outside the shift's hours on its date, during one of its breaks (or the drive there would), or on a date the shift does not run (OUTSIDE_SHIFT); or The visit overlaps another of the worker's visits, or leaves too little time to drive between them; nothing was done (OVERLAP); or The job needs a tag the worker's vehicle lacks; nothing was done (SKILL_MISSING); or The vehicle's capacity would be exceeded by the day's demands; nothing was done (CAPACITY_EXCEEDED); or This Idempotency-Key was used in the last 24 hours for another method, path or body; nothing was done (IDEMPOTENCY_KEY_REUSED) */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -15182,7 +15445,293 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        code: "INVALID_TRANSITION" | "OUTSIDE_TIME_WINDOW" | "WORKER_ABSENT" | "IDEMPOTENCY_KEY_REUSED";
+                        code: "INVALID_TRANSITION" | "OUTSIDE_TIME_WINDOW" | "WORKER_ABSENT" | "OUTSIDE_SHIFT" | "OVERLAP" | "SKILL_MISSING" | "CAPACITY_EXCEEDED" | "IDEMPOTENCY_KEY_REUSED";
+                    };
+                };
+            };
+            /** @description Rate limit of the key exceeded; retry after `Retry-After` seconds (RATE_LIMITED) */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code: "RATE_LIMITED";
+                    };
+                };
+            };
+            /** @description Unexpected error; nothing of it is shown, it is logged with the request id (INTERNAL_ERROR) */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code: "INTERNAL_ERROR";
+                    };
+                };
+            };
+            /** @description Database unreachable for the moment (SERVICE_UNAVAILABLE); retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code: "SERVICE_UNAVAILABLE";
+                    };
+                };
+            };
+        };
+    };
+    checkJobAssignment: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: a new value per operation (a UUID, say), 1 to 255 printable ASCII characters. For 24 hours, a request with the same key, method, path and body gets the first response again, status and body, with `Idempotent-Replayed: true`, and nothing is done twice; with another method, path or body it gets 422 `IDEMPOTENCY_KEY_REUSED`, and while the first is still running 409 `IDEMPOTENCY_KEY_IN_USE`. Keys belong to the organisation (all its API keys share them). A request refused before it ran (a body or header that fails validation, 401, 403, 429) or that failed on the server (5xx) is not kept: retry it with the same key. The answers of a request that ran, errors included (404, 409, 422, a 400 naming a reference that does not exist), are kept and replayed. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /**
+                 * @description Resource id
+                 * @example 0193e2f4-5b7a-7c3d-9e1f-2a4b6c8d0e1f
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "userId": "0190f5c2-8d4e-7b1a-9c3d-2e4f6a8b0c1d",
+                 *       "shiftId": "0190f5c2-8d4e-7b1a-9c3d-2e4f6a8b0c1e",
+                 *       "scheduledStart": "2026-11-23T10:00:00Z",
+                 *       "scheduledEnd": "2026-11-23T11:00:00Z"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description The worker: an active user of your organisation */
+                    userId: string;
+                    /** @description A shift of that worker whose vehicle is active; omitted or null: the job is on no shift */
+                    shiftId?: string | null;
+                    /**
+                     * Format: date-time
+                     * @description ISO 8601 datetime with an offset (Z or ±HH:MM); stored and returned in UTC
+                     * @example 2026-11-23T09:00:00Z
+                     */
+                    scheduledStart: string;
+                    /**
+                     * Format: date-time
+                     * @description ISO 8601 datetime with an offset (Z or ±HH:MM); stored and returned in UTC; after scheduledStart
+                     * @example 2026-11-23T09:00:00Z
+                     */
+                    scheduledEnd: string;
+                };
+            };
+        };
+        responses: {
+            /** @description What is wrong with the proposed assignment (nothing was written) */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            check: {
+                                /** @description Every problem found, HARD first; empty: the assignment is fine */
+                                problems: {
+                                    /**
+                                     * @description HARD: OUTSIDE_TIME_WINDOW, WORKER_ABSENT, OUTSIDE_SHIFT, OVERLAP, SKILL_MISSING, CAPACITY_EXCEEDED (assign refuses them with this code); SOFT: SOFT_WINDOW_MISSED, OVERTIME, IN_THE_PAST
+                                     * @enum {string}
+                                     */
+                                    code: "OUTSIDE_TIME_WINDOW" | "WORKER_ABSENT" | "OUTSIDE_SHIFT" | "OVERLAP" | "SKILL_MISSING" | "CAPACITY_EXCEEDED" | "SOFT_WINDOW_MISSED" | "OVERTIME" | "IN_THE_PAST";
+                                    /**
+                                     * @description HARD: assign would refuse it (422); SOFT: allowed, worth a second look
+                                     * @enum {string}
+                                     */
+                                    severity: "HARD" | "SOFT";
+                                    /** @description In words, with times in the worker's depot time zone */
+                                    message: string;
+                                }[];
+                            };
+                        };
+                        /** @example Success */
+                        message: string;
+                    };
+                };
+            };
+            /** @description The request is not valid; `details` names each offending field (VALIDATION_ERROR) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code: "VALIDATION_ERROR";
+                    };
+                };
+            };
+            /** @description Missing, malformed, unknown, revoked or expired API key (UNAUTHORIZED) */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code: "UNAUTHORIZED";
+                    };
+                };
+            };
+            /** @description The key lacks the required scope (FORBIDDEN); or The organisation's plan has no API access (PLAN_UPGRADE_REQUIRED); or A dashboard session request that changes something came without the X-CSRF-Token header of its session, or with another one (CSRF_INVALID) */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code: "FORBIDDEN" | "PLAN_UPGRADE_REQUIRED" | "CSRF_INVALID";
+                    };
+                };
+            };
+            /** @description Resource not found (NOT_FOUND) */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code: "NOT_FOUND";
+                    };
+                };
+            };
+            /** @description A request with this Idempotency-Key is still running; retry once it has finished (IDEMPOTENCY_KEY_IN_USE) */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code: "IDEMPOTENCY_KEY_IN_USE";
+                    };
+                };
+            };
+            /** @description Body larger than 1 MiB (PAYLOAD_TOO_LARGE) */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code: "PAYLOAD_TOO_LARGE";
+                    };
+                };
+            };
+            /** @description Content-Type is not application/json (UNSUPPORTED_MEDIA_TYPE) */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code: "UNSUPPORTED_MEDIA_TYPE";
+                    };
+                };
+            };
+            /** @description This Idempotency-Key was used in the last 24 hours for another method, path or body; nothing was done (IDEMPOTENCY_KEY_REUSED) */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code: "IDEMPOTENCY_KEY_REUSED";
                     };
                 };
             };
@@ -21718,6 +22267,169 @@ export interface operations {
                     "application/json": {
                         data: {
                             board: components["schemas"]["Board"];
+                        };
+                        /** @example Success */
+                        message: string;
+                    };
+                };
+            };
+            /** @description The request is not valid; `details` names each offending field (VALIDATION_ERROR) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code: "VALIDATION_ERROR";
+                    };
+                };
+            };
+            /** @description Missing, malformed, unknown, revoked or expired API key (UNAUTHORIZED) */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code: "UNAUTHORIZED";
+                    };
+                };
+            };
+            /** @description The key lacks the required scope (FORBIDDEN); or The organisation's plan has no API access (PLAN_UPGRADE_REQUIRED) */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code: "FORBIDDEN" | "PLAN_UPGRADE_REQUIRED";
+                    };
+                };
+            };
+            /** @description Resource not found (NOT_FOUND) */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code: "NOT_FOUND";
+                    };
+                };
+            };
+            /** @description Rate limit of the key exceeded; retry after `Retry-After` seconds (RATE_LIMITED) */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code: "RATE_LIMITED";
+                    };
+                };
+            };
+            /** @description Unexpected error; nothing of it is shown, it is logged with the request id (INTERNAL_ERROR) */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code: "INTERNAL_ERROR";
+                    };
+                };
+            };
+            /** @description Database unreachable for the moment (SERVICE_UNAVAILABLE); retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code: "SERVICE_UNAVAILABLE";
+                    };
+                };
+            };
+        };
+    };
+    getWeekBoard: {
+        parameters: {
+            query: {
+                /**
+                 * @description The first day of the week shown, YYYY-MM-DD (any weekday); the week is 7 days from it; from 1970-01-01 to 9998-12-31
+                 * @example 2026-11-26
+                 */
+                start: string;
+                /** @description One depot: its shifts, their jobs, and the waiting jobs of that depot or of none */
+                locationId?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The week view of the board */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            week: components["schemas"]["WeekBoard"];
                         };
                         /** @example Success */
                         message: string;

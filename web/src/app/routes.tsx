@@ -5,6 +5,7 @@ import { ApiKeysPage } from '../features/api-keys/api-keys-page'
 import { AutomationPage } from '../features/automations/automation-page'
 import { AutomationsPage } from '../features/automations/automations-page'
 import { BoardPage } from '../features/board/board-page'
+import { WeekPage } from '../features/board/week/week-page'
 import { CustomersPage } from '../features/customers/customers-page'
 import { WebhookLogsPage } from '../features/executions/webhook-logs-page'
 import { FleetPage } from '../features/fleet/fleet-page'
@@ -37,6 +38,8 @@ export const routes: RouteObject[] = [
     ),
     children: [
       { index: true, element: <BoardPage /> },
+      { path: 'board', element: <BoardPage /> },
+      { path: 'board/week', element: <WeekPage /> },
       { path: 'plan', element: <PlanPage /> },
       { path: 'jobs', element: <JobsPage /> },
       { path: 'jobs/:jobId', element: <JobPage /> },

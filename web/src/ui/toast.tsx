@@ -1,17 +1,35 @@
-// Short confirmations ("API key revoked") and failures of background actions, announced to screen
-// readers through a polite live region. useToast() anywhere under <ToastProvider>.
+// Short confirmations ("API key revoked"), warnings and failures of background actions, announced to
+// screen readers through a polite live region. useToast() anywhere under <ToastProvider>. A toast
+// may carry one action (the board's Undo) and stay up longer than the usual five seconds.
 import { createContext, type ReactNode, useCallback, useContext, useMemo, useRef, useState } from 'react'
 import { Button } from './button'
 
-interface Toast {
-  id: number
-  tone: 'success' | 'error'
-  message: string
+type Tone = 'success' | 'warning' | 'error'
+
+export interface ToastAction {
+  label: string
+  onClick: () => void
 }
 
-interface ToastApi {
-  success(message: string): void
-  error(message: string): void
+export interface ToastOptions {
+  action?: ToastAction
+  /** How long it stays up; 5 s by default (10 s for errors and warnings). */
+  durationMs?: number
+}
+
+interface Toast {
+  id: number
+  tone: Tone
+  message: string
+  action?: ToastAction | undefined
+}
+
+export interface ToastApi {
+  /** Each returns the toast's id, for dismissing it early. */
+  success(message: string, options?: ToastOptions): number
+  warning(message: string, options?: ToastOptions): number
+  error(message: string, options?: ToastOptions): number
+  dismiss(id: number): void
 }
 
 const ToastContext = createContext<ToastApi | null>(null)
@@ -22,16 +40,22 @@ export function ToastProvider({ children }: { children: ReactNode }) {
   const next = useRef(1)
   const dismiss = useCallback((id: number) => setToasts((all) => all.filter((t) => t.id !== id)), [])
   const show = useCallback(
-    (tone: Toast['tone'], message: string) => {
+    (tone: Tone, message: string, options: ToastOptions = {}) => {
       const id = next.current++
-      setToasts((all) => [...all.slice(-3), { id, tone, message }])
-      setTimeout(() => dismiss(id), tone === 'error' ? VISIBLE_MS * 2 : VISIBLE_MS)
+      setToasts((all) => [...all.slice(-3), { id, tone, message, action: options.action }])
+      setTimeout(() => dismiss(id), options.durationMs ?? (tone === 'success' ? VISIBLE_MS : VISIBLE_MS * 2))
+      return id
     },
     [dismiss],
   )
   const api = useMemo<ToastApi>(
-    () => ({ success: (m) => show('success', m), error: (m) => show('error', m) }),
-    [show],
+    () => ({
+      success: (m, o) => show('success', m, o),
+      warning: (m, o) => show('warning', m, o),
+      error: (m, o) => show('error', m, o),
+      dismiss,
+    }),
+    [show, dismiss],
   )
   return (
     <ToastContext.Provider value={api}>
@@ -40,18 +64,32 @@ export function ToastProvider({ children }: { children: ReactNode }) {
         {toasts.map((toast) => (
           <div
             key={toast.id}
-            className={toast.tone === 'error' ? 'toast toast-error' : 'toast'}
+            className={toast.tone === 'success' ? 'toast' : `toast toast-${toast.tone}`}
             role="status"
           >
             <span>{toast.message}</span>
-            <Button
-              variant="ghost"
-              size="sm"
-              aria-label="Dismiss notification"
-              onClick={() => dismiss(toast.id)}
-            >
-              ✕
-            </Button>
+            <span className="toast-actions">
+              {toast.action && (
+                <Button
+                  size="sm"
+                  className="toast-action"
+                  onClick={() => {
+                    dismiss(toast.id)
+                    toast.action?.onClick()
+                  }}
+                >
+                  {toast.action.label}
+                </Button>
+              )}
+              <Button
+                variant="ghost"
+                size="sm"
+                aria-label="Dismiss notification"
+                onClick={() => dismiss(toast.id)}
+              >
+                ✕
+              </Button>
+            </span>
           </div>
         ))}
       </section>

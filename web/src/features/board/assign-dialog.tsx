@@ -1,11 +1,15 @@
 // The keyboard (and precise) way to assign: pick the worker's row and a start time; the visit lasts
-// the job's service duration. Also used to move an assigned job to another row or time.
+// the job's service duration. Also used to move an assigned job to another row or time. The server's
+// check of the chosen slot is shown as it changes: a HARD problem the server will refuse, and SOFT
+// ones (overtime, a window missed) that need "Assign anyway" ticked first.
+import { useState } from 'react'
 import { zonedToUtc } from '../../lib/time'
+import { Badge } from '../../ui/badge'
 import { Field } from '../../ui/form'
 import { FormDialog } from '../../ui/form-dialog'
 import { useFormState } from '../../ui/use-form-state'
 import { type BoardJob, type BoardRow, clock, duration, jobsOfRow, suggestStart } from './board-model'
-import { useAssignJob } from './queries'
+import { type Slot, slotAssignment, useAssignJob, useAssignmentCheck } from './queries'
 import { windowText } from './tray'
 
 export function AssignDialog({
@@ -44,19 +48,23 @@ export function AssignDialog({
   const start = valid ? zonedToUtc(date, time, timeZone).getTime() : null
   const end = start === null ? null : start + job.serviceDuration * 1000
   const moving = job.status === 'ASSIGNED'
+  const slot: Slot | null =
+    row && start !== null && end !== null
+      ? { jobId: job.id, userId: row.user.id, shiftId: row.shiftId, start, end }
+      : null
+  const check = useAssignmentCheck(slot)
+  const problems = slot && !check.isError ? (check.data ?? []) : []
+  const hard = problems.some((p) => p.severity === 'HARD')
+  const soft = !hard && problems.some((p) => p.severity === 'SOFT')
+  // "Assign anyway" holds for the slot it was ticked on.
+  const slotKey = slot ? `${slot.shiftId}|${slot.start}` : ''
+  const [acceptedFor, setAcceptedFor] = useState<string | null>(null)
+  const accepted = soft && acceptedFor === slotKey
 
   const submit = () => {
-    if (!row || start === null || end === null) return
+    if (!row || !slot || (soft && !accepted)) return
     assign.mutate(
-      {
-        id: job.id,
-        assignment: {
-          userId: row.user.id,
-          shiftId: row.shiftId,
-          scheduledStart: new Date(start).toISOString(),
-          scheduledEnd: new Date(end).toISOString(),
-        },
-      },
+      { id: job.id, assignment: slotAssignment(slot) },
       { onSuccess: () => onAssigned(`${job.title} assigned to ${row.user.name} at ${time}`) },
     )
   }
@@ -69,7 +77,7 @@ export function AssignDialog({
       onSubmit={submit}
       submitLabel={moving ? 'Move' : 'Assign'}
       submitting={form.submitting}
-      submitDisabled={!row || !valid}
+      submitDisabled={!row || !valid || (soft && !accepted)}
       formError={form.formError}
     >
       {rows.length === 0 ? (
@@ -104,6 +112,35 @@ export function AssignDialog({
               <input {...control} className="input" type="time" step={900} required {...form.text('time')} />
             )}
           </Field>
+          <div className="assign-problems" aria-live="polite">
+            {problems.length > 0 && (
+              <ul aria-label="Problems with this time">
+                {problems.map((problem) => (
+                  <li key={problem.code}>
+                    <Badge tone={problem.severity === 'HARD' ? 'red' : 'amber'}>
+                      {problem.severity === 'HARD' ? 'Not allowed' : 'Warning'}
+                    </Badge>{' '}
+                    {problem.message}
+                  </li>
+                ))}
+              </ul>
+            )}
+            {soft && (
+              <label className="choice">
+                <input
+                  type="checkbox"
+                  checked={accepted}
+                  onChange={(e) => setAcceptedFor(e.target.checked ? slotKey : null)}
+                />
+                <span>
+                  {moving ? 'Move anyway' : 'Assign anyway'}
+                  <span className="choice-hint">
+                    The job is {moving ? 'moved' : 'assigned'} with the warning above.
+                  </span>
+                </span>
+              </label>
+            )}
+          </div>
         </>
       )}
     </FormDialog>

@@ -5,6 +5,7 @@ import {
   addDays,
   type BoardJob,
   type BoardRow,
+  blockFlags,
   duration,
   HOUR,
   instantAt,
@@ -115,6 +116,66 @@ describe('a job on a row', () => {
     ])
     expect(routePath(row.origin, stops, false)).toHaveLength(3)
     expect(routePath(row.origin, [], true)).toEqual([[53.48, -2.24]])
+  })
+})
+
+describe('the flags of a scheduled block', () => {
+  const iso = (hhmm: string) => `2026-12-07T${hhmm}:00.000Z`
+  const withBreak: BoardRow = { ...row, breaks: [{ start: iso('12:00'), end: iso('12:30'), isPaid: false }] }
+  const visit = (start: string, end: string, overrides: Partial<BoardJob> = {}) =>
+    job({
+      status: 'ASSIGNED',
+      shiftId: 's1',
+      scheduledStart: iso(start),
+      scheduledEnd: iso(end),
+      ...overrides,
+    })
+  const codes = (j: BoardJob, on = withBreak) => blockFlags(j, on, 'UTC').map((f) => f.code)
+
+  it('has none for a visit inside its window and shift and clear of breaks, or one not scheduled', () => {
+    const window = { earliestStart: iso('08:00'), latestEnd: iso('16:00') }
+    expect(blockFlags(visit('09:00', '10:00', window), withBreak, 'UTC')).toEqual([])
+    expect(blockFlags(visit('11:00', '12:00', window), withBreak, 'UTC')).toEqual([])
+    expect(blockFlags(visit('12:30', '13:30', window), withBreak, 'UTC')).toEqual([])
+    expect(blockFlags(visit('15:00', '16:00', window), withBreak, 'UTC')).toEqual([])
+    expect(blockFlags(job(), withBreak, 'UTC')).toEqual([])
+  })
+
+  it('says a window missed at either end; a missing bound is open', () => {
+    const window = { timeWindowType: 'SOFT' as const, earliestStart: iso('10:00'), latestEnd: iso('11:00') }
+    expect(blockFlags(visit('09:30', '10:30', window), withBreak, 'UTC')).toEqual([
+      {
+        code: 'SOFT_WINDOW_MISSED',
+        message: 'Window missed: starts 09:30, before its window opens at 10:00',
+      },
+    ])
+    expect(blockFlags(visit('10:30', '11:30', window), withBreak, 'UTC')).toEqual([
+      { code: 'SOFT_WINDOW_MISSED', message: 'Window missed: ends 11:30, after its window closes at 11:00' },
+    ])
+    expect(codes(visit('09:00', '10:00', { latestEnd: iso('11:00') }))).toEqual([])
+    expect(codes(visit('14:00', '15:00', { earliestStart: iso('10:00') }))).toEqual([])
+  })
+
+  it('says overtime past the end of the shift, by how much, in the zone shown', () => {
+    expect(blockFlags(visit('15:30', '16:45'), withBreak, 'Europe/Berlin')).toEqual([
+      { code: 'OVERTIME', message: 'Overtime: ends 17:45, 45 min after the shift ends at 17:00' },
+    ])
+    // Wholly after the shift: all of the visit is overtime.
+    expect(blockFlags(visit('17:00', '18:00'), withBreak, 'UTC')[0]?.message).toBe(
+      'Overtime: ends 18:00, 1 h after the shift ends at 16:00',
+    )
+  })
+
+  it('says a visit over a break, and every problem a visit has at once', () => {
+    expect(blockFlags(visit('11:45', '12:15'), withBreak, 'UTC')).toEqual([
+      { code: 'IN_BREAK', message: 'In a break: the visit overlaps the break 12:00–12:30' },
+    ])
+    const lateBreak: BoardRow = { ...row, breaks: [{ start: iso('15:45'), end: iso('16:00'), isPaid: true }] }
+    expect(codes(visit('15:30', '16:30', { latestEnd: iso('16:00') }), lateBreak)).toEqual([
+      'SOFT_WINDOW_MISSED',
+      'OVERTIME',
+      'IN_BREAK',
+    ])
   })
 })
 

@@ -158,3 +158,50 @@ export function suggestStart(row: BoardRow, rowJobs: readonly BoardJob[], job: B
   }
   return start
 }
+
+export type BlockFlagCode = 'SOFT_WINDOW_MISSED' | 'OVERTIME' | 'IN_BREAK'
+
+export interface BlockFlag {
+  code: BlockFlagCode
+  message: string
+}
+
+/**
+ * The soft problems of a scheduled visit that the board sees in its own data (the server refuses the
+ * hard ones): its window missed (a SOFT window may be), running past the end of the row's shift,
+ * and a visit over one of the shift's breaks.
+ */
+export function blockFlags(job: BoardJob, row: BoardRow, timeZone: string): BlockFlag[] {
+  if (!job.scheduledStart || !job.scheduledEnd) return []
+  const start = ms(job.scheduledStart)
+  const end = ms(job.scheduledEnd)
+  const at = (instant: number | string) => clock(instant, timeZone)
+  const flags: BlockFlag[] = []
+  if (job.earliestStart !== null && start < ms(job.earliestStart)) {
+    flags.push({
+      code: 'SOFT_WINDOW_MISSED',
+      message: `Window missed: starts ${at(start)}, before its window opens at ${at(job.earliestStart)}`,
+    })
+  } else if (job.latestEnd !== null && end > ms(job.latestEnd)) {
+    flags.push({
+      code: 'SOFT_WINDOW_MISSED',
+      message: `Window missed: ends ${at(end)}, after its window closes at ${at(job.latestEnd)}`,
+    })
+  }
+  const shiftEnd = ms(row.end)
+  if (end > shiftEnd) {
+    const over = (end - Math.max(start, shiftEnd)) / 1000
+    flags.push({
+      code: 'OVERTIME',
+      message: `Overtime: ends ${at(end)}, ${duration(over)} after the shift ends at ${at(shiftEnd)}`,
+    })
+  }
+  const during = row.breaks.find((b) => start < ms(b.end) && end > ms(b.start))
+  if (during) {
+    flags.push({
+      code: 'IN_BREAK',
+      message: `In a break: the visit overlaps the break ${at(during.start)}–${at(during.end)}`,
+    })
+  }
+  return flags
+}

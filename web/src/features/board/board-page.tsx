@@ -1,8 +1,10 @@
 // The dispatch board, the dashboard's home page: a day of shifts as rows across the depot's hours,
 // jobs as blocks, the Unassigned tray, and the map. Jobs are assigned by dragging them onto a row (or
-// with the keyboard: Space and the arrows, or "Assign…"), unassigned by dragging them back.
+// with the keyboard: Space and the arrows, or "Assign…"), unassigned by dragging them back. A drag's
+// target shows the server's check of the slot: a drop with a HARD problem is not sent, one with a
+// SOFT problem needs a second drop on the same slot; the last change can be undone for 30 seconds.
 import { DndContext, DragOverlay } from '@dnd-kit/core'
-import { useMemo, useState } from 'react'
+import { useMemo, useRef, useState } from 'react'
 import { errorMessage } from '../../api/errors'
 import { useDepots, useTimeZone } from '../../app/time-zone'
 import { useListParams } from '../../lib/search-params'
@@ -15,10 +17,13 @@ import { useToast } from '../../ui/toast'
 import { MapPanel } from '../map/map-panel'
 import './board.css'
 import { AssignDialog } from './assign-dialog'
+import { type BoardChange, decideDrop, sameSlot, undoOf, verdictOf } from './board-changes'
 import { type Drop, useBoardDnd } from './board-dnd'
 import {
+  type Board,
   type BoardFilters,
   type BoardJob,
+  blockFlags,
   clock,
   type JobPriority,
   type JobStatus,
@@ -26,17 +31,27 @@ import {
   timelineRange,
   waitingJobs,
 } from './board-model'
-import { DayPicker, DepotSelect, JobFilters, ZoomControl, zoomOf } from './board-toolbar'
+import { DayPicker, DepotSelect, JobFilters, ViewSwitch, ZoomControl, zoomOf } from './board-toolbar'
+import { useBoardUndo } from './board-undo'
 import { boardMapData, boardTimelineRows, longDate, useNow } from './board-views'
 import { JobSheet } from './job-sheet'
 import { LiveBanner } from './live-banner'
 import { stopsByJob } from './live-model'
 import { useLiveDay } from './live-queries'
 import { liveWorkers, withLiveForecast } from './live-views'
-import { useAssignJob, useBoard, useUnassignJob } from './queries'
+import {
+  type Slot,
+  slotAssignment,
+  useAssignJob,
+  useAssignmentCheck,
+  useBoard,
+  useFetchAssignmentCheck,
+  useUnassignJob,
+} from './queries'
 import { STATUS_LOOK, StatusLegend } from './status'
-import { Timeline } from './timeline'
+import { Timeline, type TimelineRow } from './timeline'
 import { Tray } from './tray'
+import { mondayOf } from './week/week-model'
 
 export function BoardPage() {
   const params = useListParams()
@@ -63,10 +78,21 @@ export function BoardPage() {
   const [selectedId, setSelectedId] = useState<string | null>(null)
   const [assigning, setAssigning] = useState<BoardJob | null>(null)
   const [failure, setFailure] = useState<string | null>(null)
+  /** The slot a drop with a SOFT problem was made on: a second drop there confirms it. */
+  const [awaiting, setAwaiting] = useState<Slot | null>(null)
+  /** Its "drop again to confirm" toast, gone once the next drop is decided. */
+  const confirmToast = useRef<number | null>(null)
+  const fetchCheck = useFetchAssignmentCheck()
 
   const allJobs = data?.jobs ?? []
   const visible = useMemo(() => allJobs.filter((job) => matchesFilters(job, filters)), [allJobs, filters])
-  const rows = data ? withLiveForecast(boardTimelineRows(data, visible, timeZone), liveShifts, timeZone) : []
+  const rows = data
+    ? withBlockFlags(
+        withLiveForecast(boardTimelineRows(data, visible, timeZone), liveShifts, timeZone),
+        data,
+        timeZone,
+      )
+    : []
   const range = data
     ? timelineRange(data.dayStart, data.dayEnd, [
         ...rows.map((r) => ({ start: r.start, end: r.end })),
@@ -76,38 +102,76 @@ export function BoardPage() {
   const selected = allJobs.find((job) => job.id === selectedId)
   const waiting = waitingJobs(allJobs)
 
+  /** The inverse of the last change, made as any other change (and not undoable itself). */
+  const runUndo = (change: BoardChange) => {
+    setFailure(null)
+    setAwaiting(null)
+    const after = {
+      onSuccess: () =>
+        toast.success(
+          change.kind === 'unassign'
+            ? `Undone: ${change.title} is back in the tray`
+            : `Undone: ${change.title} is back at ${clock(change.assignment.scheduledStart, timeZone)}`,
+        ),
+      onError: (error: unknown) =>
+        setFailure(`Could not undo the change to “${change.title}”: ${errorMessage(error)}`),
+    }
+    if (change.kind === 'unassign') unassign.mutate(change.jobId, after)
+    else assign.mutate({ id: change.jobId, assignment: change.assignment }, after)
+  }
+  const undo = useBoardUndo(runUndo)
+
   const unassignJob = (job: BoardJob) => {
     setFailure(null)
     unassign.mutate(job.id, {
       onSuccess: () => {
-        toast.success(`${job.title} unassigned`)
+        undo.changed(`${job.title} unassigned`, undoOf(job))
         setSelectedId(null)
       },
       onError: (error) => setFailure(`Could not unassign “${job.title}”: ${errorMessage(error)}`),
     })
   }
-  const onDrop = (drop: Drop) => {
+  const onDrop = async (drop: Drop) => {
     if (drop.kind === 'unassign') return unassignJob(drop.job)
     const { job, row, start } = drop
     setFailure(null)
+    const slot = slotOf(job, row, start)
+    // Checked while dragging (cached), or now for a quick drop; unreadable: the server decides.
+    const problems = await fetchCheck(slot).catch(() => undefined)
+    const decision = decideDrop(slot, problems, awaiting)
+    if (confirmToast.current !== null) toast.dismiss(confirmToast.current)
+    confirmToast.current = null
+    if (decision.action === 'refuse') {
+      setAwaiting(null)
+      toast.error(`${job.title} was not assigned: ${decision.message}`)
+      return
+    }
+    if (decision.action === 'confirm') {
+      setAwaiting(slot)
+      confirmToast.current = toast.warning(decision.message)
+      return
+    }
+    setAwaiting(null)
     assign.mutate(
-      {
-        id: job.id,
-        assignment: {
-          userId: row.user.id,
-          shiftId: row.shiftId,
-          scheduledStart: new Date(start).toISOString(),
-          scheduledEnd: new Date(start + job.serviceDuration * 1000).toISOString(),
-        },
-      },
+      { id: job.id, assignment: slotAssignment(slot) },
       {
         onSuccess: () =>
-          toast.success(`${job.title} assigned to ${row.user.name} at ${clock(start, timeZone)}`),
+          undo.changed(`${job.title} assigned to ${row.user.name} at ${clock(start, timeZone)}`, undoOf(job)),
         onError: (error) => setFailure(`Could not assign “${job.title}”: ${errorMessage(error)}`),
       },
     )
   }
   const dnd = useBoardDnd({ rows: data?.rows ?? [], jobs: allJobs, range, onDrop })
+  const targetRow = dnd.preview && data?.rows.find((r) => r.shiftId === dnd.preview?.rowId)
+  const target =
+    dnd.activeJob && dnd.preview && targetRow ? slotOf(dnd.activeJob, targetRow, dnd.preview.start) : null
+  const check = useAssignmentCheck(target)
+  const verdict = check.isError ? ({ tone: 'ok' } as const) : verdictOf(check.data)
+  const verdictText =
+    verdict.tone === 'hard' || verdict.tone === 'soft'
+      ? `${verdict.message}${verdict.tone === 'soft' && sameSlot(target, awaiting) ? ' — drop again to confirm' : ''}`
+      : undefined
+  const preview = dnd.preview ? { ...dnd.preview, tone: verdict.tone, message: verdictText } : null
   const map = useMemo(() => (data ? boardMapData(data, visible) : null), [data, visible])
   const workers = useMemo(() => liveWorkers(liveShifts, now), [liveShifts, now])
 
@@ -128,6 +192,11 @@ export function BoardPage() {
         }
       />
       <div className="filters board-filters">
+        <ViewSwitch
+          view="day"
+          dayHref={`/?date=${date}${locationId ? `&location=${locationId}` : ''}`}
+          weekHref={`/board/week?start=${mondayOf(date)}${locationId ? `&location=${locationId}` : ''}`}
+        />
         <DayPicker date={date} today={todayIn(timeZone)} onChange={(next) => setParams({ date: next })} />
         <DepotSelect
           depots={depots.data?.locations ?? []}
@@ -183,7 +252,7 @@ export function BoardPage() {
               now={isToday ? now : undefined}
               interactive
               zoom={zoom}
-              preview={dnd.preview}
+              preview={preview}
               onSelect={setSelectedId}
               empty={
                 <EmptyState
@@ -223,6 +292,10 @@ export function BoardPage() {
                 </div>
               )}
             </DragOverlay>
+            {/* The target's problem, said to screen readers too (keyboard drags). */}
+            <span className="visually-hidden" aria-live="polite">
+              {dnd.activeJob ? (verdictText ?? '') : ''}
+            </span>
           </DndContext>
         </>
       ) : null}
@@ -247,7 +320,7 @@ export function BoardPage() {
           timeZone={timeZone}
           onClose={() => setAssigning(null)}
           onAssigned={(message) => {
-            toast.success(message)
+            undo.changed(message, undoOf(assigning))
             setAssigning(null)
             setSelectedId(null)
           }}
@@ -255,4 +328,29 @@ export function BoardPage() {
       )}
     </div>
   )
+}
+
+const slotOf = (job: BoardJob, row: Board['rows'][number], start: number): Slot => ({
+  jobId: job.id,
+  userId: row.user.id,
+  shiftId: row.shiftId,
+  start,
+  end: start + job.serviceDuration * 1000,
+})
+
+/** Each scheduled block flagged with the soft problems the board sees, in its name and tooltip too. */
+function withBlockFlags(rows: TimelineRow[], board: Board, timeZone: string): TimelineRow[] {
+  const jobs = new Map(board.jobs.map((job) => [job.id, job]))
+  return rows.map((row) => {
+    const shift = board.rows.find((r) => r.shiftId === row.id)
+    return {
+      ...row,
+      blocks: row.blocks.map((block) => {
+        const job = jobs.get(block.id)
+        const flags = job && shift ? blockFlags(job, shift, timeZone).map((flag) => flag.message) : []
+        if (flags.length === 0) return block
+        return { ...block, flags, description: `${block.description}. ${flags.join('. ')}` }
+      }),
+    }
+  })
 }

@@ -1,5 +1,6 @@
 // The board's day, filters and zoom, kept in the URL (date, location, status, priority, tag, zoom) so
 // a view can be linked and survives a reload.
+import { Link } from 'react-router'
 import type { Schema } from '../../api/types'
 import { Button } from '../../ui/button'
 import { FilterSelect } from '../../ui/filters'
@@ -7,8 +8,31 @@ import { Field } from '../../ui/form'
 import { addDays, type BoardJob } from './board-model'
 import { JOB_STATUSES, STATUS_LOOK } from './status'
 import { TIMELINE_ZOOMS, type TimelineZoom } from './timeline'
+import './week/week.css'
 
 export type Depot = Schema<'Location'>
+
+/** Day | Week: the board of one day, or the week view (web/src/features/board/week/). */
+export function ViewSwitch({
+  view,
+  dayHref,
+  weekHref,
+}: {
+  view: 'day' | 'week'
+  dayHref: string
+  weekHref: string
+}) {
+  return (
+    <nav className="view-switch" aria-label="Board view">
+      <Link to={dayHref} aria-current={view === 'day' ? 'page' : undefined}>
+        Day
+      </Link>
+      <Link to={weekHref} aria-current={view === 'week' ? 'page' : undefined}>
+        Week
+      </Link>
+    </nav>
+  )
+}
 
 export function DayPicker({
   date,

@@ -13,6 +13,7 @@ import {
 } from './board-model'
 import { STATUS_LOOK } from './status'
 import type { TimelineBlock, TimelineRow, TimelineTravel } from './timeline'
+import { ABSENCE_LABEL } from './week/week-model'
 import { workerColour } from './worker-colour'
 
 const ms = (iso: string) => Date.parse(iso)
@@ -43,6 +44,7 @@ export function boardTimelineRows(board: Board, jobs: BoardJob[], timeZone: stri
     end: ms(row.end),
     breaks: row.breaks.map((b) => ({ start: ms(b.start), end: ms(b.end), isPaid: b.isPaid })),
     colour: workerColour(row.user.id),
+    absent: row.absence ? `${ABSENCE_LABEL[row.absence.reason]} — ${row.user.name}` : undefined,
     ...routeTotals(row),
     travel: travelBars(row, board.jobs),
     blocks: jobsOfRow(row, jobs).map((job) => jobBlock(job, timeZone)),

@@ -8,6 +8,7 @@
 import { useDraggable, useDroppable } from '@dnd-kit/core'
 import { type CSSProperties, type ReactNode, useEffect, useRef } from 'react'
 import { Badge } from '../../ui/badge'
+import './absent-rows.css'
 import { clock, hourTicks, percentOf, type TimeRange } from './board-model'
 import { RISK_LOOK, type Risk } from './live-model'
 import { type BlockStatus, STATUS_LOOK } from './status'
@@ -29,6 +30,8 @@ export interface TimelineBlock {
   /** Today, for a stop still to visit: "ETA 14:05" and its late risk (the live day). */
   eta?: string | undefined
   risk?: Risk | undefined
+  /** Soft problems the board sees (window missed, overtime, in a break): an icon with them as its tooltip. */
+  flags?: string[] | undefined
 }
 
 export interface TimelineRow {
@@ -50,6 +53,8 @@ export interface TimelineRow {
   note?: string | undefined
   /** Whether the note is a warning (overtime). */
   noteWarns?: boolean | undefined
+  /** The worker is away the whole shift ("Holiday — Megan"): drawn greyed, takes no drops. */
+  absent?: string | undefined
   blocks: TimelineBlock[]
 }
 
@@ -74,6 +79,9 @@ export interface DropPreview {
   rowId: string
   start: number
   end: number
+  /** The server's check of the slot: red with a HARD problem, amber with a SOFT one, and why. */
+  tone?: 'checking' | 'ok' | 'hard' | 'soft' | undefined
+  message?: string | undefined
 }
 
 export const rowDropId = (rowId: string) => `row:${rowId}`
@@ -149,7 +157,7 @@ export function Timeline({
             const breaks = row.breaks
               .map((b) => `break ${clock(b.start, timeZone)}–${clock(b.end, timeZone)}`)
               .join(', ')
-            const rowLabel = `${row.label}, ${row.sublabel}${breaks ? `, ${breaks}` : ''}${row.note ? `, ${row.note}` : ''}`
+            const rowLabel = `${row.label}, ${row.sublabel}${breaks ? `, ${breaks}` : ''}${row.note ? `, ${row.note}` : ''}${row.absent ? `, away: ${row.absent}` : ''}`
             const content = (
               <>
                 <div className="timeline-offshift" style={span(range.from, row.start, range)} />
@@ -182,8 +190,19 @@ export function Timeline({
                   </div>
                 ))}
                 {preview?.rowId === row.id && (
-                  <div className="timeline-preview" style={span(preview.start, preview.end, range)}>
+                  <div
+                    className={`timeline-preview timeline-preview-${preview.tone ?? 'ok'}`}
+                    data-verdict={preview.tone ?? 'ok'}
+                    style={span(preview.start, preview.end, range)}
+                  >
                     {clock(preview.start, timeZone)}
+                    {preview.message && (
+                      <span
+                        className={`timeline-preview-reason${percentOf(preview.start, range) > 60 ? ' timeline-preview-reason-left' : ''}`}
+                      >
+                        {preview.message}
+                      </span>
+                    )}
                   </div>
                 )}
                 {row.blocks.map((block) =>
@@ -206,11 +225,17 @@ export function Timeline({
                   ),
                 )}
                 {nowShown && <div className="timeline-now" style={{ left: `${percentOf(now, range)}%` }} />}
+                {row.absent && <div className="timeline-absent">{row.absent}</div>}
               </>
             )
             return (
               // biome-ignore lint/a11y/useSemanticElements: a row of the board, not a form fieldset
-              <div key={row.id} className="timeline-row" role="group" aria-label={rowLabel}>
+              <div
+                key={row.id}
+                className={row.absent ? 'timeline-row timeline-row-absent' : 'timeline-row'}
+                role="group"
+                aria-label={rowLabel}
+              >
                 <div className="timeline-label">
                   <span className={`route-swatch route-${row.colour}`} aria-hidden="true" />
                   <span>
@@ -234,7 +259,7 @@ export function Timeline({
                     )}
                   </span>
                 </div>
-                {interactive ? (
+                {interactive && !row.absent ? (
                   <DroppableTrack rowId={row.id}>{content}</DroppableTrack>
                 ) : (
                   <div className="timeline-track">{content}</div>
@@ -275,7 +300,13 @@ function BlockContent({ block, timeZone }: { block: TimelineBlock; timeZone: str
     <>
       <span className="block-title">
         {/* First, so a narrow block still shows it. */}
-        {risk && <Badge tone={risk.tone}>{risk.label}</Badge>} {block.title}
+        {risk && <Badge tone={risk.tone}>{risk.label}</Badge>}{' '}
+        {block.flags && block.flags.length > 0 && (
+          <span className="block-flag" aria-hidden="true" title={block.flags.join('\n')}>
+            ⚠
+          </span>
+        )}
+        {block.title}
       </span>{' '}
       <span className="block-meta">
         {/* Then the customer (the status as a glyph: its colour says it too), and for a stop still to
