@@ -272,8 +272,20 @@ for (const dialect of DIALECTS) {
         '09:50',
       )
       const first = await place('Boiler', { jobLatitude: 53.52, jobLongitude: -2.24 }, '08:15', '08:45')
-      const cancelled = await place('Called off', { jobLatitude: 53.6, jobLongitude: -2.5 }, '08:50', '08:55')
-      await setJobState(db, org, cancelled, { status: 'CANCELLED' })
+      const off = await api.post('/jobs', {
+        title: 'Called off',
+        serviceDuration: 300,
+        jobLatitude: 53.6,
+        jobLongitude: -2.5,
+      })
+      expect(off.status).toBe(201)
+      await setJobState(db, org, off.body.data.job.id, {
+        status: 'CANCELLED',
+        assignedUserId: cy.id,
+        shiftId: shift.id,
+        scheduledStart: `${DATE}T08:50:00Z`,
+        scheduledEnd: `${DATE}T08:55:00Z`,
+      })
 
       // Waiting, with its customer's coordinates copied as its own: still at the customer's address.
       const copied = await api.post('/jobs', {
