@@ -17,6 +17,9 @@ import {
   type TestContext,
 } from '../../../test/helpers.js'
 import { makeDashboardUser, sessionClient, signIn } from '../../../test/sessions.js'
+import { greatCircleMatrix } from '../../optimiser/travel.js'
+import { loadDayInputs } from '../route-plans/day-inputs.js'
+import { toRoutingModel } from '../route-plans/optimiser-model.js'
 
 // 2026-12-07 is a Monday. New York is UTC-5 in December: its 08:00 is 13:00Z.
 const DATE = '2026-12-07'
@@ -165,6 +168,9 @@ for (const dialect of DIALECTS) {
           breaks: [],
           origin: { latitude: '53.4808', longitude: '-2.2426' },
           endPolicy: 'RETURN_TO_ORIGIN',
+          // No jobs: no travel.
+          legs: [],
+          totals: { distanceMeters: 0, driveSeconds: 0, overtimeSeconds: 0 },
         },
         {
           shiftId: day.anaShift.id,
@@ -177,6 +183,8 @@ for (const dialect of DIALECTS) {
           // No start position on the van: the depot's.
           origin: { latitude: '53.4808', longitude: '-2.2426' },
           endPolicy: 'RETURN_TO_ORIGIN',
+          legs: expect.any(Array),
+          totals: expect.any(Object),
         },
       ])
       const byTitle = Object.fromEntries(board.jobs.map((j: { title: string }) => [j.title, j]))
@@ -194,10 +202,11 @@ for (const dialect of DIALECTS) {
         status: 'CREATED',
         priority: 'HIGH',
         serviceDuration: 3600,
-        customer: { name: 'Corner Bakery' },
+        customer: { name: 'Corner Bakery', address: expect.any(String) },
         // The customer's position: the job has none of its own.
         latitude: '40.7128',
         longitude: '-74.006',
+        ownPosition: false,
         tags: [{ id: day.tag.id, name: 'gas-safe' }],
         scheduledStart: null,
       })
@@ -211,6 +220,137 @@ for (const dialect of DIALECTS) {
       const sunday = (await day.admin.get('/board?date=2026-12-06')).body.data.board
       expect(sunday.rows).toEqual([])
       expect(sunday.jobs.map((j: { title: string }) => j.title)).toEqual(['Any day'])
+    })
+
+    it('gives each row its legs and totals, with the minutes the optimiser’s matrix gives the same points', async () => {
+      const tenant = await createTenant(t, { scopes: ['admin', 'read', 'write'] })
+      const db = t.database.db
+      const org = tenant.organisationId
+      const admin = adminClient(t, tenant.headers)
+      const api = client(t, tenant.headers)
+      // Not the defaults: the board must read the organisation's settings and the van's speed factor.
+      const routing = { detourFactor: 1.5, speedKmh: 30 }
+      expect((await admin.patch('/organisation', { routing })).status).toBe(200)
+      const depot = await makeLocation(db, org, {
+        name: 'Salford',
+        timezone: 'Europe/London',
+        isPrimary: true,
+      })
+      const cy = await makeUser(db, org, { name: 'Cy' })
+      const van = await makeVehicle(db, org, depot.id, { name: 'Van C' })
+      await db.updateTable('vehicles').set({ speed_factor: 1.25 }).where('id', '=', van.id).execute()
+      const shift = await makeShift(
+        db,
+        org,
+        { userId: cy.id, locationId: depot.id, vehicleId: van.id },
+        { day: 'MONDAY', startTime: '08:00', endTime: '10:00' },
+      )
+      const customer = await api.post('/customers', {
+        name: 'Mill Lane Bakery',
+        address: '4 Mill Lane, Stockport',
+        latitude: 53.41,
+        longitude: -2.15,
+      })
+      const place = async (title: string, body: Record<string, unknown>, start: string, end: string) => {
+        const created = await api.post('/jobs', { title, serviceDuration: 1800, ...body })
+        expect(created.status).toBe(201)
+        const id = created.body.data.job.id as string
+        const assigned = await admin.post(`/jobs/${id}/assign`, {
+          userId: cy.id,
+          shiftId: shift.id,
+          scheduledStart: `${DATE}T${start}:00Z`,
+          scheduledEnd: `${DATE}T${end}:00Z`,
+        })
+        expect(assigned.status).toBe(200)
+        return id
+      }
+      // Visiting order is by start, not by creation.
+      const second = await place(
+        'Bakery oven',
+        { customerId: customer.body.data.customer.id },
+        '09:00',
+        '09:50',
+      )
+      const first = await place('Boiler', { jobLatitude: 53.52, jobLongitude: -2.24 }, '08:15', '08:45')
+      const off = await api.post('/jobs', {
+        title: 'Called off',
+        serviceDuration: 300,
+        jobLatitude: 53.6,
+        jobLongitude: -2.5,
+      })
+      expect(off.status).toBe(201)
+      await setJobState(db, org, off.body.data.job.id, {
+        status: 'CANCELLED',
+        assignedUserId: cy.id,
+        shiftId: shift.id,
+        scheduledStart: `${DATE}T08:50:00Z`,
+        scheduledEnd: `${DATE}T08:55:00Z`,
+      })
+
+      // Waiting, with its customer's coordinates copied as its own: still at the customer's address.
+      const copied = await api.post('/jobs', {
+        title: 'Same place',
+        serviceDuration: 600,
+        customerId: customer.body.data.customer.id,
+        jobLatitude: 53.41,
+        jobLongitude: -2.15,
+      })
+      expect(copied.status).toBe(201)
+
+      const board = (await admin.get(`/board?date=${DATE}`)).body.data.board
+      const row = board.rows.find((r: { shiftId: string }) => r.shiftId === shift.id)
+      const byTitle = Object.fromEntries(board.jobs.map((j: { title: string }) => [j.title, j]))
+      expect(byTitle['Same place']).toMatchObject({ ownPosition: false, latitude: '53.41' })
+      expect(byTitle.Boiler).toMatchObject({ ownPosition: true, customer: null })
+      expect(
+        row.legs.map((l: { fromJobId: string | null; toJobId: string | null }) => [l.fromJobId, l.toJobId]),
+      ).toEqual([
+        [null, first],
+        [first, second],
+        [second, null],
+      ])
+      const bakery = board.jobs.find((j: { id: string }) => j.id === second)
+      expect(bakery).toMatchObject({
+        customer: { name: 'Mill Lane Bakery', address: '4 Mill Lane, Stockport' },
+        ownPosition: false,
+      })
+
+      // The optimiser's model of the same day: its locations, its travel matrix at the
+      // organisation's settings, its route's speed factor.
+      const day = await loadDayInputs(db, org, {
+        date: DATE,
+        mode: 'KEEP_ASSIGNED',
+        at: Number.NEGATIVE_INFINITY,
+      })
+      const model = toRoutingModel(day, day.routing)
+      const matrix = greatCircleMatrix(model.locations, model.options)
+      const route = model.routes.find((r) => r.id === shift.id)!
+      const at = (jobId: string) => model.jobs.find((j) => j.id === jobId)!.location!
+      const seconds = (a: number, b: number) => matrix.duration[a * matrix.size + b]! / route.speedFactor
+      const metres = (a: number, b: number) => matrix.distance[a * matrix.size + b]!
+      expect(route.speedFactor).toBe(1.25)
+      const expected = [
+        [route.start, at(first)],
+        [at(first), at(second)],
+        [at(second), route.start],
+      ] as const
+      expected.forEach(([a, b], i) => {
+        expect(row.legs[i].distanceMeters, `leg ${i}`).toBe(metres(a, b))
+        expect(row.legs[i].durationSeconds, `leg ${i}`).toBe(Math.round(seconds(a, b)))
+        expect(Math.round(row.legs[i].durationSeconds / 60)).toBe(Math.round(seconds(a, b) / 60))
+        expect(row.legs[i].durationSeconds).toBeGreaterThan(0)
+      })
+      const drive = row.legs.reduce(
+        (sum: number, l: { durationSeconds: number }) => sum + l.durationSeconds,
+        0,
+      )
+      expect(row.totals).toEqual({
+        distanceMeters: expected.reduce((sum, [a, b]) => sum + metres(a, b), 0),
+        driveSeconds: drive,
+        // The last visit ends 09:50 and the drive back takes the last leg: past 10:00 by the rest.
+        overtimeSeconds: Math.max(0, row.legs[2].durationSeconds - 600),
+      })
+      expect(row.totals.overtimeSeconds).toBeGreaterThan(0)
     })
 
     it('shows one depot: its rows, its zone, and the waiting jobs of that depot or of none', async () => {

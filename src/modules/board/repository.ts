@@ -30,6 +30,7 @@ function selectBoardJobs(db: Executor, organisationId: string) {
       'jobs.priority',
       'jobs.customer_id',
       'customers.name as customer_name',
+      'customers.address as customer_address',
       'jobs.location_id',
       'jobs.job_latitude',
       'jobs.job_longitude',

@@ -42,6 +42,13 @@ const BoardDepot = Type.Object({
   ...Point.properties,
 })
 
+const TravelLeg = Type.Object({
+  fromJobId: Nullable(Type.String({ description: 'Null: from the route’s origin' })),
+  toJobId: Nullable(Type.String({ description: 'Null: back to the route’s origin (RETURN_TO_ORIGIN)' })),
+  distanceMeters: Type.Integer({ description: 'Road distance as the optimiser estimates it' }),
+  durationSeconds: Type.Integer({ description: 'Drive time at the vehicle’s speed factor' }),
+})
+
 const BoardRow = Type.Object({
   shiftId: Id,
   user: NamedRef,
@@ -54,6 +61,23 @@ const BoardRow = Type.Object({
     description: 'Where the route starts: the vehicle’s start position, else its depot',
   }),
   endPolicy: VehicleEndPolicy,
+  legs: Type.Array(TravelLeg, {
+    description:
+      'Travel between consecutive stops in visiting order (scheduled start): the origin to the first, ' +
+      'each stop to the next, and the last back to the origin when the vehicle returns; computed with ' +
+      'the route optimiser’s travel model and the organisation’s routing settings. Cancelled jobs are ' +
+      'no stops; a job without coordinates has no leg.',
+  }),
+  totals: Type.Object(
+    {
+      distanceMeters: Type.Integer(),
+      driveSeconds: Type.Integer(),
+      overtimeSeconds: Type.Integer({
+        description: 'How far the last visit’s end (plus the drive back) runs past the shift’s end',
+      }),
+    },
+    { description: 'The sums of the legs, and the overtime of the day as scheduled' },
+  ),
   absence: Type.Optional(
     Type.Object(
       {
@@ -77,11 +101,18 @@ const BoardJob = Type.Object({
   title: Type.String(),
   status: JobStatus,
   priority: JobPriority,
-  customer: NullableObject(NamedRef),
+  customer: NullableObject(
+    Type.Object({ ...NamedRef.properties, address: Type.String({ description: 'The customer’s address' }) }),
+  ),
   locationId: Nullable(Id),
   latitude: Nullable(
     Type.String({ description: 'The job’s own position, else its customer’s; null: neither' }),
   ),
+  ownPosition: Type.Boolean({
+    description:
+      'Whether the job has coordinates of its own that are not its customer’s (else it is at the ' +
+      'customer’s address)',
+  }),
   longitude: Nullable(Type.String()),
   serviceDuration: Type.Integer({ description: 'Seconds on site' }),
   timeWindowType: TimeWindowType,

@@ -10,6 +10,7 @@ import { loadDayInputs, utcDayBounds } from '../route-plans/day-inputs.js'
 import { localTime } from '../shifts/zoned-time.js'
 import * as repository from './repository.js'
 import type { Board, BoardJob, BoardQuery } from './schemas.js'
+import { routeTravel } from './travel.js'
 
 const MINUTES_PER_DAY = 24 * 60
 const iso = (ms: number) => new Date(ms).toISOString()
@@ -82,6 +83,36 @@ export async function getBoard(db: Executor, organisationId: string, query: Boar
     tagsOf.set(tag.job_id, list)
   }
 
+  // Each row's legs and totals, over its jobs in visiting order (`scheduled` is by start).
+  const stopsOf = new Map<string, repository.BoardJobRow[]>()
+  for (const job of scheduled) {
+    if (job.status === 'CANCELLED' || job.shift_id === null) continue
+    const list = stopsOf.get(job.shift_id) ?? []
+    list.push(job)
+    stopsOf.set(job.shift_id, list)
+  }
+  const travelOf = (row: (typeof rows)[number]) =>
+    routeTravel(
+      {
+        origin: { lat: row.origin.latitude, lng: row.origin.longitude },
+        returnsToOrigin: row.endPolicy === 'RETURN_TO_ORIGIN',
+        speedFactor: row.speedFactor,
+        end: row.end,
+      },
+      (stopsOf.get(row.shiftId) ?? []).map((job) => {
+        const [latitude, longitude] = positionOf(job)
+        return {
+          id: job.id,
+          position:
+            latitude === null || longitude === null
+              ? null
+              : { lat: Number(latitude), lng: Number(longitude) },
+          end: Date.parse(job.scheduled_end ?? ''),
+        }
+      }),
+      day.routing,
+    )
+
   const { from, to } = localDay(timezone)
   return {
     date: query.date,
@@ -111,24 +142,44 @@ export async function getBoard(db: Executor, organisationId: string, query: Boar
         longitude: toDecimalString(row.origin.longitude),
       },
       endPolicy: row.endPolicy,
+      ...travelOf(row),
       ...(row.absence ? { absence: row.absence } : {}),
     })),
     jobs: jobRows.map((job) => serializeBoardJob(job, tagsOf.get(job.id) ?? [])),
   }
 }
 
-function serializeBoardJob(row: repository.BoardJobRow, tags: { id: string; name: string }[]): BoardJob {
-  // The job's own position when it has one, else its customer's (as a plan places it).
+/** The job's own position when it has one, else its customer's (as a plan places it). */
+function positionOf(row: repository.BoardJobRow): [string | null, string | null] {
   const own = row.job_latitude !== null && row.job_longitude !== null
+  return own ? [row.job_latitude, row.job_longitude] : [row.customer_latitude, row.customer_longitude]
+}
+
+/** Whether the job is somewhere else than its customer: coordinates of its own that are not theirs. */
+function elsewhere(row: repository.BoardJobRow): boolean {
+  if (row.job_latitude === null || row.job_longitude === null) return false
+  return (
+    row.customer_latitude === null ||
+    row.customer_longitude === null ||
+    Number(row.job_latitude) !== Number(row.customer_latitude) ||
+    Number(row.job_longitude) !== Number(row.customer_longitude)
+  )
+}
+
+function serializeBoardJob(row: repository.BoardJobRow, tags: { id: string; name: string }[]): BoardJob {
+  const [latitude, longitude] = positionOf(row)
   return {
     id: row.id,
     title: row.title,
     status: row.status,
     priority: row.priority,
-    customer: row.customer_id ? { id: row.customer_id, name: row.customer_name ?? '' } : null,
+    customer: row.customer_id
+      ? { id: row.customer_id, name: row.customer_name ?? '', address: row.customer_address ?? '' }
+      : null,
     locationId: row.location_id,
-    latitude: own ? row.job_latitude : row.customer_latitude,
-    longitude: own ? row.job_longitude : row.customer_longitude,
+    latitude,
+    longitude,
+    ownPosition: elsewhere(row),
     serviceDuration: row.service_duration,
     timeWindowType: row.time_window_type,
     earliestStart: row.earliest_start,

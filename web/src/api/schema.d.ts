@@ -2107,6 +2107,24 @@ export type components = {
                 };
                 /** @enum {string} */
                 endPolicy: "RETURN_TO_ORIGIN" | "END_AT_LAST_JOB";
+                /** @description Travel between consecutive stops in visiting order (scheduled start): the origin to the first, each stop to the next, and the last back to the origin when the vehicle returns; computed with the route optimiser’s travel model and the organisation’s routing settings. Cancelled jobs are no stops; a job without coordinates has no leg. */
+                legs: {
+                    /** @description Null: from the route’s origin */
+                    fromJobId: string | null;
+                    /** @description Null: back to the route’s origin (RETURN_TO_ORIGIN) */
+                    toJobId: string | null;
+                    /** @description Road distance as the optimiser estimates it */
+                    distanceMeters: number;
+                    /** @description Drive time at the vehicle’s speed factor */
+                    durationSeconds: number;
+                }[];
+                /** @description The sums of the legs, and the overtime of the day as scheduled */
+                totals: {
+                    distanceMeters: number;
+                    driveSeconds: number;
+                    /** @description How far the last visit’s end (plus the drive back) runs past the shift’s end */
+                    overtimeSeconds: number;
+                };
                 /** @description Only when the worker is away the whole shift (holiday, sick…): the row takes no work that day, and start/end are the weekly pattern’s hours. A part-day absence shows as an unpaid break instead. */
                 absence?: {
                     /** @description Opaque identifier */
@@ -2132,11 +2150,15 @@ export type components = {
                     /** @description Opaque identifier */
                     id: string;
                     name: string;
+                    /** @description The customer’s address */
+                    address: string;
                 } | null;
                 /** @description Opaque identifier */
                 locationId: string | null;
                 /** @description The job’s own position, else its customer’s; null: neither */
                 latitude: string | null;
+                /** @description Whether the job has coordinates of its own that are not its customer’s (else it is at the customer’s address) */
+                ownPosition: boolean;
                 longitude: string | null;
                 /** @description Seconds on site */
                 serviceDuration: number;

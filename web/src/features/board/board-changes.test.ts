@@ -77,6 +77,7 @@ const job = (overrides: Partial<BoardJob> = {}): BoardJob => ({
   locationId: null,
   latitude: null,
   longitude: null,
+  ownPosition: false,
   serviceDuration: 3600,
   timeWindowType: 'HARD',
   earliestStart: null,

@@ -29,6 +29,7 @@ const job = (overrides: Partial<BoardJob> = {}): BoardJob => ({
   locationId: null,
   latitude: '53.5',
   longitude: '-2.2',
+  ownPosition: true,
   serviceDuration: 3600,
   timeWindowType: 'HARD',
   earliestStart: null,
@@ -51,6 +52,8 @@ const row: BoardRow = {
   breaks: [],
   origin: { latitude: '53.48', longitude: '-2.24' },
   endPolicy: 'RETURN_TO_ORIGIN',
+  legs: [],
+  totals: { distanceMeters: 0, driveSeconds: 0, overtimeSeconds: 0 },
 }
 
 describe('the timeline', () => {

@@ -142,10 +142,6 @@ export function addDays(date: string, days: number): string {
   return next.toISOString().slice(0, 10)
 }
 
-/** Route colours cycle through the palette of tokens.css (--route-1 … --route-8). */
-export const ROUTE_COLOURS = 8
-export const routeColour = (index: number) => (index % ROUTE_COLOURS) + 1
-
 /**
  * Where a job fits on a row by default: the first quarter hour from the shift's start (or the job's
  * earliest start) that does not overlap a visit already there.

@@ -31,7 +31,7 @@ import {
   timelineRange,
   waitingJobs,
 } from './board-model'
-import { DayPicker, DepotSelect, JobFilters, ViewSwitch } from './board-toolbar'
+import { DayPicker, DepotSelect, JobFilters, ViewSwitch, ZoomControl, zoomOf } from './board-toolbar'
 import { useBoardUndo } from './board-undo'
 import { boardMapData, boardTimelineRows, longDate, useNow } from './board-views'
 import { JobSheet } from './job-sheet'
@@ -66,6 +66,7 @@ export function BoardPage() {
   const status = params.get('status') as JobStatus | undefined
   const priority = params.get('priority') as JobPriority | undefined
   const tagId = params.get('tag')
+  const zoom = zoomOf(params.get('zoom'))
   const filters: BoardFilters = useMemo(() => ({ status, priority, tagId }), [status, priority, tagId])
   const now = useNow()
   const isToday = date === todayIn(timeZone)
@@ -172,7 +173,7 @@ export function BoardPage() {
       : undefined
   const preview = dnd.preview ? { ...dnd.preview, tone: verdict.tone, message: verdictText } : null
   const map = useMemo(() => (data ? boardMapData(data, visible) : null), [data, visible])
-  const workers = useMemo(() => (data ? liveWorkers(data, liveShifts, now) : []), [data, liveShifts, now])
+  const workers = useMemo(() => liveWorkers(liveShifts, now), [liveShifts, now])
 
   const setParams = (changes: Record<string, string | undefined>) => params.set(changes, { keepPage: true })
   const depotName = depot?.name ?? 'All depots'
@@ -229,6 +230,10 @@ export function BoardPage() {
           <LiveBanner shifts={liveShifts} date={date} locationId={locationId} timeZone={timeZone} />
           <div className="board-legend">
             <StatusLegend />
+            <ZoomControl
+              zoom={zoom}
+              onChange={(next) => setParams({ zoom: next === 1 ? undefined : String(next) })}
+            />
             <span className="muted board-updated" aria-live="polite">
               {board.isFetching ? 'Refreshing…' : `Updated ${clock(board.dataUpdatedAt, timeZone)}`}
             </span>
@@ -246,6 +251,7 @@ export function BoardPage() {
               timeZone={timeZone}
               now={isToday ? now : undefined}
               interactive
+              zoom={zoom}
               preview={preview}
               onSelect={setSelectedId}
               empty={

@@ -1,5 +1,5 @@
-// The board's day and filters, kept in the URL (date, location, status, priority, tag) so a view can
-// be linked and survives a reload.
+// The board's day, filters and zoom, kept in the URL (date, location, status, priority, tag, zoom) so
+// a view can be linked and survives a reload.
 import { Link } from 'react-router'
 import type { Schema } from '../../api/types'
 import { Button } from '../../ui/button'
@@ -7,6 +7,7 @@ import { FilterSelect } from '../../ui/filters'
 import { Field } from '../../ui/form'
 import { addDays, type BoardJob } from './board-model'
 import { JOB_STATUSES, STATUS_LOOK } from './status'
+import { TIMELINE_ZOOMS, type TimelineZoom } from './timeline'
 import './week/week.css'
 
 export type Depot = Schema<'Location'>
@@ -149,5 +150,38 @@ export function JobFilters({
         </Button>
       )}
     </>
+  )
+}
+
+/** The zoom of the URL's `zoom` (1 when absent or not one of the zooms). */
+export function zoomOf(value: string | undefined): TimelineZoom {
+  return TIMELINE_ZOOMS.find((zoom) => String(zoom) === value) ?? 1
+}
+
+/** The time axis: the day fitting the width, or 2×, 4×, 8× as wide (scrolling sideways). */
+export function ZoomControl({
+  zoom,
+  onChange,
+}: {
+  zoom: TimelineZoom
+  onChange: (zoom: TimelineZoom) => void
+}) {
+  return (
+    <fieldset className="choice-group board-zoom">
+      <legend className="visually-hidden">Zoom the hours</legend>
+      <div className="segmented">
+        {TIMELINE_ZOOMS.map((option) => (
+          <label key={option}>
+            <input
+              type="radio"
+              name="board-zoom"
+              checked={zoom === option}
+              onChange={() => onChange(option)}
+            />
+            {option === 1 ? 'Fit day' : `${option}×`}
+          </label>
+        ))}
+      </div>
+    </fieldset>
   )
 }

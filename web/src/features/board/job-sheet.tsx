@@ -1,7 +1,8 @@
-// A job picked on the board (click or Enter): what it is, when, for whom, and what can be done with
-// it here — assign a waiting job, move or unassign an assigned one.
+// A job picked on the board (click or Enter): what it is, when, for whom and where (the address; the
+// coordinates only in a small details line), what can be done with it here — assign a waiting job,
+// move or unassign an assigned one — and a link to its page for the rest.
 import { Badge } from '../../ui/badge'
-import { Button } from '../../ui/button'
+import { Button, ButtonLink } from '../../ui/button'
 import { Sheet } from '../../ui/dialog'
 import { windowTypeLabel } from '../jobs/job-labels'
 import { type BoardJob, type BoardRow, clock, duration } from './board-model'
@@ -36,6 +37,7 @@ export function JobSheet({
       <div className="stack">
         {job.number && <p className="muted mono">{job.number}</p>}
         <div className="row">
+          <ButtonLink to={`/jobs/${job.id}`}>Open the job page</ButtonLink>
           {job.status === 'CREATED' && (
             <Button variant="primary" onClick={onAssign}>
               Assign…
@@ -89,11 +91,9 @@ export function JobSheet({
           {stop && <Forecast stop={stop} timeZone={timeZone} />}
           <dt>Worker</dt>
           <dd>{row ? `${row.user.name} · ${row.vehicle.name}` : 'Nobody yet'}</dd>
-          <dt>Location</dt>
+          <dt>Address</dt>
           <dd>
-            {job.latitude && job.longitude
-              ? `${job.latitude}, ${job.longitude}`
-              : 'No coordinates: not on the map'}
+            <Place job={job} />
           </dd>
           <dt>Tags</dt>
           <dd>
@@ -129,5 +129,33 @@ function Forecast({ stop, timeZone }: { stop: LiveStop; timeZone: string }) {
       <dt>Forecast</dt>
       <dd>{risk ? <Badge tone={risk.tone}>{risk.label}</Badge> : 'On time'}</dd>
     </>
+  )
+}
+
+/**
+ * Where the job is, in words: its customer's address — said to be the customer's when the job has a
+ * position of its own (a job has no address of its own) — then its coordinates in a details line.
+ */
+function Place({ job }: { job: BoardJob }) {
+  const address = job.customer?.address
+  const coordinates = job.latitude && job.longitude ? `${job.latitude}, ${job.longitude}` : null
+  return (
+    <span className="stack job-place">
+      {job.ownPosition ? (
+        <span>
+          A place of its own (no address recorded)
+          {address && <span className="job-place-note">Customer’s address: {address}</span>}
+        </span>
+      ) : address ? (
+        <span>{address}</span>
+      ) : (
+        <span className="muted">No address</span>
+      )}
+      <span className="job-place-details">
+        {coordinates
+          ? `Details: ${coordinates}${job.ownPosition ? ' (the job’s own)' : ''}`
+          : 'No coordinates: not on the map'}
+      </span>
+    </span>
   )
 }

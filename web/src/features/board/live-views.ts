@@ -1,11 +1,11 @@
 // The live day laid over what the board shows: each stop still to visit gets its ETA and late risk
 // on its block, each row its forecast end and overtime, and each worker with a position a marker in
-// their row's colour with the age of the fix.
+// their colour (worker-colour.ts) with the age of the fix.
 import type { MapWorker } from '../map/live-layer'
-import type { Board } from './board-model'
-import { clock, routeColour } from './board-model'
+import { clock } from './board-model'
 import { isStale, type LiveShift, positionAge, predictedEndText, RISK_LOOK, stopsByJob } from './live-model'
 import type { TimelineRow } from './timeline'
+import { workerColour } from './worker-colour'
 
 /** "ETA 14:05" and the risk on the ASSIGNED blocks still to visit; forecast end on each row. */
 export function withLiveForecast(rows: TimelineRow[], shifts: readonly LiveShift[], timeZone: string) {
@@ -34,15 +34,15 @@ export function withLiveForecast(rows: TimelineRow[], shifts: readonly LiveShift
           eta,
           risk: stop.risk,
           description: `${risk ? `${risk.label}: ` : ''}${block.title}, ${eta}${rest}`,
+          ...(block.tooltip ? { tooltip: `${block.tooltip}\n${eta}${risk ? ` · ${risk.label}` : ''}` } : {}),
         }
       }),
     }
   })
 }
 
-/** The workers of the day with a position, coloured as their row (the board's row order). */
-export function liveWorkers(board: Board, shifts: readonly LiveShift[], now: number): MapWorker[] {
-  const colourOf = new Map(board.rows.map((row, index) => [row.shiftId, routeColour(index)]))
+/** The workers of the day with a position, each in their own colour (as their row and route). */
+export function liveWorkers(shifts: readonly LiveShift[], now: number): MapWorker[] {
   const seen = new Set<string>()
   return shifts.flatMap((shift) => {
     const position = shift.lastPosition
@@ -53,7 +53,7 @@ export function liveWorkers(board: Board, shifts: readonly LiveShift[], now: num
       {
         id: shift.worker.id,
         name: shift.worker.name,
-        colour: colourOf.get(shift.shiftId) ?? 1,
+        colour: workerColour(shift.worker.id),
         position: [Number(position.latitude), Number(position.longitude)] as [number, number],
         age: positionAge(position.recordedAt, now),
         stale: isStale(position.recordedAt, now),

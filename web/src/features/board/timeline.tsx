@@ -1,9 +1,12 @@
 // Rows × hours: one row per shift (worker · vehicle) across the day's hours in the depot's zone, the
 // time outside the shift and its breaks shaded, jobs as blocks at their scheduled times, and the
-// current time as a line. Interactive on the board (rows are drop targets, assigned jobs can be
-// dragged: dnd-kit, inside the page's DndContext); read-only in a plan preview.
+// current time as a line; before each visit, the drive to it as a thin bar with its minutes, and
+// each row's totals under its name. The time axis zooms (1×: the day fits; 2×, 4×, 8×: it scrolls
+// sideways, the names staying put) so a row of many short visits can be read. Interactive on the
+// board (rows are drop targets, assigned jobs can be dragged: dnd-kit, inside the page's
+// DndContext); read-only in a plan preview.
 import { useDraggable, useDroppable } from '@dnd-kit/core'
-import type { ReactNode } from 'react'
+import { type CSSProperties, type ReactNode, useEffect, useRef } from 'react'
 import { Badge } from '../../ui/badge'
 import './absent-rows.css'
 import { clock, hourTicks, percentOf, type TimeRange } from './board-model'
@@ -13,6 +16,8 @@ import { type BlockStatus, STATUS_LOOK } from './status'
 export interface TimelineBlock {
   id: string
   title: string
+  /** The customer's name: the block's second line. */
+  customer?: string | undefined
   start: number
   end: number
   status: BlockStatus
@@ -20,6 +25,8 @@ export interface TimelineBlock {
   draggable: boolean
   /** Read by screen readers and shown on hover: title, status, times, customer (and the forecast). */
   description: string
+  /** Shown on hover, one fact a line (number and title, customer, address, times); else the description. */
+  tooltip?: string | undefined
   /** Today, for a stop still to visit: "ETA 14:05" and its late risk (the live day). */
   eta?: string | undefined
   risk?: Risk | undefined
@@ -36,6 +43,12 @@ export interface TimelineRow {
   breaks: { start: number; end: number; isPaid: boolean }[]
   /** 1–8: the route's colour (the same on the map). */
   colour: number
+  /** The route's day: "38 km · 1 h 10 min drive" (from the board's legs). */
+  totals?: string | undefined
+  /** Overtime as scheduled, a warning: "25 min overtime". */
+  overtime?: string | undefined
+  /** The drives between the row's stops. */
+  travel?: TimelineTravel[] | undefined
   /** Today: the route's forecast end, and overtime past the shift ("Ends ~17:20 · 20 min overtime"). */
   note?: string | undefined
   /** Whether the note is a warning (overtime). */
@@ -44,6 +57,23 @@ export interface TimelineRow {
   absent?: string | undefined
   blocks: TimelineBlock[]
 }
+
+/** A drive as a thin bar: ending where the next visit starts (or, back to the origin, after the last). */
+export interface TimelineTravel {
+  id: string
+  start: number
+  end: number
+  /** "12 min": shown on the bar when it is wide enough. */
+  minutes: string
+  /** "12 min drive, 8.4 km, Boiler to Bakery oven": its accessible name and tooltip. */
+  description: string
+  /** The gap before the visit is shorter than the drive. */
+  short: boolean
+}
+
+/** The zooms of the time axis: 1 fits the day in the width, the others scroll. */
+export const TIMELINE_ZOOMS = [1, 2, 4, 8] as const
+export type TimelineZoom = (typeof TIMELINE_ZOOMS)[number]
 
 export interface DropPreview {
   rowId: string
@@ -72,6 +102,7 @@ export function Timeline({
   preview,
   onSelect,
   empty,
+  zoom = 1,
 }: {
   label: string
   rows: TimelineRow[]
@@ -83,13 +114,29 @@ export function Timeline({
   preview?: DropPreview | null
   onSelect?: (jobId: string) => void
   empty?: ReactNode
+  zoom?: TimelineZoom
 }) {
   const ticks = hourTicks(range)
   const nowShown = now !== undefined && now >= range.from && now <= range.to
+  const scroller = useRef<HTMLDivElement>(null)
+  // Zoomed in, bring the current time (else the first visit) into view; back to the start at 1×.
+  useEffect(() => {
+    const element = scroller.current
+    if (!element) return
+    if (zoom === 1) {
+      element.scrollLeft = 0
+      return
+    }
+    const target = element.querySelector<HTMLElement>('.timeline-now, .timeline-track .block')
+    if (!target) return
+    const box = element.getBoundingClientRect()
+    const at = target.getBoundingClientRect().left - box.left + element.scrollLeft
+    element.scrollLeft = Math.max(0, at - box.width / 3)
+  }, [zoom])
   return (
     <section className="timeline" aria-label={label}>
-      <div className="timeline-scroll">
-        <div className="timeline-grid">
+      <div className="timeline-scroll" ref={scroller}>
+        <div className="timeline-grid" data-zoom={zoom} style={{ '--timeline-zoom': zoom } as CSSProperties}>
           <div className="timeline-head" aria-hidden="true">
             <div className="timeline-corner">{timeZone}</div>
             <div className="timeline-hours">
@@ -129,6 +176,18 @@ export function Timeline({
                     style={span(b.start, b.end, range)}
                     title={`Break ${clock(b.start, timeZone)}–${clock(b.end, timeZone)}${b.isPaid ? ' (paid)' : ''}`}
                   />
+                ))}
+                {row.travel?.map((leg) => (
+                  <div
+                    key={leg.id}
+                    className={`timeline-travel route-${row.colour}${leg.short ? ' timeline-travel-short' : ''}`}
+                    style={span(leg.start, leg.end, range)}
+                    role="img"
+                    aria-label={leg.description}
+                    title={leg.description}
+                  >
+                    <span className="timeline-travel-label">{leg.minutes}</span>
+                  </div>
                 ))}
                 {preview?.rowId === row.id && (
                   <div
@@ -182,6 +241,17 @@ export function Timeline({
                   <span>
                     <strong>{row.label}</strong>
                     <span className="timeline-sublabel">{row.sublabel}</span>
+                    {row.totals && (
+                      <span className="timeline-totals">
+                        {row.totals}
+                        {row.overtime && (
+                          <>
+                            {' · '}
+                            <span className="timeline-note-warn">{row.overtime}</span>
+                          </>
+                        )}
+                      </span>
+                    )}
                     {row.note && (
                       <span className={row.noteWarns ? 'timeline-note timeline-note-warn' : 'timeline-note'}>
                         {row.note}
@@ -239,12 +309,11 @@ function BlockContent({ block, timeZone }: { block: TimelineBlock; timeZone: str
         {block.title}
       </span>{' '}
       <span className="block-meta">
-        {/* A stop still to visit says when it will be reached (ASSIGNED: its colour and name say so). */}
-        {block.eta ?? (
-          <>
-            <span aria-hidden="true">{look.glyph}</span> {look.label} · {clock(block.start, timeZone)}
-          </>
-        )}
+        {/* Then the customer (the status as a glyph: its colour says it too), and for a stop still to
+            visit when it will be reached. Without a customer, the status and time. */}
+        <span aria-hidden="true">{look.glyph}</span>{' '}
+        {block.customer ?? `${look.label} · ${clock(block.start, timeZone)}`}
+        {block.eta && ` · ${block.eta}`}
       </span>
     </>
   )
@@ -267,7 +336,7 @@ function DraggableBlock({ block, range, timeZone, onSelect }: BlockProps) {
       className={`block ${STATUS_LOOK[block.status].className}${isDragging ? ' block-dragging' : ''}`}
       style={span(block.start, block.end, range)}
       aria-label={block.description}
-      title={block.description}
+      title={block.tooltip ?? block.description}
     >
       <BlockContent block={block} timeZone={timeZone} />
     </button>
@@ -280,7 +349,7 @@ function StaticBlock({ block, range, timeZone, onSelect }: BlockProps) {
   const style = span(block.start, block.end, range)
   if (!select) {
     return (
-      <div className={className} style={style} title={block.description}>
+      <div className={className} style={style} title={block.tooltip ?? block.description}>
         <span className="visually-hidden">{block.description}</span>
         <span aria-hidden="true" className="block-inner">
           <BlockContent block={block} timeZone={timeZone} />
@@ -294,7 +363,7 @@ function StaticBlock({ block, range, timeZone, onSelect }: BlockProps) {
       className={className}
       style={style}
       aria-label={block.description}
-      title={block.description}
+      title={block.tooltip ?? block.description}
       onClick={select}
     >
       <BlockContent block={block} timeZone={timeZone} />

@@ -169,12 +169,8 @@ function JobView({ job }: { job: JobDetail }) {
             <dt>Depot</dt>
             <dd>{job.location?.name ?? <span className="muted">None</span>}</dd>
             <dt>Where</dt>
-            <dd className="mono">
-              {job.jobLatitude && job.jobLongitude
-                ? `${job.jobLatitude}, ${job.jobLongitude}`
-                : job.customer
-                  ? 'At the customer'
-                  : '—'}
+            <dd>
+              <JobPlace job={job} />
             </dd>
             <dt>Priority</dt>
             <dd>
@@ -316,5 +312,50 @@ function JobView({ job }: { job: JobDetail }) {
         </ConfirmDialog>
       )}
     </div>
+  )
+}
+
+/**
+ * Where the job is done, in words: at its customer's address, or at a place of its own (a job has no
+ * address of its own, so the customer's is named for reference); the coordinates in a details line.
+ */
+function JobPlace({ job }: { job: JobDetail }) {
+  const customer = job.customer
+  // Coordinates of its own that are its customer's (as a copy) still mean "at the customer".
+  const own =
+    job.jobLatitude &&
+    job.jobLongitude &&
+    !(
+      customer &&
+      Number(job.jobLatitude) === Number(customer.latitude) &&
+      Number(job.jobLongitude) === Number(customer.longitude)
+    )
+      ? `${job.jobLatitude}, ${job.jobLongitude}`
+      : null
+  const coordinates = own ?? (customer ? `${customer.latitude}, ${customer.longitude}` : null)
+  return (
+    <span className="stack job-place">
+      {own ? (
+        <span>
+          A place of its own (no address recorded)
+          {customer?.address && (
+            <span className="job-place-note">Customer’s address: {customer.address}</span>
+          )}
+        </span>
+      ) : customer ? (
+        <span>
+          {customer.address || <span className="muted">The customer has no address</span>}
+          <span className="job-place-note">At the customer</span>
+        </span>
+      ) : (
+        <span className="muted">No place: not on a route</span>
+      )}
+      {coordinates && (
+        <span className="job-place-details">
+          Details: {coordinates}
+          {own ? ' (the job’s own)' : ''}
+        </span>
+      )}
+    </span>
   )
 }

@@ -1,10 +1,12 @@
 // The day's stops on a map (Leaflet): numbered markers in route order, the depot, and the route line
-// depot → stops → depot. On the organisation's tile server when an admin set one; otherwise the stops,
-// their names, the line and a scale bar on a plain background, with nothing from another origin.
-// Loaded on demand (its own chunk).
+// depot → stops → depot in the worker's colour (the same as on the office's board and map). On the
+// organisation's tile server when an admin set one; otherwise the stops, their names, the line and a
+// scale bar on a plain background, with nothing from another origin. Loaded on demand (its own chunk).
 import L from 'leaflet'
 import 'leaflet/dist/leaflet.css'
 import { useEffect, useRef } from 'react'
+import { useSession } from '../../app/session'
+import { workerColour } from '../board/worker-colour'
 import '../map/map.css'
 import { leafletText } from '../map/leaflet-text'
 import { addReadingAids, addTileLayer, labelMarker, useMapTiles } from '../map/tile-settings'
@@ -26,11 +28,14 @@ function marker(point: Point, className: string, text: string, title: string): L
 interface Drawing {
   stops: { sequence: number; title: string; status: string; point: Point }[]
   depot: { name: string; point: Point } | null
+  /** 1–8: the worker's route colour (board/worker-colour.ts). */
+  colour: number
 }
 
 export default function DayMap({ jobs }: { jobs: MyJob[] }) {
   const container = useRef<HTMLDivElement>(null)
   const tiles = useMapTiles()
+  const colour = workerColour(useSession().user.id)
   const stops = jobs.flatMap((job) => {
     const point = pointOf(job.latitude, job.longitude)
     return point ? [{ sequence: job.sequence, title: job.title, status: job.status, point }] : []
@@ -41,12 +46,13 @@ export default function DayMap({ jobs }: { jobs: MyJob[] }) {
   const drawing = JSON.stringify({
     stops,
     depot: depot && depotPoint ? { name: depot.name, point: depotPoint } : null,
+    colour,
   } satisfies Drawing)
 
   useEffect(() => {
     const element = container.current
     if (!element) return
-    const { stops, depot } = JSON.parse(drawing) as Drawing
+    const { stops, depot, colour } = JSON.parse(drawing) as Drawing
     const map = L.map(element, { zoomSnap: 0.5, attributionControl: tiles !== null })
     addTileLayer(map, tiles)
     addReadingAids(map)
@@ -63,8 +69,12 @@ export default function DayMap({ jobs }: { jobs: MyJob[] }) {
       if (!tiles) labelMarker(stop.point, stop.title).addTo(map)
     }
     if (depot) path.push(depot.point)
-    if (path.length > 1)
-      L.polyline(path, { className: 'my-map-route', weight: 4, interactive: false }).addTo(map)
+    if (path.length > 1) {
+      const line = L.polyline(path, { className: 'my-map-route', weight: 4, interactive: false }).addTo(map)
+      // The worker's colour (a style, as SVG attributes cannot read the --route-N tokens).
+      const drawn = line.getElement() as SVGElement | undefined
+      drawn?.style.setProperty('stroke', `var(--route-${colour})`)
+    }
     if (path.length > 0)
       map.fitBounds(L.latLngBounds(path), { padding: [28, 28], maxZoom: 15, animate: false })
     else map.setView([20, 0], 2)

@@ -8,7 +8,6 @@ import {
   clock,
   type LatLng,
   positionOf,
-  routeColour,
   routePath,
   timelineRange,
 } from '../board/board-model'
@@ -16,6 +15,7 @@ import { boardMapData, boardTimelineRows } from '../board/board-views'
 import { useBoard } from '../board/queries'
 import { StatusLegend } from '../board/status'
 import { Timeline, type TimelineRow } from '../board/timeline'
+import { workerColour } from '../board/worker-colour'
 import { MapPanel } from '../map/map-panel'
 import type { PlanResult, RoutePlan } from './queries'
 import { formatCost, formatNumber, REASONS } from './wording'
@@ -23,18 +23,19 @@ import { formatCost, formatNumber, REASONS } from './wording'
 const ms = (iso: string) => Date.parse(iso)
 
 function planTimelineRows(result: PlanResult, board: Board, timeZone: string): TimelineRow[] {
-  const colourOf = new Map(board.rows.map((row, index) => [row.shiftId, routeColour(index)]))
-  return result.routes.map((route, index) => ({
+  const customerOf = new Map(board.jobs.map((job) => [job.id, job.customer?.name]))
+  return result.routes.map((route) => ({
     id: route.shiftId,
     label: route.user.name,
     sublabel: `${route.vehicle.name} · ${route.totals.jobs} jobs · ${formatNumber(route.totals.km)} km`,
     start: ms(route.start),
     end: ms(route.end),
     breaks: route.breaks.map((b) => ({ start: ms(b.start), end: ms(b.end), isPaid: b.isPaid })),
-    colour: colourOf.get(route.shiftId) ?? routeColour(index),
+    colour: workerColour(route.user.id),
     blocks: route.stops.map((stop) => ({
       id: stop.jobId,
       title: stop.title,
+      customer: customerOf.get(stop.jobId),
       start: ms(stop.serviceStart),
       end: ms(stop.serviceEnd),
       status: 'PLANNED' as const,
@@ -46,7 +47,7 @@ function planTimelineRows(result: PlanResult, board: Board, timeZone: string): T
 
 function planMapData(result: PlanResult, board: Board) {
   const jobs = new Map(board.jobs.map((job) => [job.id, job]))
-  const rows = new Map(board.rows.map((row, index) => [row.shiftId, { row, colour: routeColour(index) }]))
+  const rows = new Map(board.rows.map((row) => [row.shiftId, row]))
   const depots = new Map(board.depots.map((d) => [d.id, d]))
   const located = (id: string, title: string, status: 'PLANNED' | 'CREATED') => {
     const job = jobs.get(id)
@@ -61,20 +62,20 @@ function planMapData(result: PlanResult, board: Board) {
       ),
       ...result.unassigned.flatMap((job) => located(job.jobId, job.title, 'CREATED')),
     ],
-    routes: result.routes.flatMap((route, index) => {
+    routes: result.routes.flatMap((route) => {
       const current = rows.get(route.shiftId)
       const depot = depots.get(route.locationId)
-      const origin = current?.row.origin ?? depot
+      const origin = current?.origin ?? depot
       if (!origin) return []
       const stops = route.stops
         .map((stop) => jobs.get(stop.jobId))
         .filter((j): j is BoardJob => j !== undefined)
-      const path: LatLng[] = routePath(origin, stops, current?.row.endPolicy !== 'END_AT_LAST_JOB')
+      const path: LatLng[] = routePath(origin, stops, current?.endPolicy !== 'END_AT_LAST_JOB')
       return [
         {
           id: route.shiftId,
           label: `${route.user.name} · ${route.vehicle.name}`,
-          colour: current?.colour ?? routeColour(index),
+          colour: workerColour(route.user.id),
           path,
         },
       ]
