@@ -375,8 +375,8 @@ for (const dialect of DIALECTS) {
       const map = page.getByRole('region', { name: 'Map' })
       await map.getByText('No background map', { exact: false }).waitFor()
       await map.locator('.leaflet-control-scale-line').first().waitFor()
-      await map.locator('.map-label', { hasText: 'Boiler service' }).waitFor()
-      await map.locator('.map-label', { hasText: 'Salford Depot' }).waitFor()
+      await map.locator('.map-label > span', { hasText: 'Boiler service' }).waitFor()
+      await map.locator('.map-label > span', { hasText: 'Salford Depot' }).waitFor()
       expect(await map.locator('img.leaflet-tile').count()).toBe(0)
 
       // The admin sets it once, on the Organisation page (an http address is refused there).

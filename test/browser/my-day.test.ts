@@ -132,8 +132,8 @@ for (const dialect of DIALECTS) {
       await page.waitForURL('**/my')
       const map = page.getByRole('region', { name: 'Map of the day’s route' })
       await map.locator('.leaflet-control-scale-line').first().waitFor()
-      await map.locator('.map-label', { hasText: 'Radiator bleed' }).waitFor()
-      await map.locator('.map-label', { hasText: 'North depot' }).waitFor()
+      await map.locator('.map-label > span', { hasText: 'Radiator bleed' }).waitFor()
+      await map.locator('.map-label > span', { hasText: 'North depot' }).waitFor()
       expect(await map.locator('img.leaflet-tile').count()).toBe(0)
 
       // An admin sets the organisation's map background once; the worker's next visit draws on it.

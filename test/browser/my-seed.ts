@@ -61,6 +61,8 @@ export async function seedDay(
     endTime: '18:00',
   })
   const tag = await call('POST', '/tags', { name: 'Gas' })
+  // The van carries the gas kit its gas jobs need (assignment refuses a missing skill).
+  await call('PATCH', `/vehicles/${vehicle.vehicle?.id}`, { tagIds: [tag.tag?.id] })
   const customers = [
     { name: 'Mrs Patel', address: '12 High Street, London N1', latitude: 51.538, longitude: -0.102 },
     { name: 'Corner Café', address: '3 Market Row, London N7', latitude: 51.556, longitude: -0.118 },
