@@ -4,6 +4,7 @@
 import { Badge } from '../../ui/badge'
 import { Button, ButtonLink } from '../../ui/button'
 import { Sheet } from '../../ui/dialog'
+import { CustomerContact } from '../jobs/customer-contact'
 import { windowTypeLabel } from '../jobs/job-labels'
 import { type BoardJob, type BoardRow, clock, duration } from './board-model'
 import { type LiveStop, RISK_LOOK } from './live-model'
@@ -91,6 +92,14 @@ export function JobSheet({
           {stop && <Forecast stop={stop} timeZone={timeZone} />}
           <dt>Worker</dt>
           <dd>{row ? `${row.user.name} · ${row.vehicle.name}` : 'Nobody yet'}</dd>
+          {job.customer && (
+            <>
+              <dt>Customer</dt>
+              <dd>
+                <CustomerContact customer={job.customer} withAddress={false} />
+              </dd>
+            </>
+          )}
           <dt>Address</dt>
           <dd>
             <Place job={job} />

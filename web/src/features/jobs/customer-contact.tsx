@@ -4,13 +4,20 @@
 import { Link } from 'react-router'
 import { useCustomer } from '../customers/queries'
 
-export function CustomerContact({ customer }: { customer: { id: string; name: string } }) {
+export function CustomerContact({
+  customer,
+  withAddress = true,
+}: {
+  customer: { id: string; name: string }
+  /** False where the address is shown beside it already (the board's job panel). */
+  withAddress?: boolean
+}) {
   const { data } = useCustomer(customer.id)
   const full = data?.customer
   return (
     <span className="stack" style={{ gap: 2 }}>
       <Link to={`/customers?customer=${customer.id}`}>{customer.name}</Link>
-      {full?.address && <span className="muted">{full.address}</span>}
+      {withAddress && full?.address && <span className="muted">{full.address}</span>}
       {(full?.phone || full?.email) && (
         <span className="row" style={{ gap: 'var(--space-3)', flexWrap: 'wrap' }}>
           {full.phone && <a href={`tel:${full.phone}`}>Call {full.phone}</a>}
