@@ -55,7 +55,8 @@ for (const dialect of DIALECTS) {
       // Out of order on purpose: the day comes back in visiting (scheduled) order.
       const second = await job('Second visit', `${DATE}T11:00:00Z`)
       const first = await job('First visit', `${DATE}T09:00:00Z`)
-      const tomorrow = await job('Tomorrow', '2026-11-27T09:00:00Z')
+      // Friday: no shift of hers runs then, so it is assigned to her without one.
+      const tomorrow = await job('Tomorrow', '2026-11-27T09:00:00Z', worker.id, null)
       const theirs = await job('Not mine', `${DATE}T10:00:00Z`, other.id, null)
       const signedIn = await signIn(t, worker)
       const me = sessionClient(t, signedIn)

@@ -155,7 +155,7 @@ for (const dialect of DIALECTS) {
       const onTime = row('Ana Lopez').getByRole('button', {
         name: /^Radiator bleed, ETA \d\d:\d\d, Assigned, /,
       })
-      await onTime.getByText(/^ETA \d\d:\d\d$/).waitFor()
+      await onTime.getByText(/ETA \d\d:\d\d/).waitFor()
       // The row header: the route's forecast end (within the shift: no overtime).
       await ben.getByText(/^Ends ~\d\d:\d\d$/).waitFor()
 

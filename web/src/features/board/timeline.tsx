@@ -309,11 +309,11 @@ function BlockContent({ block, timeZone }: { block: TimelineBlock; timeZone: str
         {block.title}
       </span>{' '}
       <span className="block-meta">
-        {/* Then the customer (the status as a glyph: its colour says it too), and for a stop still to
-            visit when it will be reached. Without a customer, the status and time. */}
-        <span aria-hidden="true">{look.glyph}</span>{' '}
+        {/* Then, for a stop still to visit, when it will be reached (in the order the accessible name
+            says it), and the customer (the status as a glyph: its colour says it too). Without a
+            customer, the status and time. */}
+        <span aria-hidden="true">{look.glyph}</span> {block.eta && `${block.eta} · `}
         {block.customer ?? `${look.label} · ${clock(block.start, timeZone)}`}
-        {block.eta && ` · ${block.eta}`}
       </span>
     </>
   )
