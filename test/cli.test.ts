@@ -157,6 +157,7 @@ for (const dialect of DIALECTS) {
         plan: 'PRO',
         routing: { detourFactor: 1.3, speedKmh: 40, latenessPenaltyPerMinute: 1 },
         notifications: { customerEmails: { enRoute: false, completed: false, smtpConfigured: false } },
+        map: { tileUrl: null, attribution: null },
         createdAt: expect.any(String),
         updatedAt: expect.any(String),
       })

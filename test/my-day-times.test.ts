@@ -41,15 +41,17 @@ for (const dialect of DIALECTS) {
         { userId: worker.id, locationId: depot.id, vehicleId: van.id },
         { day: 'THURSDAY', startTime: '08:00', endTime: '17:00' },
       )
-      const job = async (title: string, shiftId: string | null = shift.id) => {
+      // One hour from `hour` (08 by default): a second visit of the same worker starts later, since
+      // assignment refuses overlapping visits.
+      const job = async (title: string, shiftId: string | null = shift.id, hour = '08') => {
         const post = await api.post('/jobs', { title, locationId: depot.id })
         expect(post.status, JSON.stringify(post.body)).toBe(201)
         const created = post.body.data.job
         const assigned = await admin.post(`/jobs/${created.id}/assign`, {
           userId: worker.id,
           shiftId,
-          scheduledStart: at('08:00:00'),
-          scheduledEnd: at('09:00:00'),
+          scheduledStart: at(`${hour}:00:00`),
+          scheduledEnd: at(`${String(Number(hour) + 1).padStart(2, '0')}:00:00`),
         })
         expect(assigned.status, assigned.body.error).toBe(200)
         return created.id as string
@@ -128,7 +130,7 @@ for (const dialect of DIALECTS) {
       expect(accepted.status, accepted.body.error).toBe(200)
 
       // A job on no shift, of a worker with a shift: any of the worker's shifts holds the rule.
-      const unshifted = await s.job('No shift', null)
+      const unshifted = await s.job('No shift', null, '10')
       const late = await s.me.post(`/my/jobs/${unshifted}/start`, { startedAt: at('06:00:00') })
       expect(late.body.code).toBe('OUTSIDE_SHIFT')
     })
