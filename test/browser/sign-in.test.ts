@@ -127,9 +127,10 @@ for (const dialect of DIALECTS) {
     })
 
     it('goes back to sign-in when the session ends, then returns to the page', async () => {
-      await signIn(page, acme.admin)
-      // The board's first reads must be answered before the session goes: one still in flight would
-      // meet the 401 first and send the page to sign-in with itself, not /team, as where to return.
+      // On a page that does not poll (the board refreshes itself): every read must be answered before
+      // the session goes, or one in flight would meet the 401 first and send the page to sign-in with
+      // itself, not /team, as where to return.
+      await signIn(page, acme.admin, '/customers')
       await page.waitForLoadState('networkidle')
       await server.database.db.deleteFrom('user_sessions').execute()
       await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Team' }).click()
