@@ -15,7 +15,8 @@ export async function findDepots(db: Executor, organisationId: string) {
     .execute()
 }
 
-function selectBoardJobs(db: Executor, organisationId: string) {
+/** The board's jobs with their customer: the day board's and the week view's one select. */
+export function selectBoardJobs(db: Executor, organisationId: string) {
   return db
     .selectFrom('jobs')
     .leftJoin('customers', (j) =>

@@ -2,38 +2,10 @@
 // the workers have scheduled in the week, and the waiting jobs that fall due by its end. Read-only,
 // scoped by organisation, one query each.
 import type { Executor } from '../../db/types.js'
+import { type BoardJobRow, selectBoardJobs } from './repository.js'
 
-function selectWeekJobs(db: Executor, organisationId: string) {
-  return db
-    .selectFrom('jobs')
-    .leftJoin('customers', (j) =>
-      j
-        .onRef('customers.id', '=', 'jobs.customer_id')
-        .onRef('customers.organisation_id', '=', 'jobs.organisation_id'),
-    )
-    .select([
-      'jobs.id',
-      'jobs.number',
-      'jobs.title',
-      'jobs.status',
-      'jobs.priority',
-      'jobs.customer_id',
-      'customers.name as customer_name',
-      'jobs.location_id',
-      'jobs.service_duration',
-      'jobs.time_window_type',
-      'jobs.earliest_start',
-      'jobs.latest_end',
-      'jobs.scheduled_start',
-      'jobs.scheduled_end',
-      'jobs.assigned_user_id',
-      'jobs.shift_id',
-    ])
-    .where('jobs.organisation_id', '=', organisationId)
-    .where('jobs.deleted_at', 'is', null)
-}
-
-export type WeekJobRow = Awaited<ReturnType<ReturnType<typeof selectWeekJobs>['execute']>>[number]
+/** A job as the week view reads it: the day board's row (repository.ts selectBoardJobs). */
+export type WeekJobRow = BoardJobRow
 
 /** Jobs of these workers, not cancelled, whose scheduled visit starts in [from, to). */
 export async function findScheduledJobsOfWorkers(
@@ -43,7 +15,7 @@ export async function findScheduledJobsOfWorkers(
   range: { from: string; to: string },
 ): Promise<WeekJobRow[]> {
   if (userIds.length === 0) return []
-  return selectWeekJobs(db, organisationId)
+  return selectBoardJobs(db, organisationId)
     .where('jobs.assigned_user_id', 'in', userIds)
     .where('jobs.status', '!=', 'CANCELLED')
     .where('jobs.scheduled_start', '>=', range.from)
@@ -63,7 +35,7 @@ export async function findJobsDueBy(
   before: string,
   options: { locationId: string | null; limit: number },
 ): Promise<WeekJobRow[]> {
-  let query = selectWeekJobs(db, organisationId)
+  let query = selectBoardJobs(db, organisationId)
     .where('jobs.status', '=', 'CREATED')
     .where((eb) => eb(eb.fn.coalesce('jobs.latest_end', 'jobs.earliest_start'), '<', before))
   if (options.locationId !== null) {
