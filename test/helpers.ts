@@ -15,9 +15,11 @@ import type { WebhookConfig } from '../src/modules/automations/webhooks.js'
 import { createOrganisation } from '../src/modules/organisations/service.js'
 import type { ScryptParams } from '../src/modules/sessions/passwords.js'
 import type { PositionSource } from '../src/modules/tracking/service.js'
-import { adminPostgresUrl, postgresUrlFor, testDialects } from './dialects.js'
+import { adminPostgresUrl, browserTestDialects, postgresUrlFor, testDialects } from './dialects.js'
 
 export const DIALECTS = testDialects()
+/** The dialects of the browser tests (test/browser): see browserTestDialects. */
+export const BROWSER_DIALECTS = browserTestDialects()
 
 /** What test apps allow one address per minute on the routes that need no key: no test gets near it. */
 export const TEST_IP_RATE_LIMIT_PER_MINUTE = 1_000_000_000

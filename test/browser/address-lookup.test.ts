@@ -5,7 +5,7 @@
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { type FakeGeocoder, startFakeGeocoder } from '../fake-geocoder.js'
-import { DIALECTS } from '../helpers.js'
+import { BROWSER_DIALECTS } from '../helpers.js'
 import { type AdminApi, adminApi } from './admin-api.js'
 import { expectAccessible, launchBrowser, openPage, type WatchedPage } from './browser.js'
 import {
@@ -27,7 +27,7 @@ afterAll(async () => {
   await geocoder?.close()
 })
 
-for (const dialect of DIALECTS) {
+for (const dialect of BROWSER_DIALECTS) {
   describe(`${dialect}: address lookup in the dialogs`, () => {
     let server: DashboardServer
     let acme: Organisation

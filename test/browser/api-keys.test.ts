@@ -4,7 +4,7 @@
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { createApiKey } from '../../src/modules/api-keys/service.js'
-import { DIALECTS } from '../helpers.js'
+import { BROWSER_DIALECTS } from '../helpers.js'
 import { expectAccessible, launchBrowser, openPage, type WatchedPage } from './browser.js'
 import {
   callApi,
@@ -21,7 +21,7 @@ beforeAll(async () => {
 })
 afterAll(() => browser?.close())
 
-for (const dialect of DIALECTS) {
+for (const dialect of BROWSER_DIALECTS) {
   describe(`${dialect}: Settings › API keys`, () => {
     let server: DashboardServer
     let acme: Organisation

@@ -11,7 +11,7 @@ import type { Browser, Page } from 'playwright-core'
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { recordPositions } from '../../src/modules/live/service.js'
 import { makeLocation, makeShift, makeUser, makeVehicle, setJobState } from '../factories.js'
-import { DIALECTS } from '../helpers.js'
+import { BROWSER_DIALECTS } from '../helpers.js'
 import { expectAccessible, launchBrowser, openPage, type WatchedPage } from './browser.js'
 import {
   callApi,
@@ -37,7 +37,7 @@ beforeAll(async () => {
 })
 afterAll(() => browser?.close())
 
-for (const dialect of DIALECTS) {
+for (const dialect of BROWSER_DIALECTS) {
   describe(`${dialect}: the live board`, () => {
     let server: DashboardServer
     let acme: Organisation
@@ -184,7 +184,7 @@ for (const dialect of DIALECTS) {
       await sheet.waitFor({ state: 'detached' })
 
       await expectAccessible(page, 'the live board')
-      if (dialect === DIALECTS[0]) await page.screenshot({ path: SCREENSHOT })
+      if (dialect === BROWSER_DIALECTS[0]) await page.screenshot({ path: SCREENSHOT })
     })
 
     it('draws a worker named with markup as text on the map', async () => {

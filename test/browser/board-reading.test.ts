@@ -6,7 +6,7 @@
 import type { Browser, Locator, Page } from 'playwright-core'
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { makeLocation, makeShift, makeUser, makeVehicle } from '../factories.js'
-import { DIALECTS } from '../helpers.js'
+import { BROWSER_DIALECTS } from '../helpers.js'
 import { type AdminApi, adminApi } from './admin-api.js'
 import { expectAccessible, launchBrowser, openPage, type WatchedPage } from './browser.js'
 import {
@@ -41,7 +41,7 @@ beforeAll(async () => {
 })
 afterAll(() => browser?.close())
 
-for (const dialect of DIALECTS) {
+for (const dialect of BROWSER_DIALECTS) {
   describe(`${dialect}: reading the board`, () => {
     let server: DashboardServer
     let acme: Organisation

@@ -6,7 +6,7 @@
 import type { Browser, Locator, Page } from 'playwright-core'
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { makeUser } from '../factories.js'
-import { DIALECTS } from '../helpers.js'
+import { BROWSER_DIALECTS } from '../helpers.js'
 import { type AdminApi, adminApi } from './admin-api.js'
 import { expectAccessible, launchBrowser, openPage, type WatchedPage } from './browser.js'
 import {
@@ -39,7 +39,7 @@ interface Job {
   scheduledEnd: string | null
 }
 
-for (const dialect of DIALECTS) {
+for (const dialect of BROWSER_DIALECTS) {
   describe(`${dialect}: the board's week`, () => {
     let server: DashboardServer
     let acme: Organisation

@@ -4,7 +4,7 @@
 // another organisation's customer in the URL is not found.
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import { DIALECTS } from '../helpers.js'
+import { BROWSER_DIALECTS } from '../helpers.js'
 import { type AdminApi, adminApi } from './admin-api.js'
 import { expectAccessible, launchBrowser, openPage, type WatchedPage } from './browser.js'
 import {
@@ -32,7 +32,7 @@ interface Customer {
   operationalStart: string
 }
 
-for (const dialect of DIALECTS) {
+for (const dialect of BROWSER_DIALECTS) {
   describe(`${dialect}: Customers`, () => {
     let server: DashboardServer
     let acme: Organisation

@@ -5,7 +5,7 @@ import { readdirSync, readFileSync } from 'node:fs'
 import { join, relative } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { DEFAULT_DASHBOARD_DIR } from '../../src/http/dashboard.js'
-import { DIALECTS } from '../helpers.js'
+import { BROWSER_DIALECTS } from '../helpers.js'
 import { ensureDashboardBuilt } from './build.js'
 import { type DashboardServer, startDashboard } from './harness.js'
 
@@ -31,7 +31,7 @@ describe('the dashboard build', () => {
   })
 })
 
-for (const dialect of DIALECTS) {
+for (const dialect of BROWSER_DIALECTS) {
   describe(`${dialect}: the built dashboard served`, () => {
     let server: DashboardServer
     beforeAll(async () => {

@@ -5,7 +5,7 @@
 // another organisation's vehicle in the URL is not found.
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import { DIALECTS } from '../helpers.js'
+import { BROWSER_DIALECTS } from '../helpers.js'
 import { type AdminApi, adminApi } from './admin-api.js'
 import { expectAccessible, launchBrowser, openPage, type WatchedPage } from './browser.js'
 import {
@@ -52,7 +52,7 @@ const depotBody = (name: string, code: string) => ({
   timezone: 'Europe/London',
 })
 
-for (const dialect of DIALECTS) {
+for (const dialect of BROWSER_DIALECTS) {
   describe(`${dialect}: Fleet`, () => {
     let server: DashboardServer
     let acme: Organisation

@@ -5,7 +5,7 @@
 // the URL; a job's form submissions and their answers; another organisation's job is not found.
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import { DIALECTS } from '../helpers.js'
+import { BROWSER_DIALECTS } from '../helpers.js'
 import { type AdminApi, adminApi } from './admin-api.js'
 import { expectAccessible, launchBrowser, openPage, type WatchedPage } from './browser.js'
 import {
@@ -48,7 +48,7 @@ const depot = (name: string, code: string, timezone: string) => ({
   timezone,
 })
 
-for (const dialect of DIALECTS) {
+for (const dialect of BROWSER_DIALECTS) {
   describe(`${dialect}: Jobs`, () => {
     let server: DashboardServer
     let acme: Organisation

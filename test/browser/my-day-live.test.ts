@@ -11,7 +11,7 @@
 // - the stop after an overrunning job shows the forecast's expected arrival and "At risk".
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest'
-import { DIALECTS } from '../helpers.js'
+import { BROWSER_DIALECTS } from '../helpers.js'
 import { type Receiver, startReceiver } from '../webhook-receiver.js'
 import { launchBrowser, openPage, PHONE, type WatchedPage } from './browser.js'
 import {
@@ -67,7 +67,7 @@ beforeAll(async () => {
 })
 afterAll(() => browser?.close())
 
-for (const dialect of DIALECTS) {
+for (const dialect of BROWSER_DIALECTS) {
   describe(`${dialect}: My day mid-day`, () => {
     let server: DashboardServer
     let receiver: Receiver

@@ -6,7 +6,7 @@
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { updateOrganisation } from '../../src/modules/organisations/service.js'
-import { DIALECTS } from '../helpers.js'
+import { BROWSER_DIALECTS } from '../helpers.js'
 import { type Receiver, startReceiver } from '../webhook-receiver.js'
 import { expectAccessible, launchBrowser, openPage, PHONE, type WatchedPage } from './browser.js'
 import {
@@ -36,7 +36,7 @@ const PLAN = [
   { title: 'Radiator bleed', at: '14:00', minutes: 30, customer: 2 },
 ]
 
-for (const dialect of DIALECTS) {
+for (const dialect of BROWSER_DIALECTS) {
   describe(`${dialect}: My day on a phone`, () => {
     let server: DashboardServer
     let acme: Organisation

@@ -6,7 +6,7 @@
 // action the office made impossible meanwhile (job cancelled, reassigned) is said plainly.
 import type { Browser, Page, Request } from 'playwright-core'
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import { DIALECTS } from '../helpers.js'
+import { BROWSER_DIALECTS } from '../helpers.js'
 import { type Receiver, startReceiver } from '../webhook-receiver.js'
 import { expectAccessible, launchBrowser, openPage, PHONE, type WatchedPage } from './browser.js'
 import {
@@ -35,7 +35,7 @@ const PLAN = [
 /** The browser's own offline messages for requests it could not send are expected here. */
 const offlineNoise = (problem: string) => /ERR_INTERNET_DISCONNECTED|Failed to fetch|ERR_FAILED/.test(problem)
 
-for (const dialect of DIALECTS) {
+for (const dialect of BROWSER_DIALECTS) {
   describe(`${dialect}: My day offline`, () => {
     let server: DashboardServer
     let acme: Organisation

@@ -8,7 +8,7 @@
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { setOff } from '../../src/modules/tracking/service.js'
-import { DIALECTS } from '../helpers.js'
+import { BROWSER_DIALECTS } from '../helpers.js'
 import { type Receiver, startReceiver } from '../webhook-receiver.js'
 import { type AdminApi, adminApi } from './admin-api.js'
 import { launchBrowser, openPage, PHONE, type WatchedPage } from './browser.js'
@@ -171,7 +171,7 @@ beforeAll(async () => {
 })
 afterAll(() => browser?.close())
 
-for (const dialect of DIALECTS) {
+for (const dialect of BROWSER_DIALECTS) {
   describe(`${dialect}: names with markup in them stay text`, () => {
     let server: DashboardServer
     let acme: Organisation

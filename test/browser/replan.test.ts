@@ -5,7 +5,7 @@
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { makeLocation, makeShift, makeUser, makeVehicle, setJobState } from '../factories.js'
-import { DIALECTS } from '../helpers.js'
+import { BROWSER_DIALECTS } from '../helpers.js'
 import { expectAccessible, launchBrowser, openPage, type WatchedPage } from './browser.js'
 import {
   callApi,
@@ -28,7 +28,7 @@ beforeAll(async () => {
 })
 afterAll(() => browser?.close())
 
-for (const dialect of DIALECTS) {
+for (const dialect of BROWSER_DIALECTS) {
   describe(`${dialect}: Re-plan rest of day`, () => {
     let server: DashboardServer
     let acme: Organisation

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import { DIALECTS } from '../helpers.js'
+import { BROWSER_DIALECTS } from '../helpers.js'
 import { type AdminApi, adminApi } from './admin-api.js'
 import { expectAccessible, launchBrowser, openPage, type WatchedPage } from './browser.js'
 import {
@@ -26,7 +26,7 @@ afterAll(() => browser?.close())
 
 const PHONE = '+447700900123'
 
-for (const dialect of DIALECTS) {
+for (const dialect of BROWSER_DIALECTS) {
   describe(`${dialect}: the header search`, () => {
     let server: DashboardServer
     let acme: Organisation

@@ -5,7 +5,7 @@
 // URL is not found.
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import { DIALECTS } from '../helpers.js'
+import { BROWSER_DIALECTS } from '../helpers.js'
 import { type AdminApi, adminApi } from './admin-api.js'
 import { expectAccessible, launchBrowser, openPage, type WatchedPage } from './browser.js'
 import {
@@ -47,7 +47,7 @@ async function depotWithVehicle(api: AdminApi, name: string) {
   return { depotId: location.id, vehicleId: vehicle.id }
 }
 
-for (const dialect of DIALECTS) {
+for (const dialect of BROWSER_DIALECTS) {
   describe(`${dialect}: Shifts`, () => {
     let server: DashboardServer
     let acme: Organisation

@@ -3,7 +3,7 @@
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { createApiKey } from '../../src/modules/api-keys/service.js'
-import { DIALECTS } from '../helpers.js'
+import { BROWSER_DIALECTS } from '../helpers.js'
 import { expectAccessible, launchBrowser, openPage, type WatchedPage } from './browser.js'
 import {
   callApi,
@@ -23,7 +23,7 @@ afterAll(() => browser?.close())
 const mainNavLinks = (page: Page) =>
   page.getByRole('navigation', { name: 'Main' }).getByRole('link').allTextContents()
 
-for (const dialect of DIALECTS) {
+for (const dialect of BROWSER_DIALECTS) {
   describe(`${dialect}: dashboard sign-in and access`, () => {
     let server: DashboardServer
     let acme: Organisation

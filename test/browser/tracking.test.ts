@@ -5,7 +5,7 @@
 import { mkdir } from 'node:fs/promises'
 import { type Browser, devices } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { DIALECTS } from '../helpers.js'
+import { BROWSER_DIALECTS } from '../helpers.js'
 import { type Receiver, startReceiver } from '../webhook-receiver.js'
 import { expectAccessible, launchBrowser, openPage, PHONE } from './browser.js'
 import {
@@ -32,7 +32,7 @@ beforeAll(async () => {
 })
 afterAll(() => browser?.close())
 
-for (const dialect of DIALECTS) {
+for (const dialect of BROWSER_DIALECTS) {
   describe(`${dialect}: On my way and the tracking page`, () => {
     let server: DashboardServer
     let acme: Organisation
