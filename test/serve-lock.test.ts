@@ -67,4 +67,17 @@ describe('sqlite: one serving process per database file', { timeout: PROCESS_TES
     const server = await startService(database.url)
     await kill(server.child, 'SIGTERM')
   })
+
+  it('locks the file a sqlite:// URL names, not a path made of the URL', async () => {
+    // Seen trying DATABASE_URL=sqlite:///tmp/x.db: the demo seeded the file, then serving failed
+    // with ENOENT on "<cwd>/sqlite:/tmp/x.db.serve-lock".
+    const server = await startService(`sqlite://${database.url}`)
+    try {
+      expect(existsSync(`${database.url}.serve-lock`)).toBe(true)
+      expect((await fetch(`${server.url}/healthz`)).status).toBe(200)
+    } finally {
+      await kill(server.child, 'SIGTERM')
+    }
+    expect(existsSync(`${database.url}.serve-lock`)).toBe(false)
+  })
 })

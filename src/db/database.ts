@@ -51,8 +51,13 @@ export function createDatabase(url: string, options: DatabaseOptions = {}): Data
   return dialectOfUrl(url) === 'postgres' ? createPostgres(url, options) : createSqlite(url, options)
 }
 
-function createSqlite(path: string, options: DatabaseOptions): DatabaseHandle {
-  const file = path.replace(/^sqlite:(\/\/)?/i, '')
+/** The file a SQLite DATABASE_URL names: a path, or the same behind `sqlite:` / `sqlite://`. */
+export function sqliteFileOfUrl(url: string): string {
+  return url.replace(/^sqlite:(\/\/)?/i, '')
+}
+
+function createSqlite(url: string, options: DatabaseOptions): DatabaseHandle {
+  const file = sqliteFileOfUrl(url)
   if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true })
   const raw = new SQLite(file)
   const wal = raw.pragma('journal_mode = WAL', { simple: true }) === 'wal'

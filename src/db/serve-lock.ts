@@ -5,7 +5,7 @@
 // O_EXCL; a lock left by a process that no longer runs (kill -9, power loss) is taken over.
 import { closeSync, openSync, readFileSync, unlinkSync, writeSync } from 'node:fs'
 import { resolve } from 'node:path'
-import { dialectOfUrl } from './database.js'
+import { dialectOfUrl, sqliteFileOfUrl } from './database.js'
 
 export interface ServeLock {
   path: string
@@ -25,8 +25,10 @@ function isRunning(pid: number): boolean {
 
 /** Takes the serve lock of a SQLite database file; undefined for PostgreSQL and `:memory:`. */
 export function acquireServeLock(databaseUrl: string): ServeLock | undefined {
-  if (dialectOfUrl(databaseUrl) !== 'sqlite' || databaseUrl === ':memory:') return undefined
-  const database = resolve(databaseUrl)
+  const file = sqliteFileOfUrl(databaseUrl)
+  if (dialectOfUrl(databaseUrl) !== 'sqlite' || file === ':memory:') return undefined
+  // The file the database opens, not the URL: `sqlite:///srv/fs.db` locks /srv/fs.db.serve-lock.
+  const database = resolve(file)
   const path = `${database}.serve-lock`
   for (let attempt = 0; attempt < 2; attempt++) {
     try {
