@@ -3,7 +3,9 @@
 // day when a shift of that day covers it, else at the first free time from the shift's start.
 import type { Schema } from '../../../api/types'
 import { zonedToUtc } from '../../../lib/time'
-import { clock } from '../board-model'
+import { ABSENCE_LABEL, clock } from '../board-model'
+
+export { ABSENCE_LABEL }
 
 export type WeekBoard = Schema<'WeekBoard'>
 export type WeekWorker = WeekBoard['workers'][number]
@@ -11,18 +13,11 @@ export type WeekCell = WeekWorker['days'][number]
 export type WeekShift = WeekCell['shifts'][number]
 export type WeekJob = WeekCell['jobs'][number]
 export type DueJob = WeekBoard['due'][number]
-export type AbsenceReason = NonNullable<WeekCell['absence']>['reason']
+export type { AbsenceReason } from '../board-model'
 
 const MINUTE = 60_000
 const QUARTER = 15 * MINUTE
 const ms = (iso: string) => Date.parse(iso)
-
-export const ABSENCE_LABEL: Record<AbsenceReason, string> = {
-  HOLIDAY: 'Holiday',
-  SICK: 'Sick',
-  TRAINING: 'Training',
-  OTHER: 'Away',
-}
 
 /** The date `days` after a `YYYY-MM-DD` date. */
 export function dateAfter(date: string, days: number): string {
