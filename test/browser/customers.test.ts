@@ -73,7 +73,7 @@ for (const dialect of BROWSER_DIALECTS) {
         .waitFor()
       expect(await dialog.getByLabel('Latitude').getAttribute('aria-invalid')).toBe('true')
       await expect
-        .poll(() => page.evaluate(() => document.activeElement?.getAttribute('aria-invalid')))
+        .poll(() => page.locator(':focus').getAttribute('aria-invalid'))
         .toBe('true')
       // There is no address lookup on this server, and the address field says so.
       await dialog.getByText('No address lookup on this service', { exact: false }).waitFor()
