@@ -153,6 +153,13 @@ for (const dialect of BROWSER_DIALECTS) {
           .getByRole('link', { name: 'Week' })
           .getAttribute('aria-current'),
       ).toBe('page')
+      // The sidebar's board link stays current on the week view (it is the same board).
+      expect(
+        await page
+          .getByRole('navigation', { name: 'Main' })
+          .getByRole('link', { name: 'Dispatch board' })
+          .getAttribute('aria-current'),
+      ).toBe('page')
       await day('Wes Worker', 'Monday 7 December')
         .getByRole('button', { name: /^09:00 Boiler service, Assigned until 10:00/ })
         .waitFor()
