@@ -176,6 +176,13 @@ for (const dialect of BROWSER_DIALECTS) {
           .getByRole('button', { name: new RegExp(`^${title} `) })
           .waitFor()
       await expectAccessible(page, 'the week view')
+      // That day's Assign dialog shows Megan away, with the reason, and does not offer her.
+      await page.goto(`/?date=${TUESDAY}&location=${depotId}`)
+      await page.getByRole('button', { name: 'Assign Fence repair' }).click()
+      const away = page
+        .getByRole('dialog', { name: 'Assign Fence repair' })
+        .getByRole('option', { name: 'Megan Price · Van 2 — On holiday (Family holiday)' })
+      expect(await away.isDisabled()).toBe(true)
     })
 
     it('moves a job from Monday to Tuesday by dragging it, then on to Wednesday with the keyboard', async () => {
