@@ -157,8 +157,25 @@ for (const dialect of BROWSER_DIALECTS) {
           const e = element as unknown as { scrollWidth: number; clientWidth: number }
           return e.scrollWidth <= e.clientWidth
         })
+      // The axis labels what fits without touching: at least the hours at fit, quarter hours at 4×.
+      const axis = () =>
+        page.locator('.timeline-hour').evaluateAll((labels) =>
+          labels.map((label) => {
+            const box = (
+              label as unknown as { getBoundingClientRect(): { left: number; right: number } }
+            ).getBoundingClientRect()
+            return { text: label.textContent, left: box.left, right: box.right }
+          }),
+        )
+      const apart = (labels: { left: number; right: number }[]) =>
+        labels.every((label, i) => i === 0 || label.left > (labels[i - 1]?.right ?? 0))
+      const fit = await axis()
+      expect(fit.map((label) => label.text)).toEqual(expect.arrayContaining(['09:00', '10:00']))
+      expect(apart(fit)).toBe(true)
       await page.getByText('4×', { exact: true }).click()
       await page.waitForURL(/zoom=4/)
+      await expect.poll(async () => (await axis()).map((label) => label.text)).toContain('09:15')
+      expect(apart(await axis())).toBe(true)
       await expect.poll(() => fits(boiler.locator('.block-title'))).toBe(true)
       expect(await fits(boiler.locator('.block-meta'))).toBe(true)
       await wesRow().getByText('Wes Worker').waitFor()

@@ -153,6 +153,13 @@ for (const dialect of BROWSER_DIALECTS) {
           .getByRole('link', { name: 'Week' })
           .getAttribute('aria-current'),
       ).toBe('page')
+      // The sidebar's board link stays current on the week view (it is the same board).
+      expect(
+        await page
+          .getByRole('navigation', { name: 'Main' })
+          .getByRole('link', { name: 'Dispatch board' })
+          .getAttribute('aria-current'),
+      ).toBe('page')
       await day('Wes Worker', 'Monday 7 December')
         .getByRole('button', { name: /^09:00 Boiler service, Assigned until 10:00/ })
         .waitFor()
@@ -169,6 +176,13 @@ for (const dialect of BROWSER_DIALECTS) {
           .getByRole('button', { name: new RegExp(`^${title} `) })
           .waitFor()
       await expectAccessible(page, 'the week view')
+      // That day's Assign dialog shows Megan away, with the reason, and does not offer her.
+      await page.goto(`/?date=${TUESDAY}&location=${depotId}`)
+      await page.getByRole('button', { name: 'Assign Fence repair' }).click()
+      const away = page
+        .getByRole('dialog', { name: 'Assign Fence repair' })
+        .getByRole('option', { name: 'Megan Price · Van 2 — On holiday (Family holiday)' })
+      expect(await away.isDisabled()).toBe(true)
     })
 
     it('moves a job from Monday to Tuesday by dragging it, then on to Wednesday with the keyboard', async () => {

@@ -241,6 +241,10 @@ for (const dialect of BROWSER_DIALECTS) {
         await page.getByTitle(TEXT.unassigned).first().hover()
         await page.getByRole('tooltip').first().waitFor()
         await expectText(page, 'a tooltip of the board map', [`${TEXT.unassigned} · Unassigned`])
+        // The week view's blocks (their title attribute too: written as the text, never parsed).
+        await page.goto(`/board/week?location=${day.depotId}`)
+        await expectText(page, 'the week view', [TEXT.worker, TEXT.assigned])
+        expect(await page.getByTitle(TEXT.assigned, { exact: false }).count()).toBeGreaterThan(0)
         await page.goto('/plan')
         await expectText(page, 'the plan page', [TEXT.organisation])
       })

@@ -1,18 +1,23 @@
 // The signed-in frame: sidebar (brand, organisation, role-aware links, the user and Sign out), the
 // header's search and the page. Skip link first, so keyboard users reach the content in one Tab.
-import { NavLink, Outlet, useNavigate } from 'react-router'
+import { Link, NavLink, Outlet, useLocation, useNavigate } from 'react-router'
 import favicon from '../favicon.svg'
 import { Badge } from '../ui/badge'
 import { Button } from '../ui/button'
 import { decideAccess } from './access'
 import { HeaderSearch } from './header-search'
-import { NAV } from './nav'
+import { NAV, type NavItem } from './nav'
 import { useSession, useSignOut } from './session'
 
 export function AppShell() {
   const session = useSession()
   const signOut = useSignOut()
   const navigate = useNavigate()
+  const { pathname } = useLocation()
+  // NavLink only knows its own path: the board's home link is '/' (end), yet /board and /board/week
+  // are the same board, so the link says so there too.
+  const alsoCurrent = (item: NavItem) =>
+    (item.also ?? []).some((path) => pathname === path || pathname.startsWith(`${path}/`))
   const sections = NAV.map((section) => ({
     ...section,
     items: section.items
@@ -37,12 +42,20 @@ export function AppShell() {
           {sections.map((section) => (
             <div className="nav-section" key={section.heading ?? 'top'}>
               {section.heading && <div className="nav-heading">{section.heading}</div>}
-              {section.items.map(({ item, access }) => (
-                <NavLink key={item.to} to={item.to} end={item.end} className="nav-link">
-                  {item.label}
-                  {access === 'upgrade' && <Badge tone="purple">Pro</Badge>}
-                </NavLink>
-              ))}
+              {section.items.map(({ item, access }) =>
+                alsoCurrent(item) ? (
+                  // NavLink sets aria-current only on its own match, so the plain link carries it here.
+                  <Link key={item.to} to={item.to} className="nav-link" aria-current="page">
+                    {item.label}
+                    {access === 'upgrade' && <Badge tone="purple">Pro</Badge>}
+                  </Link>
+                ) : (
+                  <NavLink key={item.to} to={item.to} end={item.end} className="nav-link">
+                    {item.label}
+                    {access === 'upgrade' && <Badge tone="purple">Pro</Badge>}
+                  </NavLink>
+                ),
+              )}
             </div>
           ))}
         </nav>

@@ -8,6 +8,8 @@ export interface NavItem {
   to: string
   /** Match only this exact path (the home link). */
   end?: boolean
+  /** Other paths this link stands for: the link is current on each and on anything under it. */
+  also?: string[]
   requires?: Requirement
 }
 
@@ -19,7 +21,7 @@ export interface NavSection {
 export const NAV: NavSection[] = [
   {
     items: [
-      { label: 'Dispatch board', to: '/', end: true },
+      { label: 'Dispatch board', to: '/', end: true, also: ['/board'] },
       { label: 'Plan the day', to: '/plan' },
     ],
   },

@@ -9,9 +9,35 @@ import { Field } from '../../ui/form'
 import { FormDialog } from '../../ui/form-dialog'
 import { useFormState } from '../../ui/use-form-state'
 import { windowTypeLabel } from '../jobs/job-labels'
-import { type BoardJob, type BoardRow, clock, duration, jobsOfRow, suggestStart } from './board-model'
+import {
+  ABSENCE_LABEL,
+  type BoardJob,
+  type BoardRow,
+  clock,
+  duration,
+  jobsOfRow,
+  suggestStart,
+} from './board-model'
 import { type Slot, slotAssignment, useAssignJob, useAssignmentCheck } from './queries'
 import { windowText } from './tray'
+
+/**
+ * Why a row takes no work this day, in the dialog's words ("On holiday (Family holiday)"); null when
+ * it does. The server refuses WORKER_ABSENT there, so the row is shown, disabled, with the reason.
+ */
+export function awayText(row: BoardRow): string | null {
+  const away = row.absence
+  if (!away) return null
+  const said =
+    away.reason === 'HOLIDAY'
+      ? 'On holiday'
+      : away.reason === 'SICK'
+        ? 'Off sick'
+        : away.reason === 'TRAINING'
+          ? 'On training'
+          : ABSENCE_LABEL[away.reason]
+  return away.note ? `${said} (${away.note})` : said
+}
 
 export function AssignDialog({
   job,
@@ -32,7 +58,7 @@ export function AssignDialog({
   onAssigned: (message: string) => void
 }) {
   const assign = useAssignJob()
-  const firstRow = rows.find((r) => r.shiftId === job.shiftId) ?? rows[0]
+  const firstRow = rows.find((r) => r.shiftId === job.shiftId) ?? rows.find((r) => !r.absence) ?? rows[0]
   const startFor = (row: BoardRow | undefined) =>
     job.scheduledStart && row?.shiftId === job.shiftId
       ? clock(job.scheduledStart, timeZone)
@@ -78,7 +104,7 @@ export function AssignDialog({
       onSubmit={submit}
       submitLabel={moving ? 'Move' : 'Assign'}
       submitting={form.submitting}
-      submitDisabled={!row || !valid || (soft && !accepted)}
+      submitDisabled={!row || Boolean(row.absence) || !valid || (soft && !accepted)}
       formError={form.formError}
     >
       {rows.length === 0 ? (
@@ -96,11 +122,16 @@ export function AssignDialog({
                   form.setField('time', startFor(rows.find((r) => r.shiftId === e.target.value)))
                 }}
               >
-                {rows.map((r) => (
-                  <option key={r.shiftId} value={r.shiftId}>
-                    {`${r.user.name} · ${r.vehicle.name} (${clock(r.start, timeZone)}–${clock(r.end, timeZone)})`}
-                  </option>
-                ))}
+                {rows.map((r) => {
+                  const away = awayText(r)
+                  return (
+                    <option key={r.shiftId} value={r.shiftId} disabled={away !== null}>
+                      {away
+                        ? `${r.user.name} · ${r.vehicle.name} — ${away}`
+                        : `${r.user.name} · ${r.vehicle.name} (${clock(r.start, timeZone)}–${clock(r.end, timeZone)})`}
+                    </option>
+                  )
+                })}
               </select>
             )}
           </Field>

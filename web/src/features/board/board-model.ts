@@ -47,6 +47,27 @@ export function hourTicks(range: TimeRange): number[] {
   return ticks
 }
 
+/** The steps the time axis may label, in minutes: from a quarter hour up to three hours. */
+const LABEL_STEPS = [15, 30, 60, 120, 180]
+/** Room a label ("08:00" at the axis's size) needs, with a gap to the next. */
+export const LABEL_ROOM_PX = 48
+
+/**
+ * The ticks the time axis labels when an hour is `pxPerHour` wide: the finest step whose labels do
+ * not touch (quarter hours well zoomed in, hours at fit), never none — however narrow, every third
+ * hour. Before the width is known (0), the hours.
+ */
+export function labelTicks(range: TimeRange, pxPerHour: number): number[] {
+  const minutes =
+    pxPerHour <= 0
+      ? 60
+      : (LABEL_STEPS.find((step) => (pxPerHour * step) / 60 >= LABEL_ROOM_PX) ?? LABEL_STEPS.at(-1) ?? 60)
+  const step = minutes * 60_000
+  const ticks: number[] = []
+  for (let t = Math.ceil(range.from / step) * step; t <= range.to; t += step) ticks.push(t)
+  return ticks
+}
+
 /** Where an instant sits on the range, as a percentage of its width (clamped to 0–100). */
 export function percentOf(instant: number, range: TimeRange): number {
   const share = (instant - range.from) / (range.to - range.from)

@@ -6,10 +6,10 @@
 // board (rows are drop targets, assigned jobs can be dragged: dnd-kit, inside the page's
 // DndContext); read-only in a plan preview.
 import { useDraggable, useDroppable } from '@dnd-kit/core'
-import { type CSSProperties, type ReactNode, useEffect, useRef } from 'react'
+import { type CSSProperties, type ReactNode, useEffect, useRef, useState } from 'react'
 import { Badge } from '../../ui/badge'
 import './absent-rows.css'
-import { clock, hourTicks, percentOf, type TimeRange } from './board-model'
+import { clock, hourTicks, LABEL_ROOM_PX, labelTicks, percentOf, type TimeRange } from './board-model'
 import { RISK_LOOK, type Risk } from './live-model'
 import { type BlockStatus, STATUS_LOOK } from './status'
 
@@ -119,6 +119,23 @@ export function Timeline({
   const ticks = hourTicks(range)
   const nowShown = now !== undefined && now >= range.from && now <= range.to
   const scroller = useRef<HTMLDivElement>(null)
+  // The axis labels as many times as fit in the hours' width (measured, as it follows the window and
+  // the zoom): hours at fit, half and quarter hours zoomed in; a label the "Now" one would cover is left out.
+  const hoursElement = useRef<HTMLDivElement>(null)
+  const [hoursWidth, setHoursWidth] = useState(0)
+  useEffect(() => {
+    const element = hoursElement.current
+    if (!element) return
+    const measure = () => setHoursWidth(element.getBoundingClientRect().width)
+    measure()
+    const observer = new ResizeObserver(measure)
+    observer.observe(element)
+    return () => observer.disconnect()
+  }, [])
+  const pxPerHour = hoursWidth > 0 ? (hoursWidth * 3_600_000) / (range.to - range.from) : 0
+  const labels = labelTicks(range, pxPerHour).filter(
+    (tick) => !nowShown || pxPerHour <= 0 || (Math.abs(tick - now) / 3_600_000) * pxPerHour >= LABEL_ROOM_PX,
+  )
   // Zoomed in, bring the current time (else the first visit) into view; back to the start at 1×.
   useEffect(() => {
     const element = scroller.current
@@ -139,8 +156,8 @@ export function Timeline({
         <div className="timeline-grid" data-zoom={zoom} style={{ '--timeline-zoom': zoom } as CSSProperties}>
           <div className="timeline-head" aria-hidden="true">
             <div className="timeline-corner">{timeZone}</div>
-            <div className="timeline-hours">
-              {ticks.map((tick) => (
+            <div className="timeline-hours" ref={hoursElement}>
+              {labels.map((tick) => (
                 <span key={tick} className="timeline-hour" style={{ left: `${percentOf(tick, range)}%` }}>
                   {clock(tick, timeZone)}
                 </span>
