@@ -229,6 +229,56 @@ export const CUSTOMERS = [
   ),
 ]
 
+/**
+ * A customer's phone, email and notes, from its place in CUSTOMERS (no random draw: the rest of the
+ * demo stays as it was). Numbers are from Ofcom's ranges set aside for drama — 0161 496 0000–0999
+ * (Manchester) and 07700 900000–900999 (mobiles) — and addresses use the reserved example domains,
+ * so nobody real is ever called or mailed. Every third customer has no email; notes say what a
+ * technician needs at the door.
+ */
+export function customerContact(
+  name: string,
+  kind: 'home' | 'business',
+  index: number,
+): { phone: string; email: string | null; notes: string | null } {
+  const serial = String(index * 37 + 100)
+    .padStart(3, '0')
+    .slice(-3)
+  const phone = kind === 'home' ? `+447700900${serial}` : `+441614960${serial}`
+  const words = name
+    .toLowerCase()
+    .replace(/^(mr & mrs|mrs|mr|ms|dr) /, '')
+    .replace(/&/g, 'and')
+    .replace(/[^a-z ]/g, '')
+    .trim()
+    .split(/\s+/)
+  const email =
+    index % 3 === 2
+      ? null
+      : kind === 'home'
+        ? `${words.join('.')}@example.com`
+        : `office@${words.join('-')}.example`
+  const notes = CUSTOMER_NOTES[kind][index % CUSTOMER_NOTES[kind].length] ?? null
+  return { phone, email, notes }
+}
+
+const CUSTOMER_NOTES: Record<'home' | 'business', (string | null)[]> = {
+  home: [
+    'Side gate code 1942. Dog in the garden: ring first.',
+    null,
+    'Park on the drive; the street is residents only.',
+    'Key safe by the back door, code from the office.',
+    null,
+    'Elderly resident: call 30 minutes before arrival.',
+  ],
+  business: [
+    'Deliveries entrance on the side street; ask for the manager.',
+    null,
+    'Open to the public: work out of hours where possible.',
+    'Sign in at reception and wear the visitor badge.',
+  ],
+}
+
 /** Opening hours (HH:MM) by kind of customer; 00:00–23:59 means no restriction. */
 export const OPERATIONAL_HOURS = {
   home: ['00:00-23:59', '08:00-20:00', '07:30-18:00', '00:00-23:59'],

@@ -229,6 +229,38 @@ for (const dialect of DIALECTS) {
         expect(locations.map((l: { isPrimary: boolean }) => l.isPrimary).sort()).toEqual([false, true])
       })
 
+      it('gives customers a phone, most an email, some notes; the header search finds a job by the phone', async () => {
+        const customers = (await get('/customers?limit=100')).json().data.customers as {
+          name: string
+          phone: string | null
+          email: string | null
+          notes: string | null
+        }[]
+        expect(customers).toHaveLength(40)
+        expect(customers.every((c) => /^\+44(7700900|1614960)\d{3}$/.test(c.phone ?? ''))).toBe(true)
+        expect(customers.filter((c) => c.email !== null).length).toBeGreaterThan(20)
+        expect(customers.filter((c) => c.notes !== null).length).toBeGreaterThan(10)
+
+        const { key } = await createApiKey(db, {
+          organisationId: seeded.organisationId,
+          name: 'demo search',
+          scopes: ['admin'],
+          rateLimitPerMinute: 100_000,
+        })
+        const holloway = customers.find((c) => c.name === 'Mrs Janet Holloway')
+        expect(holloway?.phone).toBe('+447700900100')
+        // As a dispatcher types it from a caller's number.
+        const found = await t.app.inject({
+          method: 'GET',
+          url: `/v1/admin/search?q=${encodeURIComponent('07700 900100')}`,
+          headers: { authorization: `Bearer ${key}` },
+        })
+        expect(found.statusCode).toBe(200)
+        const { jobs, customers: people } = found.json().data
+        expect(people.map((c: { name: string }) => c.name)).toEqual(['Mrs Janet Holloway'])
+        expect(jobs.length).toBeGreaterThan(0)
+      })
+
       it('shows a vehicle with its tags and capacities', async () => {
         const vehicle = await db
           .selectFrom('vehicles')

@@ -237,7 +237,7 @@ class DemoSeeder {
   }
 
   private async insertCustomers() {
-    for (const { name, kind } of demo.CUSTOMERS) {
+    for (const [index, { name, kind }] of demo.CUSTOMERS.entries()) {
       const street = this.pick(demo.STREETS)
       const [opens = '00:00', closes = '23:59'] = this.pick(demo.OPERATIONAL_HOURS[kind]).split('-')
       const postcode = `${street.district} ${this.int(1, 9)}${this.pick(POSTCODE_LETTERS)}${this.pick(POSTCODE_LETTERS)}`
@@ -252,6 +252,7 @@ class DemoSeeder {
         time_window_type: this.pick<TimeWindowType>(['HARD', 'HARD', 'SOFT']),
         operational_start: opens,
         operational_end: closes,
+        ...demo.customerContact(name, kind, index),
       }
       await seedCustomer(this.trx, row)
       // Degrees of longitude are ~0.6 of a degree of latitude this far north.

@@ -206,6 +206,22 @@ for (const dialect of BROWSER_DIALECTS) {
       expect(await readJob('Late call')).toMatchObject({ status: 'CREATED' })
     })
 
+    it('moves the target with the pointer into a row it has only just entered', async () => {
+      await signIn(page, acme.admin, boardPath())
+      // Picked up and moved within the tray, then one pointer move onto the row: the target is drawn
+      // there at once (seen on the demo: it stayed on the row left behind until the pointer moved again).
+      const item = tray().getByRole('button', { name: /^Late call/ })
+      const box = await item.boundingBox()
+      if (!box) throw new Error('not on the page')
+      await page.mouse.move(box.x + 10, box.y + box.height / 2)
+      await page.mouse.down()
+      await page.mouse.move(box.x + 30, box.y + box.height / 2, { steps: 5 })
+      const to = await spot('16:15')
+      await page.mouse.move(to.x, to.y, { steps: 1 })
+      await target('hard').filter({ hasText: /shift/i }).waitFor()
+      await page.keyboard.press('Escape')
+    })
+
     it('asks for a second drop on an overtime slot, flags the block, and undoes with the toast’s Undo', async () => {
       await signIn(page, acme.admin, boardPath())
       await hold(tray().getByRole('button', { name: /^Overtime visit/ }), '15:30')

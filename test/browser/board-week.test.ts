@@ -206,14 +206,27 @@ for (const dialect of BROWSER_DIALECTS) {
         .toBe(at(WEDNESDAY, '09:00'))
     })
 
-    it('says why the server refused a move and puts the job back; a day away takes no drop', async () => {
+    it('checks a move while dragging, refuses a HARD problem unsent, and undoes a move; a day away takes no drop', async () => {
       await signIn(page, acme.dispatcher, weekPath())
       const gas = () => due().getByRole('button', { name: /^Gas safety check / })
-      // Thursday is outside the job's HARD window: 422 (OUTSIDE_TIME_WINDOW), said, and the job back in the list.
-      await dragOnto(gas(), day('Wes Worker', 'Thursday 10 December'))
+      // Thursday is outside the job's HARD window: while dragging the card turns red with the reason
+      // (the server's check), and the drop is not sent.
+      const item = await gas().boundingBox()
+      const thursday = await day('Wes Worker', 'Thursday 10 December').boundingBox()
+      if (!item || !thursday) throw new Error('not on the page')
+      await page.mouse.move(item.x + 10, item.y + item.height / 2)
+      await page.mouse.down()
+      await page.mouse.move(thursday.x + thursday.width / 2, thursday.y + thursday.height / 2, { steps: 20 })
+      await page
+        .locator('.week-job-overlay[data-verdict="hard"]')
+        .filter({ hasText: 'The window 2026-12-07 08:00–12:00 must be kept' })
+        .waitFor()
+      await page.mouse.up()
       await page
         .getByRole('status')
-        .filter({ hasText: /^Could not move “Gas safety check”: \S/ })
+        .filter({
+          hasText: /^Gas safety check was not moved: The window 2026-12-07 08:00–12:00 must be kept/,
+        })
         .waitFor()
       await gas().waitFor()
       expect(
@@ -244,6 +257,18 @@ for (const dialect of BROWSER_DIALECTS) {
         status: 'ASSIGNED',
         scheduledStart: at(MONDAY, '08:00'),
       })
+      // The toast's Undo makes the inverse call: the job is waiting again, in the list.
+      await page
+        .getByRole('status')
+        .filter({ hasText: 'Gas safety check assigned' })
+        .getByRole('button', { name: 'Undo' })
+        .click()
+      await page
+        .getByRole('status')
+        .filter({ hasText: 'Undone: Gas safety check is back in the jobs due this week' })
+        .waitFor()
+      await gas().waitFor()
+      expect(await readJob('Gas safety check')).toMatchObject({ status: 'CREATED', scheduledStart: null })
     })
 
     it('opens the day board from a day’s header, where the absent worker’s row is greyed and takes no drop', async () => {

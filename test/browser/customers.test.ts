@@ -1,5 +1,5 @@
-// Customers in a real browser, signed in as a dispatcher: add one through the dialog (the API's field
-// error next to its field, the pin placed by clicking the map) and edit it, checked through the API;
+// Customers in a real browser, signed in as a dispatcher: add one through the dialog (where it is asked
+// for in words and focused, the API's field error next to its field, the pin placed by clicking the map) and edit it, checked through the API;
 // customers made through the API listed, searched and paged on the server with the state in the URL;
 // another organisation's customer in the URL is not found.
 import type { Browser, Page } from 'playwright-core'
@@ -64,10 +64,19 @@ for (const dialect of BROWSER_DIALECTS) {
       const dialog = page.getByRole('dialog', { name: 'Add customer' })
       await dialog.getByLabel('Name').fill('Harbour Café')
       await dialog.getByLabel('Address').fill('1 Quay Street, Manchester')
-      // No coordinates yet: the API refuses and names the field.
+      // No coordinates yet: the dialog says how to give them, and the focus goes to the field (below
+      // the map, out of sight until then).
       await dialog.getByRole('button', { name: 'Add customer' }).click()
-      await dialog.getByText(/^Latitude must/).waitFor()
+      await dialog
+        .getByText(/^Place the pin on the map/)
+        .first()
+        .waitFor()
       expect(await dialog.getByLabel('Latitude').getAttribute('aria-invalid')).toBe('true')
+      await expect
+        .poll(() => page.evaluate(() => document.activeElement?.getAttribute('aria-invalid')))
+        .toBe('true')
+      // There is no address lookup on this server, and the address field says so.
+      await dialog.getByText('No address lookup on this service', { exact: false }).waitFor()
       await expectAccessible(page, 'the customer dialog with an error')
 
       // Clicking the map places the pin and fills both numbers.
@@ -76,6 +85,10 @@ for (const dialect of BROWSER_DIALECTS) {
         .click({ position: { x: 200, y: 120 } })
       await expect.poll(() => dialog.getByLabel('Latitude').inputValue()).toMatch(/^-?\d+\.\d+$/)
       expect(await dialog.getByLabel('Longitude').inputValue()).toMatch(/^-?\d+\.\d+$/)
+      // A latitude past the pole: the API refuses it and names the field, beside it.
+      await dialog.getByLabel('Latitude').fill('95')
+      await dialog.getByRole('button', { name: 'Add customer' }).click()
+      await dialog.getByText('Latitude must be at most 90').waitFor()
       await dialog.getByLabel('Latitude').fill('53.4794')
       await dialog.getByLabel('Longitude').fill('-2.2453')
       await dialog.getByLabel('Service time (minutes)').fill('45')

@@ -221,6 +221,14 @@ for (const dialect of DIALECTS) {
       })
       const outside = await s.assign(windowed.id, s.body('10:00', '10:30', '2026-12-14'))
       expect([outside.status, outside.body.code]).toEqual([422, 'OUTSIDE_TIME_WINDOW'])
+      // The check words it in the depot's time for the board; moved to the next day (the week view),
+      // the window's date is said once.
+      const checked = await s.check(windowed.id, s.body('09:00', '09:30', '2026-12-15'))
+      expect(checked.body.data.check.problems[0]).toEqual({
+        code: 'OUTSIDE_TIME_WINDOW',
+        severity: 'HARD',
+        message: 'The window 2026-12-14 08:00–10:00 must be kept; this visit ends 09:30',
+      })
     })
 
     it('lists soft problems, hard first, and lets assign accept the soft ones', async () => {

@@ -114,8 +114,7 @@ export async function checkAssignment(
   const start = Date.parse(proposal.scheduledStart)
   const end = Date.parse(proposal.scheduledEnd)
 
-  const outsideWindow = hardWindowMessage(job, proposal.scheduledStart, proposal.scheduledEnd)
-  if (outsideWindow) add('OUTSIDE_TIME_WINDOW', outsideWindow)
+  const outsideWindow = hardWindowMessage(job, proposal.scheduledStart, proposal.scheduledEnd) !== null
   try {
     await assertWorkerPresent(
       db,
@@ -135,18 +134,25 @@ export async function checkAssignment(
   const when = timeWords(zone, date)
   const who = (await getUser(db, organisationId, proposal.userId)).name
 
+  // Worded for the dispatcher in the depot's time (the API's 422 keeps the ISO instants integrators
+  // compare): "The window 13:00–17:00 must be kept; this visit ends 2026-12-01 16:15".
+  if (outsideWindow) {
+    const earliest = job.earliest_start === null ? null : Date.parse(job.earliest_start)
+    const latest = job.latest_end === null ? null : Date.parse(job.latest_end)
+    const early = earliest !== null && start < earliest
+    add(
+      'OUTSIDE_TIME_WINDOW',
+      `The window ${windowWords(earliest, latest, when, zone)} must be kept; this visit ${early ? `starts ${when(start)}` : `ends ${when(end)}`}`,
+    )
+  }
+
   if (job.time_window_type === 'SOFT') {
     const earliest = job.earliest_start === null ? null : Date.parse(job.earliest_start)
     const latest = job.latest_end === null ? null : Date.parse(job.latest_end)
     const early = earliest !== null && start < earliest
     const late = latest !== null && end > latest
     if (early || late) {
-      const asked =
-        earliest === null
-          ? `by ${when(latest as number)}`
-          : latest === null
-            ? `from ${when(earliest)}`
-            : `${when(earliest)}–${when(latest)}`
+      const asked = windowWords(earliest, latest, when, zone)
       add(
         'SOFT_WINDOW_MISSED',
         `The customer asked for ${asked}; this visit ${early ? `starts ${when(start)}` : `ends ${when(end)}`}`,
@@ -202,6 +208,19 @@ function localDate(at: number, zone: string): string {
 function weekdayWord(date: string): string {
   const day = weekdayOf(date)
   return day.charAt(0) + day.slice(1).toLowerCase()
+}
+
+/** "13:00–17:00", "by 17:00" or "from 13:00", the second date left out when both ends share one. */
+function windowWords(
+  earliest: number | null,
+  latest: number | null,
+  when: (ms: number) => string,
+  zone: string,
+): string {
+  if (earliest === null) return latest === null ? 'open' : `by ${when(latest)}`
+  if (latest === null) return `from ${when(earliest)}`
+  const sameDay = localDate(earliest, zone) === localDate(latest, zone)
+  return `${when(earliest)}–${sameDay ? when(latest).slice(-5) : when(latest)}`
 }
 
 /** "14:05" in the zone, with the date before it when it is not `date` there. */

@@ -6,7 +6,7 @@ import { getMapSettings, getOrganisation, updateOrganisation } from './service.j
 
 export const organisationAdminRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (
   app,
-  { db, apiKeys, smtpConfigured },
+  { db, apiKeys, smtpConfigured, geocoder },
 ) => {
   app.get(
     '/organisation',
@@ -64,13 +64,17 @@ export const organisationAdminRoutes: FastifyPluginAsyncTypebox<RouteOptions> = 
         summary: "The organisation's map background",
         description:
           'The tile server every map draws on, for any signed-in user (workers too: My day has a map); an ' +
-          'admin sets it with PATCH /organisation (`map`). Both null: no tiles.',
+          'admin sets it with PATCH /organisation (`map`). Both null: no tiles. `addressLookup` says whether ' +
+          'the service can look addresses up (GET /geocode).',
         response: { 200: MapSettingsResponse, ...COMMON_ERRORS },
       },
       config: { access: 'worker' },
     },
     async (request) => ({
-      data: { map: await getMapSettings(db, request.auth.organisationId) },
+      data: {
+        map: await getMapSettings(db, request.auth.organisationId),
+        addressLookup: geocoder !== undefined,
+      },
       message: SUCCESS,
     }),
   )

@@ -75,8 +75,15 @@ export const MapSettings = Type.Object(MapFields, {
 export type MapSettings = Static<typeof MapSettings>
 
 export const MapSettingsResponse = Envelope(
-  Type.Object({ map: MapSettings }),
-  "The organisation's map background",
+  Type.Object({
+    map: MapSettings,
+    addressLookup: Type.Boolean({
+      description:
+        'Whether this service has an address lookup (GEOCODER_URL, GET /geocode): the dialogs offer address ' +
+        'matches; false: the pin is placed on the map or the coordinates typed',
+    }),
+  }),
+  "The organisation's map background, and whether addresses can be looked up",
 )
 
 export const Organisation = Type.Object(

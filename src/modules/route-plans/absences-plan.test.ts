@@ -18,8 +18,8 @@ const at = (hhmm: string) => `${DATE}T${hhmm}:00.000Z`
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
 /** Queues a plan of DATE and waits for it to finish. */
-async function replan(admin: ReturnType<typeof adminClient>) {
-  const queued = await admin.post('/route-plans', { date: DATE, mode: 'REPLAN_ALL', timeLimitSeconds: 1 })
+async function replan(admin: ReturnType<typeof adminClient>, mode = 'REPLAN_ALL') {
+  const queued = await admin.post('/route-plans', { date: DATE, mode, timeLimitSeconds: 1 })
   expect(queued.status, queued.body.error).toBe(202)
   let plan = queued.body.data.routePlan
   for (let i = 0; i < 300 && ['QUEUED', 'RUNNING'].includes(plan.status); i++) {
@@ -130,6 +130,87 @@ for (const dialect of DIALECTS) {
         scheduledEnd: at('09:30'),
       })
       expect([manual.status, manual.body.code]).toEqual([422, 'WORKER_ABSENT'])
+    })
+
+    it('plans again the jobs of a worker who became absent, keeping the others’ (KEEP_ASSIGNED)', async () => {
+      const tenant = await createTenant(t, { scopes: ['admin'] })
+      const admin = adminClient(t, tenant.headers)
+      const api = client(t, tenant.headers)
+      const db = t.database.db
+      const org = tenant.organisationId
+      const depot = await makeLocation(db, org, { timezone: 'Europe/London' })
+      const shifts: Record<string, { id: string; user_id: string }> = {}
+      for (const name of ['Ana', 'Ben']) {
+        const user = await makeUser(db, org, { name })
+        const vehicle = await makeVehicle(db, org, depot.id, { name: `${name}'s van` })
+        shifts[name] = await makeShift(
+          db,
+          org,
+          { userId: user.id, locationId: depot.id, vehicleId: vehicle.id },
+          { day: 'MONDAY', startTime: '08:00', endTime: '16:00' },
+        )
+      }
+      const ana = shifts.Ana as { id: string; user_id: string }
+      const ben = shifts.Ben as { id: string; user_id: string }
+      const job = async (title: string, from: string, to: string, start: string, end: string) => {
+        const created = await api.post('/jobs', {
+          title,
+          jobLatitude: 53.46,
+          jobLongitude: -2.28,
+          serviceDuration: 1800,
+          timeWindowType: 'HARD',
+          earliestStart: at(from),
+          latestEnd: at(to),
+        })
+        expect(created.status, created.body.error).toBe(201)
+        const id = created.body.data.job.id as string
+        const assigned = await admin.post(`/jobs/${id}/assign`, {
+          userId: ana.user_id,
+          shiftId: ana.id,
+          scheduledStart: at(start),
+          scheduledEnd: at(end),
+        })
+        expect(assigned.status, assigned.body.error).toBe(200)
+        return id
+      }
+      // Assigned to Ana before she was off sick: one Ben can take, one he cannot (he works only the
+      // morning that day; its window is in the afternoon).
+      const movable = await job('Tap washer', '09:00', '12:00', '09:00', '09:30')
+      const stranded = await job('Valve check', '13:00', '14:00', '13:00', '13:30')
+      const morning = await admin.put(`/shifts/${ben.id}/dates/${DATE}`, {
+        startTime: '08:00',
+        endTime: '12:00',
+      })
+      expect(morning.status, morning.body.error).toBe(200)
+      const sick = await admin.post(`/team/users/${ana.user_id}/absences`, {
+        startDate: DATE,
+        endDate: DATE,
+        reason: 'SICK',
+      })
+      expect(sick.status, sick.body.error).toBe(201)
+
+      const plan = await replan(admin, 'KEEP_ASSIGNED')
+      expect(plan.status).toBe('DONE')
+      expect(plan.result.routes.map((r: { shiftId: string }) => r.shiftId)).toEqual([ben.id])
+      const changes = plan.result.changes as {
+        jobId: string
+        from: { user: { name: string } } | null
+        to: { user: { name: string } } | null
+      }[]
+      expect(changes.find((c) => c.jobId === movable)).toMatchObject({
+        from: { user: { name: 'Ana' } },
+        to: { user: { name: 'Ben' } },
+      })
+      expect(changes.find((c) => c.jobId === stranded)).toMatchObject({
+        from: { user: { name: 'Ana' } },
+        to: null,
+      })
+
+      const applied = await admin.post(`/route-plans/${plan.id}/apply`)
+      expect(applied.status, applied.body.error).toBe(200)
+      const read = async (id: string) => (await api.get(`/jobs/${id}`)).body.data.job
+      expect(await read(movable)).toMatchObject({ status: 'ASSIGNED', assignedUserId: ben.user_id })
+      expect(await read(stranded)).toMatchObject({ status: 'CREATED', assignedUserId: null })
     })
   })
 }

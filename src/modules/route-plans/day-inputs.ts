@@ -219,14 +219,21 @@ export async function loadDayInputs(
   )
 
   const routeShifts = new Set(shiftIds)
+  const offShifts = new Set(offRoutes.map((route) => route.shiftId))
   const jobRows = (
     await inputs.findCandidateJobs(db, organisationId, day, {
       ...(locationId ? { locationId } : {}),
       ...(request.jobIds ? { ids: request.jobIds } : {}),
     })
   ).filter(
-    // An ASSIGNED job on a shift outside this plan (another depot's, another day's) is left alone.
-    (job) => job.status === 'CREATED' || job.shift_id === null || routeShifts.has(job.shift_id),
+    // An ASSIGNED job on a shift outside this plan (another depot's, another day's) is left alone. One
+    // on a shift of this plan that does not happen that date (its worker away, the shift off) is
+    // planned again like a waiting job, in every mode: nobody will do it where it is.
+    (job) =>
+      job.status === 'CREATED' ||
+      job.shift_id === null ||
+      routeShifts.has(job.shift_id) ||
+      offShifts.has(job.shift_id),
   )
   const jobIds = jobRows.map((j) => j.id)
   const [demands, jobTags] = await Promise.all([
@@ -260,7 +267,7 @@ export async function loadDayInputs(
       latest = latest === null ? closes : Math.min(latest, closes)
     }
     const pinned =
-      request.mode === 'KEEP_ASSIGNED' && job.status === 'ASSIGNED' && job.shift_id !== null
+      request.mode === 'KEEP_ASSIGNED' && job.status === 'ASSIGNED' && routeShifts.has(job.shift_id ?? '')
         ? job.shift_id
         : null
     return {

@@ -246,7 +246,8 @@ export function changesOf(day: DayInputs, routes: ResultRoute[]): RoutePlanChang
   for (const route of routes)
     for (const stop of route.stops)
       if (!stop.inProgress) after.set(stop.jobId, { route, start: Date.parse(stop.serviceStart) })
-  const nameOf = new Map(day.routes.map((r) => [r.userId, r.userName]))
+  const nameOf = new Map([...day.routes, ...day.offRoutes].map((r) => [r.userId, r.userName]))
+  const offShifts = new Set(day.offRoutes.map((r) => r.shiftId))
   const changes: RoutePlanChange[] = []
   // (A job whose HARD window has closed is reported, not changed: applying leaves it where it is.)
   for (const job of day.jobs) {
@@ -259,8 +260,10 @@ export function changesOf(day: DayInputs, routes: ResultRoute[]): RoutePlanChang
           }
         : null
     const planned = after.get(job.id)
-    // KEEP_ASSIGNED leaves an assigned job it could not plan where it is.
-    if (!planned && (before === null || day.mode === 'KEEP_ASSIGNED')) continue
+    // KEEP_ASSIGNED leaves an assigned job it could not plan where it is — unless its shift does not
+    // happen that date (the worker away): then it goes back to waiting, where the board shows it.
+    const stranded = before !== null && before.shiftId !== null && offShifts.has(before.shiftId)
+    if (!planned && (before === null || (day.mode === 'KEEP_ASSIGNED' && !stranded))) continue
     const to = planned
       ? { user: planned.route.user, shiftId: planned.route.shiftId, start: planned.start }
       : null

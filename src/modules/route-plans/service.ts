@@ -237,8 +237,12 @@ export async function applyRoutePlan(
         })),
     )
     const planned = new Set(assignments.map((assignment) => assignment.jobId))
+    // KEEP_ASSIGNED unassigns only what its preview listed as going back to waiting: the jobs of a
+    // worker away that day that no other route took (optimiser-model.ts changesOf).
     const unassignments =
-      plan.mode !== 'KEEP_ASSIGNED' ? recorded.assignedJobIds.filter((jobId) => !planned.has(jobId)) : []
+      plan.mode !== 'KEEP_ASSIGNED'
+        ? recorded.assignedJobIds.filter((jobId) => !planned.has(jobId))
+        : (result.changes ?? []).filter((change) => change.to === null).map((change) => change.jobId)
     const { jobs, changed } = await lockInputs(trx, organisationId, recorded.versions, [
       ...planned,
       ...unassignments,

@@ -1,5 +1,6 @@
 // The header search (GET /v1/admin/search): jobs by number (J-1042 or 1042), by title, by their own
-// address and by their customer; customers by name, address, email and phone digits ("7700 900123" finds +447700900123);
+// address and by their customer; customers by name, address, email and phone digits ("07700 900123"
+// finds +447700900123);
 // ranked; limit default 10, max 25; never another organisation's rows. Customer notes: optional,
 // nullable, at most 2000 characters, on both APIs.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -92,7 +93,7 @@ for (const dialect of DIALECTS) {
     })
 
     it('finds a customer and their jobs by the phone’s digits, however they are written', async () => {
-      for (const q of ['7700 900123', '+44 7700-900123', '07700900123'.slice(1), '900123']) {
+      for (const q of ['7700 900123', '+44 7700-900123', '07700 900123', '0044 7700 900123', '900123']) {
         const found = await search(q)
         expect(
           found.customers.map((c) => c.id),

@@ -19,7 +19,10 @@ const JOB_NUMBER = /^(?:j-?)?(\d{1,9})$/i
 export function searchTermsOf(query: string): SearchTerms {
   const trimmed = query.trim()
   const text = trimmed.toLowerCase()
-  const digits = PHONE_LIKE.test(trimmed) ? trimmed.replace(/\D/g, '') : ''
+  // Numbers are stored in E.164 (+447700900123) and typed as the caller reads them: a national trunk
+  // 0 (07700 900123) or the international 00 (0044 7700 900123) is not among the stored digits, so it
+  // is dropped and the rest is matched as a substring (any country code before it).
+  const digits = PHONE_LIKE.test(trimmed) ? trimmed.replace(/\D/g, '').replace(/^00?/, '') : ''
   const number = JOB_NUMBER.exec(trimmed.replace(/\s/g, ''))
   return {
     text: [...text].length >= MIN_SEARCH_CHARACTERS ? text : null,

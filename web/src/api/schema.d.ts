@@ -66,7 +66,7 @@ export type paths = {
         };
         /**
          * The organisation's map background
-         * @description The tile server every map draws on, for any signed-in user (workers too: My day has a map); an admin sets it with PATCH /organisation (`map`). Both null: no tiles.
+         * @description The tile server every map draws on, for any signed-in user (workers too: My day has a map); an admin sets it with PATCH /organisation (`map`). Both null: no tiles. `addressLookup` says whether the service can look addresses up (GET /geocode).
          */
         get: operations["getOrganisationMap"];
         put?: never;
@@ -5343,7 +5343,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The organisation's map background */
+            /** @description The organisation's map background, and whether addresses can be looked up */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -5370,6 +5370,8 @@ export interface operations {
                                  */
                                 attribution: string | null;
                             };
+                            /** @description Whether this service has an address lookup (GEOCODER_URL, GET /geocode): the dialogs offer address matches; false: the pin is placed on the map or the coordinates typed */
+                            addressLookup: boolean;
                         };
                         /** @example Success */
                         message: string;

@@ -1,6 +1,8 @@
 // The dialog every create/edit form uses: its fields, the server's message for the form as a whole
-// over them, and Cancel beside the submit button (pending while the form is sent).
-import type { ReactNode } from 'react'
+// over them, and Cancel beside the submit button (pending while the form is sent). After a send
+// refused field by field (the form's own check or the server's 400), the first field marked invalid
+// takes the focus and is scrolled into view: in a long dialog it may be below the fold.
+import { type ReactNode, useEffect, useRef } from 'react'
 import { Button } from './button'
 import { Dialog } from './dialog'
 import { FormError } from './form'
@@ -35,13 +37,27 @@ export function FormDialog({
   otherAction?: ReactNode
   children: ReactNode
 }) {
+  const body = useRef<HTMLDivElement>(null)
+  const sent = useRef(false)
+  // After every render: once a send has settled, the first invalid field (if any) is shown.
+  useEffect(() => {
+    if (!sent.current || submitting) return
+    const first = body.current?.querySelector<HTMLElement>('[aria-invalid="true"]')
+    if (!first) return
+    sent.current = false
+    first.focus()
+    first.scrollIntoView({ block: 'center' })
+  })
   return (
     <Dialog
       title={title}
       description={description}
       wide={wide}
       onClose={onClose}
-      onSubmit={onSubmit}
+      onSubmit={() => {
+        sent.current = true
+        onSubmit()
+      }}
       footer={
         <>
           {otherAction}
@@ -52,9 +68,11 @@ export function FormDialog({
         </>
       }
     >
-      {notice}
-      <FormError message={formError} />
-      {children}
+      <div ref={body} className="form-dialog-body">
+        {notice}
+        <FormError message={formError} />
+        {children}
+      </div>
     </Dialog>
   )
 }

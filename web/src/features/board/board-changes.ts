@@ -56,7 +56,12 @@ export type BoardChange =
  * an unassigned job is unassigned again, an assigned one assigned again to its previous worker,
  * shift and times — so webhooks tell integrators of the undo too. Null for a job in any other state.
  */
-export function undoOf(before: BoardJob): BoardChange | null {
+export function undoOf(
+  before: Pick<
+    BoardJob,
+    'id' | 'title' | 'status' | 'assignedUserId' | 'shiftId' | 'scheduledStart' | 'scheduledEnd'
+  >,
+): BoardChange | null {
   const { id: jobId, title } = before
   if (before.status === 'CREATED') return { kind: 'unassign', jobId, title }
   if (before.status !== 'ASSIGNED') return null

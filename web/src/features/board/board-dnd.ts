@@ -6,6 +6,7 @@ import {
   type CollisionDetection,
   type DragEndEvent,
   type DragMoveEvent,
+  type DragOverEvent,
   type DragStartEvent,
   KeyboardCode,
   type KeyboardCoordinateGetter,
@@ -114,7 +115,7 @@ export function useBoardDnd({
     jobsById.get(String(event.active.data.current?.jobId ?? ''))
 
   /** The row and start time a drop at the current position means, or null when not over a row. */
-  const placement = (event: DragMoveEvent | DragEndEvent) => {
+  const placement = (event: DragMoveEvent | DragOverEvent | DragEndEvent) => {
     const job = jobOf(event)
     const over = event.over
     const dragged = event.active.rect.current.translated
@@ -124,6 +125,19 @@ export function useBoardDnd({
     const track: Rect = over.rect
     const start = instantAt(dragged.left + shift.current - track.left, track.width, rangeRef.current)
     return { job, row, start }
+  }
+
+  const showPlacement = (event: DragMoveEvent | DragOverEvent) => {
+    const place = placement(event)
+    setPreview(
+      place
+        ? {
+            rowId: place.row.shiftId,
+            start: place.start,
+            end: place.start + place.job.serviceDuration * 1000,
+          }
+        : null,
+    )
   }
 
   const handlers = {
@@ -142,16 +156,13 @@ export function useBoardDnd({
       }
     },
     onDragMove(event: DragMoveEvent) {
-      const place = placement(event)
-      setPreview(
-        place
-          ? {
-              rowId: place.row.shiftId,
-              start: place.start,
-              end: place.start + place.job.serviceDuration * 1000,
-            }
-          : null,
-      )
+      showPlacement(event)
+    },
+    // A move event carries the target found before the move; when the pointer has just crossed into
+    // another row and stops there, only this event names the new row (without it the red or amber
+    // target stayed on the row the pointer had left while the drop went to the one under it).
+    onDragOver(event: DragOverEvent) {
+      showPlacement(event)
     },
     onDragEnd(event: DragEndEvent) {
       const job = jobOf(event)

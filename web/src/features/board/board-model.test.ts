@@ -179,6 +179,31 @@ describe('the flags of a scheduled block', () => {
   })
 })
 
+describe('a visit of a worker away', () => {
+  const iso = (hhmm: string) => `2026-12-07T${hhmm}:00.000Z`
+  const visit = (start: string, end: string) =>
+    job({ status: 'ASSIGNED', shiftId: 's1', scheduledStart: iso(start), scheduledEnd: iso(end) })
+
+  it('is flagged all day for a whole-day absence, and within its hours for part of a day', () => {
+    const holiday: BoardRow = {
+      ...row,
+      absence: { id: 'a1', reason: 'HOLIDAY', startTime: null, endTime: null, note: null },
+    }
+    expect(blockFlags(visit('09:00', '10:00'), holiday, 'UTC')[0]).toEqual({
+      code: 'WORKER_AWAY',
+      message: `${row.user.name} is away (Holiday): give this visit to someone else`,
+    })
+    const dentist: BoardRow = {
+      ...row,
+      absence: { id: 'a2', reason: 'OTHER', startTime: '13:00', endTime: '14:00', note: 'Dentist' },
+    }
+    expect(blockFlags(visit('12:30', '13:15'), dentist, 'UTC').map((f) => f.message)).toEqual([
+      `${row.user.name} is away 13:00–14:00 (Away): give this visit to someone else`,
+    ])
+    expect(blockFlags(visit('14:00', '15:00'), dentist, 'UTC')).toEqual([])
+  })
+})
+
 describe('words', () => {
   it('says durations and moves dates', () => {
     expect(duration(5400)).toBe('1 h 30 min')

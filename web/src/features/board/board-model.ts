@@ -159,7 +159,16 @@ export function suggestStart(row: BoardRow, rowJobs: readonly BoardJob[], job: B
   return start
 }
 
-export type BlockFlagCode = 'SOFT_WINDOW_MISSED' | 'OVERTIME' | 'IN_BREAK'
+export type AbsenceReason = NonNullable<BoardRow['absence']>['reason']
+
+export const ABSENCE_LABEL: Record<AbsenceReason, string> = {
+  HOLIDAY: 'Holiday',
+  SICK: 'Sick',
+  TRAINING: 'Training',
+  OTHER: 'Away',
+}
+
+export type BlockFlagCode = 'WORKER_AWAY' | 'SOFT_WINDOW_MISSED' | 'OVERTIME' | 'IN_BREAK'
 
 export interface BlockFlag {
   code: BlockFlagCode
@@ -167,8 +176,9 @@ export interface BlockFlag {
 }
 
 /**
- * The soft problems of a scheduled visit that the board sees in its own data (the server refuses the
- * hard ones): its window missed (a SOFT window may be), running past the end of the row's shift,
+ * The problems of a scheduled visit that the board sees in its own data (the server refuses them on
+ * a new assignment; these came before): its worker away (an absence recorded after it was assigned),
+ * its window missed (a SOFT window may be), running past the end of the row's shift,
  * and a visit over one of the shift's breaks.
  */
 export function blockFlags(job: BoardJob, row: BoardRow, timeZone: string): BlockFlag[] {
@@ -177,6 +187,16 @@ export function blockFlags(job: BoardJob, row: BoardRow, timeZone: string): Bloc
   const end = ms(job.scheduledEnd)
   const at = (instant: number | string) => clock(instant, timeZone)
   const flags: BlockFlag[] = []
+  // Assigned before the absence was recorded: the worker will not come. Part of a day: only the
+  // visits in that time (its times are the depot's wall clock, as the row's).
+  const away = row.absence
+  if (away && (away.startTime === null || (at(start) < (away.endTime ?? '') && at(end) > away.startTime))) {
+    const when = away.startTime === null ? '' : ` ${away.startTime}–${away.endTime}`
+    flags.push({
+      code: 'WORKER_AWAY',
+      message: `${row.user.name} is away${when} (${ABSENCE_LABEL[away.reason]}): give this visit to someone else`,
+    })
+  }
   if (job.earliestStart !== null && start < ms(job.earliestStart)) {
     flags.push({
       code: 'SOFT_WINDOW_MISSED',

@@ -2,14 +2,16 @@
 // GEOCODER_URL) and hands the chosen one's coordinates to its dialog. The WAI-ARIA combobox pattern,
 // as the header search: the input keeps focus, arrows move the active match, Enter or a click picks
 // it, Escape closes the list (not the dialog). Asked only for text the user typed (3 characters or
-// more, after a pause). Without a geocoder (404 GEOCODER_NOT_CONFIGURED) it is a plain text field
-// from then on: coordinates are typed or placed on the map as before.
+// more, after a pause). Without a geocoder (GET /organisation/map says `addressLookup: false`, or a
+// lookup answers 404 GEOCODER_NOT_CONFIGURED) it is a plain text field that says so: the pin is placed
+// on the map or the coordinates typed.
 import { keepPreviousData, useQuery } from '@tanstack/react-query'
 import { type ReactNode, useEffect, useId, useState } from 'react'
 import { api, unwrap } from '../../api/client'
 import { ApiError } from '../../api/errors'
 import type { Schema } from '../../api/types'
 import { Field } from '../../ui/form'
+import { MAP_TILES_QUERY_KEY } from '../map/tile-settings'
 import './address-lookup.css'
 
 export type AddressMatch = Schema<'GeocodeMatch'>
@@ -54,7 +56,14 @@ export function AddressLookup({
   const [active, setActive] = useState(0)
   const [picked, setPicked] = useState<string | null>(null)
   const q = useDebounced(value.trim(), DEBOUNCE_MS)
-  const wanted = typed && !lookupUnavailable && q.length >= MIN_LENGTH && q.length <= 200 && q !== picked
+  // The same query as the maps' background (one request): does the service look addresses up?
+  const settings = useQuery({
+    queryKey: MAP_TILES_QUERY_KEY,
+    queryFn: () => unwrap(api.GET('/organisation/map')),
+    staleTime: 5 * 60_000,
+  })
+  const available = settings.data?.addressLookup === true && !lookupUnavailable
+  const wanted = typed && available && q.length >= MIN_LENGTH && q.length <= 200 && q !== picked
   const lookup = useQuery({
     queryKey: ['geocode', q.toLowerCase()],
     queryFn: () => unwrap(api.GET('/geocode', { params: { query: { q } } })),
@@ -110,7 +119,16 @@ export function AddressLookup({
           : ''
 
   return (
-    <Field label={label} hint={hint} optional={optional} error={error}>
+    <Field
+      label={label}
+      hint={
+        settings.data && !available
+          ? 'No address lookup on this service: place the pin on the map, or type the coordinates'
+          : hint
+      }
+      optional={optional}
+      error={error}
+    >
       {(control) => (
         <div className="address-lookup">
           <input

@@ -69,8 +69,15 @@ export function CustomerDialog({
     const lat = parseNumber(values.latitude)
     const lng = parseNumber(values.longitude)
     const duration = parseNumber(values.serviceDuration)
-    if (!form.check(numberProblems({ latitude: lat, longitude: lng, serviceDuration: duration }))) return
-    // Latitude and longitude are required: an empty one goes as null and the API names it.
+    // Where the customer is decides every route: an empty one is asked for here, in words that say
+    // how (the API's "must be a number" told a newcomer nothing).
+    const where = 'Place the pin on the map (click it), pick an address match, or type the coordinates'
+    const problems = {
+      ...numberProblems({ latitude: lat, longitude: lng, serviceDuration: duration }),
+      ...(lat === null ? { latitude: where } : {}),
+      ...(lng === null ? { longitude: where } : {}),
+    }
+    if (!form.check(problems)) return
     const body = {
       name: values.name.trim(),
       address: values.address.trim(),

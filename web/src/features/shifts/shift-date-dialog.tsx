@@ -29,7 +29,7 @@ function nextDateOn(day: Shift['day'], from: string): string {
 }
 
 const dateLabel = (date: string) =>
-  new Intl.DateTimeFormat(undefined, {
+  new Intl.DateTimeFormat('en-GB', {
     weekday: 'short',
     day: 'numeric',
     month: 'short',

@@ -27,7 +27,7 @@ const FIELDS = ['startDate', 'endDate', 'reason', 'startTime', 'endTime', 'note'
 /** "Mon 21 Dec – Thu 24 Dec", "Wed 2 Dec, 09:00–11:30": dates as the calendar days they are. */
 export function describeAbsence(absence: Pick<Absence, 'startDate' | 'endDate' | 'startTime' | 'endTime'>) {
   const day = (date: string) =>
-    new Intl.DateTimeFormat(undefined, {
+    new Intl.DateTimeFormat('en-GB', {
       weekday: 'short',
       day: 'numeric',
       month: 'short',

@@ -133,11 +133,20 @@ describe('the week view', () => {
       breaks: [{ start: at(date, '11:00'), end: at(date, '11:30'), isPaid: false }],
     })
     const busy = cell(date, [lateShift], [job('tap', at(date, '10:00'), at(date, '10:45'))])
-    // 10:00–10:45 taken, 11:00–11:30 a break: an hour fits from 11:30.
+    // 10:00–10:45 taken, 11:00–11:30 a break: an hour fits from 12:00 (a drive after the break).
     expect(placeOnDay(monday, worker([busy]), busy, LONDON)).toMatchObject({
       shiftId: lateShift.shiftId,
-      start: Date.parse(at(date, '11:30')),
-      end: Date.parse(at(date, '12:30')),
+      start: Date.parse(at(date, '12:00')),
+      end: Date.parse(at(date, '13:00')),
+    })
+    // Its own time taken on the new day: the first free quarter hour after it, a drive's allowance
+    // after the visit there (09:00–10:00, so 10:30), not the shift's start.
+    const nine = job('boiler', at('2026-12-07', '09:00'), at('2026-12-07', '10:00'))
+    const early = shift(date, '08:00', '16:00')
+    const taken = cell(date, [early], [job('tap', at(date, '09:00'), at(date, '10:00'))])
+    expect(placeOnDay(nine, worker([taken]), taken, LONDON)).toMatchObject({
+      start: Date.parse(at(date, '10:30')),
+      end: Date.parse(at(date, '11:30')),
     })
     // A full shift: its start, and the server says what is wrong.
     expect(

@@ -3,7 +3,9 @@
 // day when a shift of that day covers it, else at the first free time from the shift's start.
 import type { Schema } from '../../../api/types'
 import { zonedToUtc } from '../../../lib/time'
-import { clock } from '../board-model'
+import { ABSENCE_LABEL, clock } from '../board-model'
+
+export { ABSENCE_LABEL }
 
 export type WeekBoard = Schema<'WeekBoard'>
 export type WeekWorker = WeekBoard['workers'][number]
@@ -11,18 +13,11 @@ export type WeekCell = WeekWorker['days'][number]
 export type WeekShift = WeekCell['shifts'][number]
 export type WeekJob = WeekCell['jobs'][number]
 export type DueJob = WeekBoard['due'][number]
-export type AbsenceReason = NonNullable<WeekCell['absence']>['reason']
+export type { AbsenceReason } from '../board-model'
 
 const MINUTE = 60_000
 const QUARTER = 15 * MINUTE
 const ms = (iso: string) => Date.parse(iso)
-
-export const ABSENCE_LABEL: Record<AbsenceReason, string> = {
-  HOLIDAY: 'Holiday',
-  SICK: 'Sick',
-  TRAINING: 'Training',
-  OTHER: 'Away',
-}
 
 /** The date `days` after a `YYYY-MM-DD` date. */
 export function dateAfter(date: string, days: number): string {
@@ -81,9 +76,11 @@ export interface Placement {
 
 /**
  * Where `job` lands on `worker`'s `cell`: its own local time of day (a scheduled job's; a waiting
- * job's earliest start when on that date) when a worked shift covers the whole visit, else the first
- * free quarter hour from the first worked shift's start (after the day's other visits and breaks).
- * Null when the day takes no work.
+ * job's earliest start when on that date) when a worked shift covers the whole visit and it is free
+ * there, else the first free quarter hour after it in that shift, else the first free quarter hour from
+ * the first worked shift's start. Free: clear of the day's breaks and other visits by a drive's
+ * allowance each side (the server's check then says whether the real drive fits). Null when the day
+ * takes no work.
  */
 export function placeOnDay(
   job: MovableJob,
@@ -98,40 +95,61 @@ export function placeOnDay(
     job.scheduledStart && job.scheduledEnd
       ? ms(job.scheduledEnd) - ms(job.scheduledStart)
       : job.serviceDuration * 1000
+  const others = cell.jobs.filter((other) => other.id !== job.id)
   const own = job.scheduledStart ?? job.earliestStart
   if (own) {
-    const start = zonedToUtc(cell.date, clock(ms(own), timeZone), timeZone).getTime()
-    const covering = worked.find((s) => start >= ms(s.start) && start + length <= ms(s.end))
-    if (covering && (job.scheduledStart || start >= ms(job.earliestStart ?? ''))) {
-      return { userId: worker.user.id, shiftId: covering.shiftId, start, end: start + length }
+    const wanted = zonedToUtc(cell.date, clock(ms(own), timeZone), timeZone).getTime()
+    const covering = worked.find((s) => wanted >= ms(s.start) && wanted + length <= ms(s.end))
+    if (covering && (job.scheduledStart || wanted >= ms(job.earliestStart ?? ''))) {
+      const start = freeStartFrom(wanted, covering, others, length)
+      if (start !== null)
+        return { userId: worker.user.id, shiftId: covering.shiftId, start, end: start + length }
     }
   }
-  const start = firstFreeStart(
-    first,
-    cell.jobs.filter((other) => other.id !== job.id),
-    length,
-  )
+  const start = firstFreeStart(first, others, length)
   return { userId: worker.user.id, shiftId: first.shiftId, start, end: start + length }
 }
 
-/** The first quarter hour from the shift's start where a visit of `length` meets no other visit or break. */
+/** Time kept clear before and after another visit or a break for a drive (most in a city take less). */
+export const DRIVE_ALLOWANCE = 20 * MINUTE
+
+/**
+ * The first quarter hour at or after `from` (itself when it is free) where a visit of `length` fits in
+ * the shift, clear of its breaks and other visits by DRIVE_ALLOWANCE; null when none does.
+ */
+function freeStartFrom(
+  from: number,
+  shift: WeekShift,
+  others: readonly Pick<WeekJob, 'scheduledStart' | 'scheduledEnd'>[],
+  length: number,
+): number | null {
+  const busy = [
+    ...others.flatMap((o) =>
+      o.scheduledStart && o.scheduledEnd
+        ? [{ start: ms(o.scheduledStart) - DRIVE_ALLOWANCE, end: ms(o.scheduledEnd) + DRIVE_ALLOWANCE }]
+        : [],
+    ),
+    // A drive may not run through a break either (the optimiser's rule).
+    ...shift.breaks.map((b) => ({ start: ms(b.start) - DRIVE_ALLOWANCE, end: ms(b.end) + DRIVE_ALLOWANCE })),
+  ].sort((a, b) => a.start - b.start)
+  let start = Math.max(from, ms(shift.start))
+  for (const slot of busy) {
+    if (start < slot.end && start + length > slot.start) start = Math.ceil(slot.end / QUARTER) * QUARTER
+  }
+  return start + length <= ms(shift.end) ? start : null
+}
+
+/**
+ * The first free quarter hour from the shift's start (see freeStartFrom); nothing free inside the
+ * shift: its start, and the server says what is wrong with it.
+ */
 export function firstFreeStart(
   shift: WeekShift,
   others: readonly Pick<WeekJob, 'scheduledStart' | 'scheduledEnd'>[],
   length: number,
 ): number {
-  const busy = [
-    ...others.flatMap((o) =>
-      o.scheduledStart && o.scheduledEnd ? [{ start: ms(o.scheduledStart), end: ms(o.scheduledEnd) }] : [],
-    ),
-    ...shift.breaks.map((b) => ({ start: ms(b.start), end: ms(b.end) })),
-  ].sort((a, b) => a.start - b.start)
-  let start = Math.ceil(ms(shift.start) / QUARTER) * QUARTER
-  for (const slot of busy) {
-    if (start < slot.end && start + length > slot.start) start = Math.ceil(slot.end / QUARTER) * QUARTER
-  }
-  // Nothing free inside the shift: its start, and the server says what is wrong with it.
-  return start + length <= ms(shift.end) ? start : ms(shift.start)
+  const from = Math.ceil(ms(shift.start) / QUARTER) * QUARTER
+  return freeStartFrom(from, shift, others, length) ?? ms(shift.start)
 }
 
 /** "Due Tue 8 Dec", or "Overdue · was due 30 Nov" before `today`. */

@@ -1,9 +1,11 @@
 // The board's week: workers × seven days with each day's jobs and capacity, absent days greyed, and
 // the unassigned jobs due this week beside it. A job is moved to another day or worker by dragging it
 // (or Space and the arrows); it keeps its time of day when a shift covers it there. The move is an
-// ordinary assignment: the server's refusal (422) is shown and the job goes back.
+// ordinary assignment with the day board's checks: while dragging, the server's check of the slot
+// (POST /jobs/:id/assignment-check) colours the card red or amber with its reason; a HARD problem is
+// not sent, a SOFT one waits for a second drop on the same day; the last move can be undone for 30 s.
 import { DndContext, DragOverlay } from '@dnd-kit/core'
-import { useMemo, useState } from 'react'
+import { useMemo, useRef, useState } from 'react'
 import { useNavigate } from 'react-router'
 import { errorMessage } from '../../../api/errors'
 import { useDepots, useTimeZone } from '../../../app/time-zone'
@@ -16,8 +18,18 @@ import { EmptyState, ErrorState, LoadingState } from '../../../ui/states'
 import { useToast } from '../../../ui/toast'
 import '../board.css'
 import './week.css'
+import { type BoardChange, decideDrop, sameSlot, undoOf, verdictOf } from '../board-changes'
 import { clock } from '../board-model'
 import { DepotSelect, ViewSwitch } from '../board-toolbar'
+import { useBoardUndo } from '../board-undo'
+import {
+  type Slot,
+  slotAssignment,
+  useAssignJob,
+  useAssignmentCheck,
+  useFetchAssignmentCheck,
+  useUnassignJob,
+} from '../queries'
 import { StatusLegend } from '../status'
 import { DueList } from './due-list'
 import { type CellTarget, useWeekDnd } from './week-dnd'
@@ -31,7 +43,7 @@ import {
   type WeekJob,
   type WeekWorker,
 } from './week-model'
-import { useMoveJob, useWeekBoard } from './week-queries'
+import { useWeekBoard } from './week-queries'
 
 interface PendingMove {
   userId: string
@@ -52,8 +64,31 @@ export function WeekPage() {
   const timeZone = data?.timezone ?? depot?.timezone ?? organisationZone
   const navigate = useNavigate()
   const toast = useToast()
-  const move = useMoveJob()
+  const assign = useAssignJob()
+  const unassign = useUnassignJob()
+  const fetchCheck = useFetchAssignmentCheck()
   const [pending, setPending] = useState<ReadonlyMap<string, PendingMove>>(new Map())
+  /** The slot a drop with a SOFT problem asked to confirm: a second drop there sends it. */
+  const [awaiting, setAwaiting] = useState<Slot | null>(null)
+  const confirmToast = useRef<number | null>(null)
+
+  /** The inverse of the last move, made as any other assignment (and not undoable itself). */
+  const runUndo = (change: BoardChange) => {
+    setAwaiting(null)
+    const after = {
+      onSuccess: () =>
+        toast.success(
+          change.kind === 'unassign'
+            ? `Undone: ${change.title} is back in the jobs due this week`
+            : `Undone: ${change.title} is back on ${dayNames(change.assignment.scheduledStart.slice(0, 10)).long} at ${clock(change.assignment.scheduledStart, timeZone)}`,
+        ),
+      onError: (error: unknown) =>
+        toast.error(`Could not undo the change to “${change.title}”: ${errorMessage(error)}`),
+    }
+    if (change.kind === 'unassign') unassign.mutate(change.jobId, after)
+    else assign.mutate({ id: change.jobId, assignment: change.assignment }, after)
+  }
+  const undo = useBoardUndo(runUndo)
 
   const jobsById = useMemo(() => {
     const all = new Map<string, WeekJob>()
@@ -77,7 +112,7 @@ export function WeekPage() {
     )
   }
 
-  const onDrop = (jobId: string, target: CellTarget) => {
+  const onDrop = async (jobId: string, target: CellTarget) => {
     const job = jobsById.get(jobId)
     const found = cellOf(target)
     if (!job || !found) return
@@ -90,6 +125,23 @@ export function WeekPage() {
       job.scheduledStart !== null &&
       Date.parse(job.scheduledStart) === place.start
     if (unchanged) return
+    const slot: Slot = { jobId, ...place }
+    // Checked while dragging (cached), or now for a quick drop; unreadable: the server decides.
+    const problems = await fetchCheck(slot).catch(() => undefined)
+    const decision = decideDrop(slot, problems, awaiting)
+    if (confirmToast.current !== null) toast.dismiss(confirmToast.current)
+    confirmToast.current = null
+    if (decision.action === 'refuse') {
+      setAwaiting(null)
+      toast.error(`${job.title} was not moved: ${decision.message}`)
+      return
+    }
+    if (decision.action === 'confirm') {
+      setAwaiting(slot)
+      confirmToast.current = toast.warning(decision.message)
+      return
+    }
+    setAwaiting(null)
     const verb = job.assignedUserId ? 'moved' : 'assigned'
     const moved: CellJob = {
       ...job,
@@ -101,12 +153,13 @@ export function WeekPage() {
       saving: true,
     }
     setPending((all) => new Map(all).set(jobId, { userId: place.userId, date: cell.date, job: moved }))
-    move.mutate(
-      { jobId, placement: place },
+    assign.mutate(
+      { id: jobId, assignment: slotAssignment(slot) },
       {
         onSuccess: () =>
-          toast.success(
+          undo.changed(
             `${job.title} ${verb} to ${worker.user.name}, ${dayNames(cell.date).long} at ${clock(place.start, timeZone)}`,
+            undoOf(job),
           ),
         onError: (error) => toast.error(`Could not move “${job.title}”: ${errorMessage(error)}`),
         onSettled: () =>
@@ -131,6 +184,13 @@ export function WeekPage() {
   const overCell = dnd.over ? cellOf(dnd.over) : null
   const preview =
     activeJob && overCell ? placeOnDay(activeJob, overCell.worker, overCell.cell, timeZone) : null
+  const target: Slot | null = activeJob && preview ? { jobId: activeJob.id, ...preview } : null
+  const check = useAssignmentCheck(target)
+  const verdict = check.isError ? ({ tone: 'ok' } as const) : target ? verdictOf(check.data) : null
+  const verdictText =
+    verdict && (verdict.tone === 'hard' || verdict.tone === 'soft')
+      ? `${verdict.message}${verdict.tone === 'soft' && sameSlot(target, awaiting) ? ' — drop again to confirm' : ''}`
+      : undefined
 
   const setParams = (changes: Record<string, string | undefined>) => params.set(changes, { keepPage: true })
   const location = locationId ? `&location=${locationId}` : ''
@@ -209,17 +269,25 @@ export function WeekPage() {
             </div>
             <DragOverlay dropAnimation={null}>
               {activeJob && (
-                <div className="week-job week-job-overlay status-assigned">
+                <div
+                  className="week-job week-job-overlay status-assigned"
+                  data-verdict={verdict?.tone ?? undefined}
+                >
                   <span className="week-job-title">{activeJob.title}</span>
                   <span className="week-job-drop">
                     {preview && overCell
                       ? `${overCell.worker.user.name} · ${dayNames(overCell.cell.date).short} · ${clock(preview.start, timeZone)}`
                       : 'Drop on a day'}
                   </span>
+                  {verdictText && <span className="week-job-verdict">{verdictText}</span>}
                 </div>
               )}
             </DragOverlay>
           </DndContext>
+          {/* What a drop here would meet, for screen readers (the card says it on screen). */}
+          <div className="visually-hidden" aria-live="polite">
+            {activeJob ? (verdictText ?? '') : ''}
+          </div>
         </>
       ) : null}
     </div>
