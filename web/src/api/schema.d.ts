@@ -2202,6 +2202,8 @@ export type components = {
                 }[];
                 /** @description J-1042: the number a customer quotes (always sent) */
                 number?: string;
+                /** @description The job’s own address (migration 0028); null: its customer’s is shown */
+                address?: string | null;
             }[];
         };
         /** CapacityDimension */
