@@ -218,6 +218,11 @@ export interface JobsTable {
    * the insert type only for tests that write rows directly.
    */
   number: ColumnType<number, number | undefined, never>
+  /**
+   * The visit's address as people write it (migration 0028); null: the customer's is shown. The
+   * coordinates stay the routing truth. Optional in the insert type for rows written directly.
+   */
+  address: ColumnType<string | null, string | null | undefined, string | null>
 }
 
 /** Each organisation's last job number (migration 0026). */

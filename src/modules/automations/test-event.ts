@@ -37,6 +37,7 @@ export function sampleEventData(event: EventType, at: string): EventData[EventTy
       latestEnd: end,
       createdAt: at,
       number: 'J-1001',
+      address: 'Trafalgar Square, London WC2N 5DN',
     },
     JOB_UPDATED: {
       jobId,

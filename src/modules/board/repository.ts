@@ -46,6 +46,7 @@ export function selectBoardJobs(db: Executor, organisationId: string) {
       'jobs.assigned_user_id',
       'jobs.shift_id',
       'jobs.number',
+      'jobs.address',
     ])
     .where('jobs.organisation_id', '=', organisationId)
     .where('jobs.deleted_at', 'is', null)

@@ -125,6 +125,12 @@ const BoardJob = Type.Object({
   tags: Type.Array(NamedRef),
   // Optional in the schema only so that the board's fixtures without it still compile; always sent.
   number: Type.Optional(Type.String({ description: 'J-1042: the number a customer quotes (always sent)' })),
+  // Optional for the same reason; always sent.
+  address: Type.Optional(
+    Nullable(
+      Type.String({ description: 'The job’s own address (migration 0028); null: its customer’s is shown' }),
+    ),
+  ),
 })
 export type BoardJob = Static<typeof BoardJob>
 

@@ -190,5 +190,6 @@ function serializeBoardJob(row: repository.BoardJobRow, tags: { id: string; name
     shiftId: row.shift_id,
     tags,
     number: `J-${row.number}`,
+    address: row.address,
   }
 }

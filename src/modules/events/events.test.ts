@@ -104,6 +104,7 @@ for (const dialect of DIALECTS) {
         timeWindowType: 'SOFT',
         earliestStart: '2026-11-23T10:00:00+01:00',
         latestEnd: '2026-11-23T17:00:00Z',
+        address: 'Gate 3, Unit 4, Westinghouse Road',
       })
       expect(await s.drain()).toEqual([
         {
@@ -126,6 +127,7 @@ for (const dialect of DIALECTS) {
             latestEnd: '2026-11-23T17:00:00.000Z',
             createdAt: job.createdAt,
             number: job.number,
+            address: 'Gate 3, Unit 4, Westinghouse Road',
           },
         },
       ])
@@ -150,6 +152,7 @@ for (const dialect of DIALECTS) {
         latestEnd: null,
         createdAt: bare.createdAt,
         number: bare.number,
+        address: null,
       })
     })
 

@@ -80,6 +80,14 @@ const JobNumber = Type.String({
   examples: ['J-1042'],
 })
 
+/**
+ * Stored as sent, as a customer's address is (no trimming); "" reads as no address of its own, like a
+ * customer's default "".
+ */
+const JOB_ADDRESS =
+  'The visit\'s address as people write it; when null (or ""), the customer\'s address is shown. ' +
+  'Coordinates stay the routing truth (jobLatitude/jobLongitude); null clears it'
+
 export const JOB_FIELDS = [
   { column: 'id', name: 'id', schema: Id },
   { column: 'organisation_id' },
@@ -224,6 +232,17 @@ export const JOB_FIELDS = [
     detailOnly: true,
   },
   { column: 'number', name: 'number', schema: JobNumber, prefix: 'J-', created: true },
+  {
+    column: 'address',
+    name: 'address',
+    schema: Nullable(Type.String({ description: JOB_ADDRESS })),
+    editable: {
+      input: Nullable(Type.String({ maxLength: 1000, description: JOB_ADDRESS })),
+      body: 11,
+      change: 11,
+    },
+    created: true,
+  },
 ] as const satisfies readonly JobField[]
 
 type Field = (typeof JOB_FIELDS)[number]

@@ -1,7 +1,7 @@
-// The header search's jobs (GET /v1/admin/search): by number, by title, or of the customers the same
-// search found, best first. Indexed (migration 0026): the number by (organisation_id, number), titles
-// by a pg_trgm GIN index on PostgreSQL and the jobs_trigram FTS5 table on SQLite, a customer's jobs by
-// jobs_customer_idx. Scoped by organisation; soft-deleted jobs are never found.
+// The header search's jobs (GET /v1/admin/search): by number, by title or their own address, or of the
+// customers the same search found, best first. Indexed (migrations 0026, 0028): the number by
+// (organisation_id, number), titles and addresses by pg_trgm GIN indexes on PostgreSQL and the
+// jobs_trigram FTS5 table on SQLite, a customer's jobs by jobs_customer_idx. Scoped by organisation; soft-deleted jobs are never found.
 import { sql } from 'kysely'
 import { isPostgres } from '../../db/database.js'
 import type { Executor, JobStatus } from '../../db/types.js'
@@ -26,7 +26,7 @@ export interface JobFoundRow {
 
 /**
  * Jobs matching the terms, best first: the number named, then titles starting with the text, then
- * titles containing it, then jobs of `customerIds`; ties by the job's date, latest first (undated last).
+ * titles containing it, then jobs whose own address contains it and jobs of `customerIds`; ties by the job's date, latest first (undated last).
  */
 export async function findJobsMatching(
   db: Executor,
@@ -47,8 +47,11 @@ export async function findJobsMatching(
         ? // No organisation here: given one, the planner walked the organisation's jobs by
           // jobs_list_idx testing each title (13 ms at 100k jobs) instead of asking the trigram index.
           // The outer query keeps only the organisation's.
-          sql`SELECT id FROM jobs WHERE deleted_at IS NULL AND lower(title) LIKE ${containsPattern(text)}`
-        : sql`SELECT job_id AS id FROM jobs_trigram_ids WHERE trigram_rowid IN (
+          sql`SELECT id FROM jobs WHERE deleted_at IS NULL AND lower(title) LIKE ${containsPattern(text)}
+            UNION SELECT id FROM jobs WHERE deleted_at IS NULL AND address IS NOT NULL
+              AND lower(address) LIKE ${containsPattern(text)}`
+        : // Both of the trigram table's columns: the title and the job's own address (migration 0028).
+          sql`SELECT job_id AS id FROM jobs_trigram_ids WHERE trigram_rowid IN (
             SELECT rowid FROM jobs_trigram WHERE jobs_trigram MATCH ${ftsPhrase(text)}
               AND organisation_id = ${organisationId}
             ORDER BY rowid DESC LIMIT ${SQLITE_TITLE_CANDIDATES})`,

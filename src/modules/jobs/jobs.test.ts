@@ -41,6 +41,7 @@ const LISTED_KEYS = [
   'createdAt',
   'updatedAt',
   'number',
+  'address',
   'customer',
   'assignedUser',
   'location',

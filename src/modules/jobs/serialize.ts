@@ -28,6 +28,7 @@ export function serializeJobListed(row: JobListedRow): JobListed {
     createdAt: row.created_at,
     updatedAt: row.updated_at,
     number: `J-${row.number}`,
+    address: row.address,
     customer: row.customer_id ? { id: row.customer_id, name: row.customer_name ?? '' } : null,
     assignedUser: row.assigned_user_id
       ? { id: row.assigned_user_id, name: row.assigned_user_name ?? '', email: row.assigned_user_email ?? '' }

@@ -13,7 +13,8 @@ export const searchAdminRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async 
         tags: ['Search'],
         summary: 'Find jobs and customers',
         description:
-          "The dashboard header's search: jobs by number, by title or by their customer, and customers by " +
+          "The dashboard header's search: jobs by number, by title, by their own address or by their " +
+          'customer, and customers by ' +
           'name, address, email or phone, each best first. Only your organisation is searched.',
         querystring: SearchQuery,
         response: { 200: SearchResponse, ...COMMON_ERRORS },

@@ -9,7 +9,8 @@ export const SearchQuery = Type.Object(
       minLength: 1,
       maxLength: 200,
       description:
-        `A job number (J-1042 or 1042), or at least ${MIN_SEARCH_CHARACTERS} characters of a job's title or a ` +
+        `A job number (J-1042 or 1042), or at least ${MIN_SEARCH_CHARACTERS} characters of a job's title or ` +
+        'own address or a ' +
         "customer's name, address or email, or at least 3 digits of a customer's phone (spaces, dashes and " +
         'a leading + are ignored: "7700 900123" finds +447700900123). Case is ignored.',
     }),
@@ -53,7 +54,7 @@ export const SearchResponse = Envelope(
     jobs: Type.Array(JobFound, {
       description:
         'The number named first, then titles starting with the text, titles containing it, ' +
-        'and jobs of the customers found; ties by date, latest first',
+        'and jobs whose own address contains it or of the customers found; ties by date, latest first',
     }),
     customers: Type.Array(CustomerFound, {
       description:

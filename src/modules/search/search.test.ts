@@ -1,5 +1,6 @@
-// The header search (GET /v1/admin/search): jobs by number (J-1042 or 1042), by title and by their
-// customer; customers by name, address, email and phone digits ("07700 900123" finds +447700900123);
+// The header search (GET /v1/admin/search): jobs by number (J-1042 or 1042), by title, by their own
+// address and by their customer; customers by name, address, email and phone digits ("07700 900123"
+// finds +447700900123);
 // ranked; limit default 10, max 25; never another organisation's rows. Customer notes: optional,
 // nullable, at most 2000 characters, on both APIs.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -145,6 +146,24 @@ for (const dialect of DIALECTS) {
       await api.delete(`/jobs/${job.id}`)
       expect((await search('smart contr')).jobs).toEqual([])
       expect((await search(job.number)).jobs).toEqual([])
+    })
+
+    it('finds a job by its own address (migration 0028), as it is now, never another organisation’s', async () => {
+      const api = client(t, tenant.headers)
+      const delivery = { title: 'Deliver cylinder', jobLatitude: 53.46, jobLongitude: -2.29 }
+      const job = (await api.post('/jobs', { ...delivery, address: 'Unit 4, Westinghouse Road' })).body.data
+        .job
+      await client(t, other.headers).post('/jobs', { ...delivery, address: 'Westinghouse Road' })
+      const found = await search('WESTINGHOUSE')
+      expect(found.jobs.map((one) => one.id)).toEqual([job.id])
+      expect(found.jobs[0]?.customerName).toBeNull()
+      await api.patch(`/jobs/${job.id}`, { address: '12 Bredbury Park Way' })
+      expect((await search('westinghouse')).jobs).toEqual([])
+      expect((await search('bredbury park')).jobs.map((one) => one.id)).toEqual([job.id])
+      await api.patch(`/jobs/${job.id}`, { address: null })
+      expect((await search('bredbury park')).jobs).toEqual([])
+      // The title still finds it with the address gone.
+      expect((await search('cylinder')).jobs.map((one) => one.id)).toEqual([job.id])
     })
 
     for (const which of ['public', 'admin'] as const) {

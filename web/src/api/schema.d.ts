@@ -844,7 +844,7 @@ export type paths = {
         };
         /**
          * Find jobs and customers
-         * @description The dashboard header's search: jobs by number, by title or by their customer, and customers by name, address, email or phone, each best first. Only your organisation is searched.
+         * @description The dashboard header's search: jobs by number, by title, by their own address or by their customer, and customers by name, address, email or phone, each best first. Only your organisation is searched.
          */
         get: operations["search"];
         put?: never;
@@ -2202,6 +2202,8 @@ export type components = {
                 }[];
                 /** @description J-1042: the number a customer quotes (always sent) */
                 number?: string;
+                /** @description The job’s own address (migration 0028); null: its customer’s is shown */
+                address?: string | null;
             }[];
         };
         /** CapacityDimension */
@@ -2559,6 +2561,8 @@ export type components = {
              * @example J-1042
              */
             number: string;
+            /** @description The visit's address as people write it; when null (or ""), the customer's address is shown. Coordinates stay the routing truth (jobLatitude/jobLongitude); null clears it */
+            address: string | null;
             customer: {
                 /** @description Opaque identifier */
                 id: string;
@@ -2745,6 +2749,8 @@ export type components = {
              * @example J-1042
              */
             number: string;
+            /** @description The visit's address as people write it; when null (or ""), the customer's address is shown. Coordinates stay the routing truth (jobLatitude/jobLongitude); null clears it */
+            address: string | null;
         };
         /** JobCreatedWebhook */
         JobCreatedWebhook: {
@@ -2844,6 +2850,8 @@ export type components = {
              * @example J-1042
              */
             number: string;
+            /** @description The visit's address as people write it; when null (or ""), the customer's address is shown. Coordinates stay the routing truth (jobLatitude/jobLongitude); null clears it */
+            address: string | null;
             customer: {
                 /** @description Opaque identifier */
                 id: string;
@@ -3128,6 +3136,12 @@ export type components = {
                      * @description ISO 8601 datetime in UTC with milliseconds
                      * @example 2026-11-23T09:00:00.000Z
                      */
+                    current: string | null;
+                };
+                address?: {
+                    /** @description The visit's address as people write it; when null (or ""), the customer's address is shown. Coordinates stay the routing truth (jobLatitude/jobLongitude); null clears it */
+                    previous: string | null;
+                    /** @description The visit's address as people write it; when null (or ""), the customer's address is shown. Coordinates stay the routing truth (jobLatitude/jobLongitude); null clears it */
                     current: string | null;
                 };
                 tags?: {
@@ -14036,6 +14050,8 @@ export interface operations {
                      * @example 2026-11-23T09:00:00Z
                      */
                     latestEnd?: string | null;
+                    /** @description The visit's address as people write it; when null (or ""), the customer's address is shown. Coordinates stay the routing truth (jobLatitude/jobLongitude); null clears it */
+                    address?: string | null;
                 };
             };
         };
@@ -14739,6 +14755,8 @@ export interface operations {
                      * @example 2026-11-23T09:00:00Z
                      */
                     latestEnd?: string | null;
+                    /** @description The visit's address as people write it; when null (or ""), the customer's address is shown. Coordinates stay the routing truth (jobLatitude/jobLongitude); null clears it */
+                    address?: string | null;
                 };
             };
         };
@@ -18002,7 +18020,7 @@ export interface operations {
     search: {
         parameters: {
             query: {
-                /** @description A job number (J-1042 or 1042), or at least 3 characters of a job's title or a customer's name, address or email, or at least 3 digits of a customer's phone (spaces, dashes and a leading + are ignored: "7700 900123" finds +447700900123). Case is ignored. */
+                /** @description A job number (J-1042 or 1042), or at least 3 characters of a job's title or own address or a customer's name, address or email, or at least 3 digits of a customer's phone (spaces, dashes and a leading + are ignored: "7700 900123" finds +447700900123). Case is ignored. */
                 q: string;
                 /** @description At most this many jobs and this many customers (default 10, max 25) */
                 limit?: number;
@@ -18027,7 +18045,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: {
-                            /** @description The number named first, then titles starting with the text, titles containing it, and jobs of the customers found; ties by date, latest first */
+                            /** @description The number named first, then titles starting with the text, titles containing it, and jobs whose own address contains it or of the customers found; ties by date, latest first */
                             jobs: components["schemas"]["JobFound"][];
                             /** @description Names starting with the text first, then names containing it, then other matches (address, email, phone); ties by name */
                             customers: components["schemas"]["CustomerFound"][];

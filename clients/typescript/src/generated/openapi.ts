@@ -816,6 +816,8 @@ export type components = {
              * @example J-1042
              */
             number: string;
+            /** @description The visit's address as people write it; when null (or ""), the customer's address is shown. Coordinates stay the routing truth (jobLatitude/jobLongitude); null clears it */
+            address: string | null;
             customer: {
                 /** @description Opaque identifier */
                 id: string;
@@ -1119,6 +1121,8 @@ export type components = {
              * @example J-1042
              */
             number: string;
+            /** @description The visit's address as people write it; when null (or ""), the customer's address is shown. Coordinates stay the routing truth (jobLatitude/jobLongitude); null clears it */
+            address: string | null;
         };
         /** JobCreatedFeedData */
         JobCreatedFeedData: {
@@ -1178,6 +1182,8 @@ export type components = {
              * @example J-1042
              */
             number: string;
+            /** @description The visit's address as people write it; when null (or ""), the customer's address is shown. Coordinates stay the routing truth (jobLatitude/jobLongitude); null clears it */
+            address: string | null;
         };
         /** JobCreatedFeedEvent */
         JobCreatedFeedEvent: {
@@ -1323,6 +1329,8 @@ export type components = {
              * @example J-1042
              */
             number: string;
+            /** @description The visit's address as people write it; when null (or ""), the customer's address is shown. Coordinates stay the routing truth (jobLatitude/jobLongitude); null clears it */
+            address: string | null;
             customer: {
                 /** @description Opaque identifier */
                 id: string;
@@ -1686,6 +1694,12 @@ export type components = {
                      */
                     current: string | null;
                 };
+                address?: {
+                    /** @description The visit's address as people write it; when null (or ""), the customer's address is shown. Coordinates stay the routing truth (jobLatitude/jobLongitude); null clears it */
+                    previous: string | null;
+                    /** @description The visit's address as people write it; when null (or ""), the customer's address is shown. Coordinates stay the routing truth (jobLatitude/jobLongitude); null clears it */
+                    current: string | null;
+                };
                 tags?: {
                     /** @description Tag ids, sorted ascending */
                     previous: string[];
@@ -1819,6 +1833,12 @@ export type components = {
                      * @description ISO 8601 datetime in UTC with milliseconds
                      * @example 2026-11-23T09:00:00.000Z
                      */
+                    current: string | null;
+                };
+                address?: {
+                    /** @description The visit's address as people write it; when null (or ""), the customer's address is shown. Coordinates stay the routing truth (jobLatitude/jobLongitude); null clears it */
+                    previous: string | null;
+                    /** @description The visit's address as people write it; when null (or ""), the customer's address is shown. Coordinates stay the routing truth (jobLatitude/jobLongitude); null clears it */
                     current: string | null;
                 };
                 tags?: {
@@ -2357,6 +2377,8 @@ export interface operations {
                      * @example 2026-11-23T09:00:00Z
                      */
                     latestEnd?: string | null;
+                    /** @description The visit's address as people write it; when null (or ""), the customer's address is shown. Coordinates stay the routing truth (jobLatitude/jobLongitude); null clears it */
+                    address?: string | null;
                 };
             };
         };
@@ -3060,6 +3082,8 @@ export interface operations {
                      * @example 2026-11-23T09:00:00Z
                      */
                     latestEnd?: string | null;
+                    /** @description The visit's address as people write it; when null (or ""), the customer's address is shown. Coordinates stay the routing truth (jobLatitude/jobLongitude); null clears it */
+                    address?: string | null;
                 };
             };
         };

@@ -142,15 +142,18 @@ function Forecast({ stop, timeZone }: { stop: LiveStop; timeZone: string }) {
 }
 
 /**
- * Where the job is, in words: its customer's address — said to be the customer's when the job has a
- * position of its own (a job has no address of its own) — then its coordinates in a details line.
+ * Where the job is, in words: its own address when it has one (migration 0028), else its customer's —
+ * said to be the customer's when the job has a position of its own — then its coordinates in a
+ * details line.
  */
 function Place({ job }: { job: BoardJob }) {
   const address = job.customer?.address
   const coordinates = job.latitude && job.longitude ? `${job.latitude}, ${job.longitude}` : null
   return (
     <span className="stack job-place">
-      {job.ownPosition ? (
+      {job.address ? (
+        <span>{job.address}</span>
+      ) : job.ownPosition ? (
         <span>
           A place of its own (no address recorded)
           {address && <span className="job-place-note">Customer’s address: {address}</span>}

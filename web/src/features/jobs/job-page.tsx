@@ -316,8 +316,9 @@ function JobView({ job }: { job: JobDetail }) {
 }
 
 /**
- * Where the job is done, in words: at its customer's address, or at a place of its own (a job has no
- * address of its own, so the customer's is named for reference); the coordinates in a details line.
+ * Where the job is done, in words: its own address when it has one (migration 0028), else its
+ * customer's; a place of its own without an address names the customer's for reference. The
+ * coordinates only in a details line.
  */
 function JobPlace({ job }: { job: JobDetail }) {
   const customer = job.customer
@@ -335,7 +336,14 @@ function JobPlace({ job }: { job: JobDetail }) {
   const coordinates = own ?? (customer ? `${customer.latitude}, ${customer.longitude}` : null)
   return (
     <span className="stack job-place">
-      {own ? (
+      {job.address ? (
+        <span>
+          {job.address}
+          {customer?.address && customer.address !== job.address && (
+            <span className="job-place-note">Customer’s address: {customer.address}</span>
+          )}
+        </span>
+      ) : own ? (
         <span>
           A place of its own (no address recorded)
           {customer?.address && (
