@@ -8,6 +8,7 @@ import { useEffect, useId, useRef, useState } from 'react'
 import { useNavigate } from 'react-router'
 import { api, unwrap } from '../api/client'
 import type { Schema } from '../api/types'
+import { displayPhone } from '../lib/phone'
 import { formatDate } from '../lib/time'
 import { useTimeZone } from './time-zone'
 
@@ -127,7 +128,9 @@ export function HeaderSearch() {
           <>
             <span className="header-search-primary">{option.customer.name}</span>
             <span className="header-search-secondary">
-              {[option.customer.address, option.customer.phone].filter(Boolean).join(' · ') || 'No address'}
+              {[option.customer.address, option.customer.phone && displayPhone(option.customer.phone)]
+                .filter(Boolean)
+                .join(' · ') || 'No address'}
             </span>
           </>
         )}

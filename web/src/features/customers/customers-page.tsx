@@ -4,6 +4,7 @@
 import { useState } from 'react'
 import { Link } from 'react-router'
 import { formatDuration } from '../../lib/form-values'
+import { displayPhone } from '../../lib/phone'
 import { useListParams } from '../../lib/search-params'
 import { Badge } from '../../ui/badge'
 import { Button } from '../../ui/button'
@@ -41,7 +42,7 @@ export function CustomersPage() {
         c.email || c.phone ? (
           <span className="stack" style={{ gap: 0 }}>
             {c.email && <span>{c.email}</span>}
-            {c.phone && <a href={`tel:${c.phone}`}>{c.phone}</a>}
+            {c.phone && <a href={`tel:${c.phone}`}>{displayPhone(c.phone)}</a>}
           </span>
         ) : (
           <span className="muted">None</span>

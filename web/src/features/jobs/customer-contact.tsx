@@ -2,6 +2,7 @@
 // number one tap away (tel:), the email (mailto:) and the notes. Read from the customer itself, so an
 // edit there shows here at once. Text nodes only: the notes are what users typed.
 import { Link } from 'react-router'
+import { displayPhone } from '../../lib/phone'
 import { useCustomer } from '../customers/queries'
 
 export function CustomerContact({
@@ -20,7 +21,7 @@ export function CustomerContact({
       {withAddress && full?.address && <span className="muted">{full.address}</span>}
       {(full?.phone || full?.email) && (
         <span className="row" style={{ gap: 'var(--space-3)', flexWrap: 'wrap' }}>
-          {full.phone && <a href={`tel:${full.phone}`}>Call {full.phone}</a>}
+          {full.phone && <a href={`tel:${full.phone}`}>Call {displayPhone(full.phone)}</a>}
           {full.email && <a href={`mailto:${full.email}`}>{full.email}</a>}
         </span>
       )}
