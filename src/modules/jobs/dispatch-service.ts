@@ -209,6 +209,9 @@ export async function assignJobIn(
   await transitionIn(trx, organisationId, id, 'assign', async (inner, current) => {
     await assertAssignable(inner, organisationId, input.userId, input.shiftId)
     if (check) {
+      // The API's own words for a HARD window (the instants integrators compare), before the check's
+      // (worded for the board in the depot's time).
+      assertWithinHardWindow(current, input.scheduledStart, input.scheduledEnd)
       const refused = firstHardProblem(await checkAssignment(inner, organisationId, id, input, check.now))
       if (refused) throw new AppError(refused.code, refused.message)
     } else {
