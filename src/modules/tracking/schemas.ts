@@ -42,6 +42,29 @@ export const Tracking = Type.Object(
         { description: 'Only while EN_ROUTE and known: where the technician was, from the destination' },
       ),
     ),
+    map: Nullable(
+      Type.Object(
+        {
+          tileUrl: Type.String({
+            description: "The organisation's tile URL template ({s} {z} {x} {y} {-y} {r})",
+          }),
+          attribution: Nullable(Type.String({ description: 'Plain text shown in a corner of the map' })),
+          destination: Nullable(
+            Type.Object(
+              { lat: Type.Number(), lng: Type.Number() },
+              {
+                description:
+                  'Where the tiles are centred; only while a position is sent (the tiles cannot be placed without it)',
+              },
+            ),
+          ),
+        },
+        {
+          description:
+            'The map background the organisation set; null when it set none (no tiles: a plain SVG)',
+        },
+      ),
+    ),
   },
   { additionalProperties: false, title: 'Tracking' },
 )
