@@ -265,11 +265,15 @@ for (const dialect of DIALECTS) {
       await other.me.post(`/my/jobs/${other.next}/en-route`)
       const token = String((await enRouteEvents(s))[0]?.data.trackingUrl).split('/t/')[1]
       const otherToken = String((await enRouteEvents(other))[0]?.data.trackingUrl).split('/t/')[1]
-      const read = async (key = token) => (await t.app.inject({ url: `/v1/track/${key}` })).json().data.tracking
+      const read = async (key = token) =>
+        (await t.app.inject({ url: `/v1/track/${key}` })).json().data.tracking
       expect((await read()).map).toBeNull()
 
       const patched = await s.admin.patch('/organisation', {
-        map: { tileUrl: 'https://{s}.tiles.example.org/{z}/{x}/{y}{r}.png', attribution: '© Example contributors' },
+        map: {
+          tileUrl: 'https://{s}.tiles.example.org/{z}/{x}/{y}{r}.png',
+          attribution: '© Example contributors',
+        },
       })
       expect(patched.status, JSON.stringify(patched.body)).toBe(200)
       expect((await read()).map).toEqual({

@@ -1,7 +1,9 @@
 // What the customer's tracking page may know (issue 29 §3): the organisation's name, the
 // technician's first name, the job's title and status, the arrival window and, while on the way, where
 // the technician is relative to the destination. Nothing else about the customer, the worker or other
-// jobs — not even the destination's coordinates: the position is sent as metres east and north of it.
+// jobs. The position is sent as metres east and north of the destination; the destination's own
+// coordinates only when the organisation set a tile server (the tiles cannot be placed without them)
+// and only while a position is drawn.
 import { type Static, Type } from '@sinclair/typebox'
 import { DateTime, Envelope, Nullable, StringEnum } from '../../http/schemas.js'
 
