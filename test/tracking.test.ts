@@ -231,6 +231,7 @@ for (const dialect of DIALECTS) {
           metresNorth: expect.any(Number),
           recordedAt: POSITION.recordedAt,
         },
+        map: null,
       })
       // 0.05° south and 0.01° east of the destination.
       expect(tracking.position.metresNorth).toBe(Math.round((POSITION.latitude - HOME.lat) * 111_320))
@@ -255,6 +256,44 @@ for (const dialect of DIALECTS) {
       await s.me.post(`/my/jobs/${s.next}/start`)
       const started = (await t.app.inject({ url: `/v1/track/${token}` })).json().data.tracking
       expect(started).toMatchObject({ status: 'IN_PROGRESS', arrivalWindow: null, position: null })
+    })
+
+    it("carries the organisation's tile server, the destination only while a position is drawn; never another organisation's", async () => {
+      const s = await setup()
+      const other = await setup()
+      await s.me.post(`/my/jobs/${s.next}/en-route`)
+      await other.me.post(`/my/jobs/${other.next}/en-route`)
+      const token = String((await enRouteEvents(s))[0]?.data.trackingUrl).split('/t/')[1]
+      const otherToken = String((await enRouteEvents(other))[0]?.data.trackingUrl).split('/t/')[1]
+      const read = async (key = token) =>
+        (await t.app.inject({ url: `/v1/track/${key}` })).json().data.tracking
+      expect((await read()).map).toBeNull()
+
+      const patched = await s.admin.patch('/organisation', {
+        map: {
+          tileUrl: 'https://{s}.tiles.example.org/{z}/{x}/{y}{r}.png',
+          attribution: '© Example contributors',
+        },
+      })
+      expect(patched.status, JSON.stringify(patched.body)).toBe(200)
+      expect((await read()).map).toEqual({
+        tileUrl: 'https://{s}.tiles.example.org/{z}/{x}/{y}{r}.png',
+        attribution: '© Example contributors',
+        destination: HOME,
+      })
+      // The other organisation set nothing: its customers' page stays without tiles.
+      expect((await read(otherToken)).map).toBeNull()
+
+      // Arrived: no position drawn, so no destination either.
+      await s.me.post(`/my/jobs/${s.next}/start`)
+      expect((await read()).map).toEqual({
+        tileUrl: 'https://{s}.tiles.example.org/{z}/{x}/{y}{r}.png',
+        attribution: '© Example contributors',
+        destination: null,
+      })
+      // Cleared again: null.
+      await s.admin.patch('/organisation', { map: { tileUrl: null, attribution: null } })
+      expect((await read()).map).toBeNull()
     })
 
     it("says the window in the depot's zone: BST (+01:00) on a summer day, another zone's offset", async () => {
@@ -336,6 +375,12 @@ for (const dialect of DIALECTS) {
       expect(page.headers['x-robots-tag']).toBe('noindex')
       expect(page.headers['content-security-policy']).toContain("script-src 'self'")
       expect(page.headers['x-frame-options']).toBe('DENY')
+      // Tiles may come from the organisation's https tile server; scripts and requests stay here, and
+      // no Referer (holding the token) goes with a tile request.
+      expect(page.headers['content-security-policy']).toContain("img-src 'self' data: blob: https:")
+      expect(page.headers['content-security-policy']).toContain("connect-src 'self'")
+      expect(page.headers['referrer-policy']).toBe('no-referrer')
+      expect(page.body).toContain('<meta name="referrer" content="no-referrer">')
       expect(page.body).toContain('<meta name="robots" content="noindex, nofollow">')
       expect(page.body).toContain('<script src="/t/assets/track.js" defer></script>')
       expect(page.body).not.toMatch(/<script>(?!<)/)

@@ -3,6 +3,7 @@
 // the technician's first name, the job, the status, the arrival window and the technician as a dot
 // around their address — and nothing else about the customer, the worker or other jobs.
 import { mkdir } from 'node:fs/promises'
+import { deflateSync } from 'node:zlib'
 import { type Browser, devices } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { BROWSER_DIALECTS } from '../helpers.js'
@@ -25,6 +26,46 @@ const PLAN = [
 ]
 // Between the first stop (Corner Café) and the next (Hill Dental, 51.571,-0.146).
 const POSITION = { latitude: 51.563, longitude: -0.131, recordedAt: new Date().toISOString() }
+
+/** A 256-pixel tile that looks like one: pale ground, a street every 64 pixels (a PNG made here). */
+function streetTile(): Buffer {
+  const crcTable = Array.from({ length: 256 }, (_, n) => {
+    let c = n
+    for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1
+    return c >>> 0
+  })
+  const crc = (bytes: Buffer) => {
+    let c = 0xffffffff
+    for (const byte of bytes) c = (crcTable[(c ^ byte) & 0xff] as number) ^ (c >>> 8)
+    return (c ^ 0xffffffff) >>> 0
+  }
+  const chunk = (type: string, data: Buffer) => {
+    const body = Buffer.concat([Buffer.from(type, 'ascii'), data])
+    const length = Buffer.alloc(4)
+    length.writeUInt32BE(data.length)
+    const sum = Buffer.alloc(4)
+    sum.writeUInt32BE(crc(body))
+    return Buffer.concat([length, body, sum])
+  }
+  const header = Buffer.alloc(13)
+  header.writeUInt32BE(256, 0)
+  header.writeUInt32BE(256, 4)
+  header.set([8, 2, 0, 0, 0], 8)
+  const rows: number[] = []
+  for (let y = 0; y < 256; y++) {
+    rows.push(0)
+    for (let x = 0; x < 256; x++) {
+      const street = (x + 24) % 64 < 6 || (y + 40) % 64 < 6
+      rows.push(...(street ? [255, 255, 255] : [226, 232, 220]))
+    }
+  }
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk('IHDR', header),
+    chunk('IDAT', deflateSync(Buffer.from(rows))),
+    chunk('IEND', Buffer.alloc(0)),
+  ])
+}
 
 let browser: Browser
 beforeAll(async () => {
@@ -129,6 +170,59 @@ for (const dialect of BROWSER_DIALECTS) {
       await page.screenshot({ path: `${SCREENSHOTS}tracking-page.png`, fullPage: true })
       expect(customer.problems).toEqual([])
       await page.context().close()
+
+      // The organisation sets a tile server, with an attribution that looks like markup: the page
+      // draws on the tiles and shows the attribution literally, as text.
+      const attribution = '<img src=x onerror="window.planted=1"> © Test Tiles'
+      const set = await callApi(server, day.adminKey, 'PATCH', '/v1/admin/organisation', {
+        map: { tileUrl: 'https://{s}.tiles.test/{z}/{x}/{y}{r}.png', attribution },
+      })
+      expect(set.status).toBe(200)
+      const tiled = await openPage(browser, server.url, devices['Pixel 7'])
+      const tile = streetTile()
+      const asked: string[] = []
+      await tiled.page.route('https://*.tiles.test/**', (route) => {
+        asked.push(route.request().url())
+        return route.fulfill({ status: 200, contentType: 'image/png', body: tile })
+      })
+      const referers: (string | undefined)[] = []
+      tiled.page.on('request', (request) => {
+        if (request.url().includes('tiles.test')) referers.push(request.headers().referer)
+      })
+      await tiled.page.goto(`/t/${token}`)
+      await tiled.page.locator('#technician-dot').waitFor()
+      await tiled.page.locator('#tiles image').first().waitFor({ state: 'attached' })
+      const hrefs = await tiled.page
+        .locator('#tiles image')
+        .evaluateAll((images) => images.map((image) => image.getAttribute('href')))
+      expect(hrefs.length).toBeGreaterThan(0)
+      for (const href of hrefs) expect(href).toMatch(/^https:\/\/[abc]\.tiles\.test\/1[1-7]\/\d+\/\d+\.png$/)
+      await expect.poll(() => asked.length).toBeGreaterThan(0)
+      expect(referers.every((referer) => referer === undefined)).toBe(true)
+      expect(await tiled.page.locator('#attribution').textContent()).toBe(attribution)
+      expect(await tiled.page.locator('#map img').count()).toBe(0)
+      expect(await tiled.page.evaluate('window.planted')).toBeUndefined()
+      // The pin and the dot are still there, over the tiles; the dot off the centre.
+      expect(await tiled.page.locator('#map > rect').count()).toBe(1)
+      expect(Number(await tiled.page.locator('#technician-dot').getAttribute('cx'))).not.toBe(0)
+      // The docs' picture with an ordinary attribution.
+      const plain = await callApi(server, day.adminKey, 'PATCH', '/v1/admin/organisation', {
+        map: { attribution: '© Test Tiles' },
+      })
+      expect(plain.status).toBe(200)
+      await tiled.page.reload()
+      await tiled.page
+        .locator('#attribution')
+        .filter({ hasText: /^© Test Tiles$/ })
+        .waitFor()
+      await tiled.page.screenshot({ path: `${SCREENSHOTS}tracking-page-tiles.png`, fullPage: true })
+      // Only the tile server was asked, besides this origin.
+      expect(tiled.problems.filter((problem) => !problem.includes('.tiles.test/'))).toEqual([])
+      await tiled.page.context().close()
+      const cleared = await callApi(server, day.adminKey, 'PATCH', '/v1/admin/organisation', {
+        map: { tileUrl: null, attribution: null },
+      })
+      expect(cleared.status).toBe(200)
 
       // An unknown link says so, plainly.
       const stranger = await openPage(browser, server.url, PHONE)

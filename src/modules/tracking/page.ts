@@ -2,7 +2,10 @@
 // API process itself — not the dashboard's bundle (a customer on a phone loads ~4 KB, not the
 // dashboard's React and Leaflet). The script reads the token from the address, asks
 // GET /v1/track/<token> every 30 s and draws the technician as a dot on an SVG around the
-// destination: no tile server and no request to any other origin. Everything it shows is set as text
+// destination. Without a tile server set by the organisation that is all: no request to any other
+// origin. With one, the SVG is drawn over its tiles (Web Mercator z/x/y worked out here, the
+// attribution as text in a corner); the page sends no Referer, so the tile server never sees the
+// token, though it learns the area of the address and the customer's IP (docs/operations.md). Everything it shows is set as text
 // (textContent), never as HTML: the job title and the names were typed by users. The arrival window
 // comes worded by the server in the depot's time zone (arrival-window.ts, as in the emails), not in the
 // phone's: a customer abroad, or with a phone set to another zone, reads the time their email said.
@@ -89,21 +92,74 @@ const SCRIPT = `'use strict'
     for (var key in attributes) element.setAttribute(key, String(attributes[key]))
     return element
   }
-  function drawMap(position) {
+  // Web Mercator at zoom z, in the SVG's units: a 256-pixel tile is drawn 128 units wide (about
+  // 256 screen pixels on a phone, as the viewBox is 200 units across).
+  var TILE = 128
+  function world(lat, lng, z) {
+    var size = TILE * Math.pow(2, z), sin = Math.sin(lat * Math.PI / 180)
+    return { x: (lng + 180) / 360 * size, y: (0.5 - Math.log((1 + sin) / (1 - sin)) / (4 * Math.PI)) * size }
+  }
+  // The template as the dashboard's Leaflet fills it: {s} one of a, b, c; {r} empty (no retina tiles).
+  function tileAddress(template, z, x, y) {
+    return template.replace(/{s}/g, 'abc'.charAt(Math.abs(x + y) % 3)).replace(/{z}/g, z)
+      .replace(/{x}/g, x).replace(/{-y}/g, Math.pow(2, z) - 1 - y).replace(/{y}/g, y).replace(/{r}/g, '')
+  }
+  // The tiles under the destination (the centre), at the closest zoom from 17 down to 11 where the
+  // technician stays within 80 units; returns where the technician is drawn.
+  function drawTiles(map, tiles, east, north) {
+    var home = tiles.destination
+    var lat = home.lat + north / 111320
+    var lng = home.lng + east / (111320 * Math.cos(home.lat * Math.PI / 180))
+    var z = 17, centre, there
+    for (; ; z--) {
+      centre = world(home.lat, home.lng, z)
+      there = world(lat, lng, z)
+      if (z === 11 || Math.max(Math.abs(there.x - centre.x), Math.abs(there.y - centre.y)) <= 80) break
+    }
+    var count = Math.pow(2, z)
+    var layer = node('g', { id: 'tiles' })
+    for (var ty = Math.floor((centre.y - 100) / TILE); ty <= Math.floor((centre.y + 100) / TILE); ty++) {
+      if (ty < 0 || ty >= count) continue
+      for (var tx = Math.floor((centre.x - 100) / TILE); tx <= Math.floor((centre.x + 100) / TILE); tx++) {
+        var image = node('image', {
+          x: tx * TILE - centre.x, y: ty * TILE - centre.y, width: TILE + 0.5, height: TILE + 0.5,
+          preserveAspectRatio: 'none', 'class': 'tile'
+        })
+        image.setAttribute('href', tileAddress(tiles.tileUrl, z, ((tx % count) + count) % count, ty))
+        layer.appendChild(image)
+      }
+    }
+    map.appendChild(layer)
+    if (tiles.attribution) {
+      var credit = node('text', { id: 'attribution', x: 98, y: 97, 'text-anchor': 'end', 'font-size': 6, fill: '#1f2933', stroke: '#fff', 'stroke-width': 2, 'paint-order': 'stroke' })
+      credit.textContent = tiles.attribution
+      map.attributionNode = credit
+    }
+    return { x: there.x - centre.x, y: there.y - centre.y }
+  }
+  function drawMap(position, tiles) {
     var map = $('map')
     while (map.firstChild) map.removeChild(map.firstChild)
     var east = position.metresEast, north = position.metresNorth
     var metres = Math.sqrt(east * east + north * north)
-    // The farther of the two (at least 500 m) fills 80 % of the half-width.
-    var scale = 80 / Math.max(500, Math.abs(east), Math.abs(north))
-    map.appendChild(node('circle', { cx: 0, cy: 0, r: 60, fill: 'none', stroke: '#cbd2d9', 'stroke-dasharray': '3 3' }))
-    map.appendChild(node('line', { x1: 0, y1: 0, x2: east * scale, y2: -north * scale, stroke: '#9fb3c8', 'stroke-width': 1.5 }))
+    var at
+    map.attributionNode = null
+    if (tiles && tiles.destination) {
+      at = drawTiles(map, tiles, east, north)
+    } else {
+      // The farther of the two (at least 500 m) fills 80 % of the half-width.
+      var scale = 80 / Math.max(500, Math.abs(east), Math.abs(north))
+      at = { x: east * scale, y: -north * scale }
+      map.appendChild(node('circle', { cx: 0, cy: 0, r: 60, fill: 'none', stroke: '#cbd2d9', 'stroke-dasharray': '3 3' }))
+    }
+    map.appendChild(node('line', { x1: 0, y1: 0, x2: at.x, y2: at.y, stroke: '#9fb3c8', 'stroke-width': 1.5 }))
     var home = node('rect', { x: -6, y: -6, width: 12, height: 12, rx: 2, fill: '#243b53' })
     home.appendChild(node('title', {})).textContent = 'Your address'
     map.appendChild(home)
-    var dot = node('circle', { id: 'technician-dot', cx: east * scale, cy: -north * scale, r: 7, fill: '#2186eb', stroke: '#fff', 'stroke-width': 2 })
+    var dot = node('circle', { id: 'technician-dot', cx: at.x, cy: at.y, r: 7, fill: '#2186eb', stroke: '#fff', 'stroke-width': 2 })
     dot.appendChild(node('title', {})).textContent = 'Technician'
     map.appendChild(dot)
+    if (map.attributionNode) map.appendChild(map.attributionNode)
     text('distance', (metres < 1000 ? Math.round(metres / 10) * 10 + ' m' : (metres / 1000).toFixed(1) + ' km') +
       ' away (as the crow flies), seen at ' + time(position.recordedAt))
   }
@@ -119,7 +175,7 @@ const SCRIPT = `'use strict'
     // The server words the window in the depot's zone, as the customer's email does.
     if (tracking.arrivalWindow) text('window', tracking.arrivalWindow.text)
     $('map-card').hidden = !tracking.position
-    if (tracking.position) drawMap(tracking.position)
+    if (tracking.position) drawMap(tracking.position, tracking.map)
     text('updated', 'Updated ' + time(new Date().toISOString()))
   }
   function fail(message) {
@@ -144,7 +200,9 @@ const SCRIPT = `'use strict'
 })()
 `
 
+// no-referrer in the header as well as the meta: tile requests never carry the token's address.
 export const trackingPage = freeze(PAGE, 'text/html; charset=utf-8', REVALIDATE, {
   'x-robots-tag': 'noindex',
+  'referrer-policy': 'no-referrer',
 })
 export const trackingScript = freeze(SCRIPT, 'text/javascript; charset=utf-8', REVALIDATE)

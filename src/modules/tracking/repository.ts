@@ -64,6 +64,9 @@ export async function findTrackedJob(db: Executor, tokenHash: string) {
       'customers.latitude as customer_latitude',
       'customers.longitude as customer_longitude',
       'organisations.name as organisation_name',
+      // The map background (two columns of the row already joined: the page polls every 30 s).
+      'organisations.map_tile_url',
+      'organisations.map_attribution',
       'users.name as worker_name',
     ])
     .where('link.token_hash', '=', tokenHash)

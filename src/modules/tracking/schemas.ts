@@ -1,7 +1,9 @@
 // What the customer's tracking page may know (issue 29 §3): the organisation's name, the
 // technician's first name, the job's title and status, the arrival window and, while on the way, where
 // the technician is relative to the destination. Nothing else about the customer, the worker or other
-// jobs — not even the destination's coordinates: the position is sent as metres east and north of it.
+// jobs. The position is sent as metres east and north of the destination; the destination's own
+// coordinates only when the organisation set a tile server (the tiles cannot be placed without them)
+// and only while a position is drawn.
 import { type Static, Type } from '@sinclair/typebox'
 import { DateTime, Envelope, Nullable, StringEnum } from '../../http/schemas.js'
 
@@ -40,6 +42,29 @@ export const Tracking = Type.Object(
           recordedAt: DateTime,
         },
         { description: 'Only while EN_ROUTE and known: where the technician was, from the destination' },
+      ),
+    ),
+    map: Nullable(
+      Type.Object(
+        {
+          tileUrl: Type.String({
+            description: "The organisation's tile URL template ({s} {z} {x} {y} {-y} {r})",
+          }),
+          attribution: Nullable(Type.String({ description: 'Plain text shown in a corner of the map' })),
+          destination: Nullable(
+            Type.Object(
+              { lat: Type.Number(), lng: Type.Number() },
+              {
+                description:
+                  'Where the tiles are centred; only while a position is sent (the tiles cannot be placed without it)',
+              },
+            ),
+          ),
+        },
+        {
+          description:
+            'The map background the organisation set; null when it set none (no tiles: a plain SVG)',
+        },
       ),
     ),
   },

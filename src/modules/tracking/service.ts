@@ -10,6 +10,7 @@ import { recordEvent } from '../events/service.js'
 import { markEnRoute } from '../jobs/en-route.js'
 import { type JobEta, lastKnownPositions, predictJobEta } from '../live/forecast-day.js'
 import { timeZoneOfDepot } from '../locations/service.js'
+import { serializeMapSettings } from '../organisations/serialize.js'
 import { getUser } from '../organisations/users-service.js'
 import { zonedArrivalWindow } from './arrival-window.js'
 import { estimateArrival } from './eta.js'
@@ -160,6 +161,7 @@ export async function trackingOf(
   }
   const status = statusOf(row)
   const timeZone = await timeZoneOfDepot(db, row.organisation_id, row.location_id)
+  const position = status === 'EN_ROUTE' ? await positionFor(db, row, positionOf) : null
   return {
     organisationName: row.organisation_name,
     technicianFirstName: firstNameOf(row.worker_name),
@@ -170,8 +172,27 @@ export async function trackingOf(
       status === 'SCHEDULED' || status === 'EN_ROUTE'
         ? zonedArrivalWindow(await etaOf(db, row, now, forecasts), timeZone, now)
         : null,
-    position: status === 'EN_ROUTE' ? await positionFor(db, row, positionOf) : null,
+    position,
+    map: mapOf(row, position !== null),
   }
+}
+
+/**
+ * The organisation's tile server, and the destination the tiles are placed around — only while the
+ * page draws a position: the coordinates leave the server no more often than the map needs them.
+ */
+function mapOf(row: repository.TrackedJobRow, drawn: boolean): Tracking['map'] {
+  const { tileUrl, attribution } = serializeMapSettings(row)
+  if (tileUrl === null) return null
+  const destination = drawn
+    ? repository.coordinatesOf(
+        row.job_latitude,
+        row.job_longitude,
+        row.customer_latitude,
+        row.customer_longitude,
+      )
+    : null
+  return { tileUrl, attribution, destination }
 }
 
 /**
