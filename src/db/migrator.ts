@@ -27,6 +27,7 @@ import * as m0024 from './migrations/0024-tracking-and-customer-messages.js'
 import * as m0025 from './migrations/0025-absences.js'
 import * as m0026 from './migrations/0026-job-numbers-and-search.js'
 import * as m0027 from './migrations/0027-organisation-map.js'
+import * as m0029 from './migrations/0029-user-colours.js'
 
 // Migrations are listed here, in order, so they run the same from source and from dist/.
 export const MIGRATIONS: MigrationList = {
@@ -57,6 +58,8 @@ export const MIGRATIONS: MigrationList = {
   '0025-absences': m0025,
   '0026-job-numbers-and-search': m0026,
   '0027-organisation-map': m0027,
+  // 0028 is another branch's (job addresses), merged before this one.
+  '0029-user-colours': m0029,
 }
 
 export type MigrationList = Readonly<Record<string, { up(db: Kysely<any>, dialect: Dialect): Promise<void> }>>
