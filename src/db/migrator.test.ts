@@ -204,7 +204,8 @@ for (const dialect of DIALECTS) {
         await migrateToLatest(database.db, dialect, before0012)
         const db = database.db
         const org = await createOrganisation(db, { name: 'Before', plan: 'PRO' })
-        const user = await usersBefore0029(db, org.id, ['old@example.com']).then((ids) => ({ id: ids[0] }))
+        const [userId = ''] = await usersBefore0029(db, org.id, ['old@example.com'])
+        const user = { id: userId }
         expect(await migrateToLatest(db, dialect, migrationsThrough('0012-user-sessions'))).toEqual([
           '0012-user-sessions',
         ])
@@ -263,7 +264,7 @@ for (const dialect of DIALECTS) {
         const row = {
           organisation_id: small.id,
           name: 'x',
-          role: 'WORKER',
+          role: 'WORKER' as const,
           is_active: 1,
           created_at: now,
           updated_at: now,
