@@ -8,10 +8,11 @@ import { type Kysely, sql } from 'kysely'
 import pg from 'pg'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { adminPostgresUrl, postgresUrlFor } from '../../test/dialects.js'
-import { makeLocation, makeUser } from '../../test/factories.js'
+import { makeLocation } from '../../test/factories.js'
 import { createTestApp, DIALECTS, type TestContext } from '../../test/helpers.js'
 import { createOrganisation } from '../modules/organisations/service.js'
 import { createDatabase, type DatabaseHandle, type Dialect } from './database.js'
+import { newId } from './ids.js'
 import { MIGRATIONS, type MigrationList, migrateToLatest, newerMigrations } from './migrator.js'
 
 async function adminQuery(text: string): Promise<void> {
@@ -203,7 +204,8 @@ for (const dialect of DIALECTS) {
         await migrateToLatest(database.db, dialect, before0012)
         const db = database.db
         const org = await createOrganisation(db, { name: 'Before', plan: 'PRO' })
-        const user = await makeUser(db, org.id, { email: 'old@example.com' })
+        const [userId = ''] = await usersBefore0029(db, org.id, ['old@example.com'])
+        const user = { id: userId }
         expect(await migrateToLatest(db, dialect, migrationsThrough('0012-user-sessions'))).toEqual([
           '0012-user-sessions',
         ])
@@ -231,6 +233,52 @@ for (const dialect of DIALECTS) {
           .insertInto('user_sessions')
           .values({ ...session, organisation_id: org.id })
           .execute()
+      } finally {
+        await database.cleanup()
+      }
+    })
+
+    it("0029 numbers each organisation's users in id order, modulo the 8 colours", async () => {
+      const database = await emptyDatabase(dialect)
+      try {
+        const db = database.db
+        await migrateToLatest(db, dialect, migrationsThrough('0027-organisation-map'))
+        const big = await createOrganisation(db, { name: 'Big', plan: 'PRO' })
+        const small = await createOrganisation(db, { name: 'Small', plan: 'PRO' })
+        const bigIds = await usersBefore0029(
+          db,
+          big.id,
+          Array.from({ length: 10 }, (_, i) => `b${i}@example.com`),
+        )
+        const smallIds = await usersBefore0029(db, small.id, ['s0@example.com', 's1@example.com'])
+        expect(await migrateToLatest(db, dialect, migrationsThrough('0029-user-colours'))).toEqual([
+          '0029-user-colours',
+        ])
+        const colourOf = new Map(
+          (await db.selectFrom('users').select(['id', 'colour']).execute()).map((r) => [r.id, r.colour]),
+        )
+        expect([...bigIds].sort().map((id) => colourOf.get(id))).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 1, 2])
+        expect([...smallIds].sort().map((id) => colourOf.get(id))).toEqual([1, 2])
+        // Not null, 1–8 only.
+        const now = new Date().toISOString()
+        const row = {
+          organisation_id: small.id,
+          name: 'x',
+          role: 'WORKER' as const,
+          is_active: 1,
+          created_at: now,
+          updated_at: now,
+        }
+        await db
+          .insertInto('users')
+          .values({ ...row, id: newId(), email: 'd@example.com' })
+          .execute()
+        await expect(
+          db
+            .insertInto('users')
+            .values({ ...row, id: newId(), email: 'n@example.com', colour: 9 })
+            .execute(),
+        ).rejects.toThrow(/check/i)
       } finally {
         await database.cleanup()
       }
@@ -361,6 +409,30 @@ for (const dialect of DIALECTS) {
 }
 
 /** The migrations up to and including `last`, as an older build would have them. */
+/** Users as a build before 0029 wrote them (no colour: the factory's insertUser picks one). */
+async function usersBefore0029(db: Kysely<any>, organisationId: string, emails: string[]): Promise<string[]> {
+  const ids: string[] = []
+  for (const email of emails) {
+    const now = new Date().toISOString()
+    const id = newId()
+    await db
+      .insertInto('users')
+      .values({
+        id,
+        organisation_id: organisationId,
+        name: email,
+        email,
+        role: 'WORKER',
+        is_active: 1,
+        created_at: now,
+        updated_at: now,
+      })
+      .execute()
+    ids.push(id)
+  }
+  return ids
+}
+
 function migrationsThrough(last: string): MigrationList {
   return Object.fromEntries(Object.entries(MIGRATIONS).filter(([name]) => name <= last))
 }

@@ -47,6 +47,8 @@ export interface UsersTable {
   /** `$scrypt$ln=…,r=…,p=…$salt$hash` (migration 0012); null: the user cannot sign in. */
   password_hash: string | null
   password_changed_at: Timestamp | null
+  /** 1–8, the worker's colour on the board and the maps (migration 0029); the database defaults it to 1. */
+  colour: ColumnType<number, number | undefined, number>
   created_at: Timestamp
   updated_at: Timestamp
 }

@@ -70,6 +70,15 @@ export const Longitude = Type.Number({
   description: 'Decimal degrees, -180 to 180',
   examples: [-0.1276],
 })
+/** 1–8: a worker's colour (users.colour), the dashboard's route palette. */
+export const WorkerColour = Type.Integer({
+  minimum: 1,
+  maximum: 8,
+  description:
+    'The worker’s colour on the board, the maps, plan previews and the phone; distinct among the first 8 ' +
+    'people, set by an admin',
+  examples: [3],
+})
 export const Duration = Type.Integer({ minimum: 0, maximum: MAX_INT32, description: 'Seconds' })
 export const Text = (maxLength: number, description?: string) =>
   Type.String({ maxLength, ...(description ? { description } : {}) })

@@ -160,7 +160,7 @@ for (const dialect of DIALECTS) {
       expect(board.rows).toEqual([
         {
           shiftId: day.benShift.id,
-          user: { id: day.ben.id, name: 'Ben' },
+          user: { id: day.ben.id, name: 'Ben', colour: 2 },
           vehicle: { id: expect.any(String), name: 'Van B' },
           locationId: day.london.id,
           start: `${DATE}T07:00:00.000Z`,
@@ -174,7 +174,7 @@ for (const dialect of DIALECTS) {
         },
         {
           shiftId: day.anaShift.id,
-          user: { id: day.ana.id, name: 'Ana' },
+          user: { id: day.ana.id, name: 'Ana', colour: 1 },
           vehicle: { id: expect.any(String), name: 'Van A' },
           locationId: day.york.id,
           start: `${DATE}T13:00:00.000Z`,

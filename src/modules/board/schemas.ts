@@ -12,6 +12,7 @@ import {
   NullableObject,
   TimeWindowType,
   VehicleEndPolicy,
+  WorkerColour,
 } from '../../http/schemas.js'
 import { AbsenceReason } from '../shifts/absences-schemas.js'
 
@@ -33,6 +34,7 @@ export const BoardQuery = Type.Object(
 export type BoardQuery = Static<typeof BoardQuery>
 
 const NamedRef = Type.Object({ id: Id, name: Type.String() })
+const Worker = Type.Object({ id: Id, name: Type.String(), colour: WorkerColour })
 const Point = Type.Object({ latitude: LatitudeString, longitude: LongitudeString })
 
 const BoardDepot = Type.Object({
@@ -51,7 +53,7 @@ const TravelLeg = Type.Object({
 
 const BoardRow = Type.Object({
   shiftId: Id,
-  user: NamedRef,
+  user: Worker,
   vehicle: NamedRef,
   locationId: Id,
   start: DateTime,

@@ -131,7 +131,7 @@ export async function getBoard(db: Executor, organisationId: string, query: Boar
       })),
     rows: rows.map((row) => ({
       shiftId: row.shiftId,
-      user: { id: row.userId, name: row.userName },
+      user: { id: row.userId, name: row.userName, colour: row.userColour },
       vehicle: { id: row.vehicleId, name: row.vehicleName },
       locationId: row.locationId,
       start: iso(row.start),

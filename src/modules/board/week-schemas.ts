@@ -11,6 +11,7 @@ import {
   Nullable,
   NullableObject,
   TimeWindowType,
+  WorkerColour,
 } from '../../http/schemas.js'
 import { AbsenceReason } from '../shifts/absences-schemas.js'
 
@@ -35,6 +36,7 @@ export const WeekBoardQuery = Type.Object(
 export type WeekBoardQuery = Static<typeof WeekBoardQuery>
 
 const NamedRef = Type.Object({ id: Id, name: Type.String() })
+const Worker = Type.Object({ id: Id, name: Type.String(), colour: WorkerColour })
 
 const WeekAbsence = Type.Object({
   id: Id,
@@ -100,7 +102,7 @@ const WeekDayCell = Type.Object({
 })
 
 const WeekWorker = Type.Object({
-  user: NamedRef,
+  user: Worker,
   days: Type.Array(WeekDayCell, { description: 'Seven, one per day of the week' }),
 })
 

@@ -56,11 +56,11 @@ export async function getWeekBoard(
   }
   const templates = perDay.flatMap((d) => d.templates)
 
-  const workers = new Map<string, string>()
+  const workers = new Map<string, { name: string; colour: number }>()
   const byName = [...templates].sort(
     (a, b) => a.user_name.localeCompare(b.user_name) || a.user_id.localeCompare(b.user_id),
   )
-  for (const t of byName) workers.set(t.user_id, t.user_name)
+  for (const t of byName) workers.set(t.user_id, { name: t.user_name, colour: t.user_colour })
   // A job is on the day its visit starts in its shift's depot zone (the week's zone without one), so
   // read a day either side of the week, then keep those whose day is one of the seven.
   const zoneOfShift = new Map(templates.map((t) => [t.id, t.location_timezone]))
@@ -98,8 +98,8 @@ export async function getWeekBoard(
     locationId,
     timezone,
     days: days.map((d) => ({ date: d.date, dayStart: iso(d.from), dayEnd: iso(d.to) })),
-    workers: [...workers].map(([userId, name]) => ({
-      user: { id: userId, name },
+    workers: [...workers].map(([userId, { name, colour }]) => ({
+      user: { id: userId, name, colour },
       days: days.map((day, index): Cell => {
         const ofDay = perDay[index]
         const shifts = (ofDay?.templates ?? [])

@@ -274,6 +274,8 @@ function routeWithoutShift(userId: string, userName: string): RouteInput {
     shiftId: '',
     userId,
     userName,
+    // Never drawn: the check reports problems, not a route.
+    userColour: 1,
     vehicleId: '',
     vehicleName: '',
     locationId: '',

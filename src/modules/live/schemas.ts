@@ -14,6 +14,7 @@ import {
   Nullable,
   NullableObject,
   TimeWindowType,
+  WorkerColour,
 } from '../../http/schemas.js'
 import { EtaRisk } from '../events/schemas.js'
 
@@ -79,7 +80,7 @@ export const LiveShift = Type.Object(
     start: DateTime,
     end: DateTime,
     locationId: Id,
-    worker: Type.Object({ id: Id, name: Type.String() }, Closed),
+    worker: Type.Object({ id: Id, name: Type.String(), colour: WorkerColour }, Closed),
     vehicle: Type.Object({ id: Id, name: Type.String() }, Closed),
     lastPosition: NullableObject(
       Type.Object(

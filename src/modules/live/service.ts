@@ -94,7 +94,7 @@ function toLiveShift(prediction: ShiftPrediction): LiveShift {
     start: iso(instance.start),
     end: iso(instance.end),
     locationId: shift.location_id,
-    worker: { id: shift.user_id, name: shift.user_name },
+    worker: { id: shift.user_id, name: shift.user_name, colour: shift.user_colour },
     vehicle: { id: shift.vehicle_id, name: shift.vehicle_name },
     lastPosition: lastPosition && {
       latitude: lastPosition.latitude,

@@ -40,7 +40,9 @@ export const teamAdminRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (a
         operationId: 'createUser',
         tags: TAGS,
         summary: 'Add a team member',
-        description: 'New users are active. The email is trimmed and lower-cased before it is stored.',
+        description:
+          'New users are active, in the colour fewest active users of the organisation have (the lowest ' +
+          'on a tie). The email is trimmed and lower-cased before it is stored.',
         body: CreateUserBody,
         response: { 201: UserResponse, ...COMMON_ERRORS, ...BODY_ERRORS, ...EMAIL_CONFLICT_ERROR },
       },
@@ -78,7 +80,7 @@ export const teamAdminRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (a
         tags: TAGS,
         summary: 'Update a team member',
         description:
-          'Changes name, email or role; updatedAt moves only when a value really changes. The public ' +
+          'Changes name, email, role or colour; updatedAt moves only when a value really changes. The public ' +
           'API shows the new name and email on the shifts and jobs of this user.',
         params: IdParams,
         body: UpdateUserBody,

@@ -46,6 +46,7 @@ for (const dialect of DIALECTS) {
             role: 'DISPATCHER',
             isActive: true,
             hasPassword: false,
+            colour: 1,
             createdAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
             updatedAt: user.createdAt,
           },

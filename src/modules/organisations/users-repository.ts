@@ -5,9 +5,12 @@ import type { Database, Executor, PlanTier, UserRole, UsersTable } from '../../d
 
 export type UserRow = Selectable<UsersTable>
 export type UserUpdate = Updateable<UsersTable>
-/** A new user: without a password unless one is given. */
-export type NewUser = Omit<UserRow, 'password_hash' | 'password_changed_at'> &
-  Partial<Pick<UserRow, 'password_hash' | 'password_changed_at'>>
+/** A new user: without a password unless one is given, in the least used colour unless one is given. */
+export type NewUser = Omit<UserRow, 'password_hash' | 'password_changed_at' | 'colour'> &
+  Partial<Pick<UserRow, 'password_hash' | 'password_changed_at' | 'colour'>>
+
+/** The worker colours (1–8): the dashboard's route palette. */
+export const USER_COLOURS = 8
 
 export interface UserFilters {
   role?: UserRole
@@ -137,10 +140,32 @@ export async function findUserByEmail(
     .executeTakeFirst()
 }
 
+/**
+ * The colour fewest of the organisation's active users have, the lowest of those on a tie: the first
+ * eight people never share one, and a colour freed by someone leaving is the next one given. Two users
+ * created at the same instant may get the same colour; an admin can change it, nothing depends on it.
+ */
+export async function leastUsedColour(db: Executor, organisationId: string): Promise<number> {
+  const used = await db
+    .selectFrom('users')
+    .select(['colour', (eb) => eb.fn.countAll<number>().as('users')])
+    .where('organisation_id', '=', organisationId)
+    .where('is_active', '=', sqlBool(true))
+    .groupBy('colour')
+    .execute()
+  const countOf = new Map(used.map((row) => [Number(row.colour), Number(row.users)]))
+  let least = 1
+  for (let colour = 2; colour <= USER_COLOURS; colour++) {
+    if ((countOf.get(colour) ?? 0) < (countOf.get(least) ?? 0)) least = colour
+  }
+  return least
+}
+
 export async function insertUser(db: Executor, row: NewUser): Promise<void> {
+  const colour = row.colour ?? (await leastUsedColour(db, row.organisation_id))
   await db
     .insertInto('users')
-    .values({ ...row, is_active: sqlBool(Boolean(row.is_active)) })
+    .values({ ...row, colour, is_active: sqlBool(Boolean(row.is_active)) })
     .execute()
 }
 

@@ -7,6 +7,7 @@ import {
   PageQuery,
   Pagination,
   StringEnum,
+  WorkerColour,
 } from '../../http/schemas.js'
 
 export const UserRole = StringEnum(
@@ -36,6 +37,7 @@ export const User = Type.Object(
         'Whether a password is set (PUT /team/users/{id}/password or the CLI): ADMIN and DISPATCHER users ' +
         'with one can sign in to the dashboard',
     }),
+    colour: WorkerColour,
     createdAt: DateTime,
     updatedAt: DateTime,
   },
@@ -70,7 +72,12 @@ export const CreateUserBody = Type.Object(
 export type CreateUserBody = Static<typeof CreateUserBody>
 
 export const UpdateUserBody = Type.Object(
-  { name: Type.Optional(UserName), email: Type.Optional(Email), role: Type.Optional(UserRole) },
+  {
+    name: Type.Optional(UserName),
+    email: Type.Optional(Email),
+    role: Type.Optional(UserRole),
+    colour: Type.Optional(WorkerColour),
+  },
   {
     additionalProperties: false,
     description: 'Only the fields sent change. Use /activate and /deactivate to change isActive.',

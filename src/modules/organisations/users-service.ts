@@ -29,6 +29,7 @@ export function serializeUser(row: repository.UserRow): User {
     role: row.role,
     isActive: Boolean(row.is_active),
     hasPassword: row.password_hash !== null,
+    colour: row.colour,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
   }
@@ -149,6 +150,7 @@ export async function updateUser(
       const changes: repository.UserUpdate = {}
       if (input.name !== undefined && input.name !== current.name) changes.name = input.name
       if (input.role !== undefined && input.role !== current.role) changes.role = input.role
+      if (input.colour !== undefined && input.colour !== current.colour) changes.colour = input.colour
       if (email !== undefined && email !== current.email) {
         await assertEmailFree(trx, organisationId, email, id)
         changes.email = email

@@ -365,6 +365,7 @@ function routeOfShift(
     shiftId: shift.id,
     userId: shift.user_id,
     userName: shift.user_name,
+    userColour: shift.user_colour,
     vehicleId: shift.vehicle_id,
     vehicleName: shift.vehicle_name,
     locationId: shift.location_id,

@@ -6,6 +6,8 @@ export interface RouteInput {
   shiftId: string
   userId: string
   userName: string
+  /** The worker's colour, 1–8 (users.colour). */
+  userColour: number
   vehicleId: string
   vehicleName: string
   locationId: string

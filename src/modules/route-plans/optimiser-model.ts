@@ -108,7 +108,7 @@ export function toPlanResult(day: DayInputs, plan: Plan): RoutePlanResult {
     const stopsTime = planned.stops.reduce((sum, s) => sum + s.travelTime, 0)
     return {
       shiftId: route.shiftId,
-      user: { id: route.userId, name: route.userName },
+      user: { id: route.userId, name: route.userName, colour: route.userColour },
       vehicle: { id: route.vehicleId, name: route.vehicleName },
       locationId: route.locationId,
       start: iso(planned.departure),
@@ -220,7 +220,7 @@ function emptyRoute(input: RouteInput): ResultRoute {
   const at = new Date(input.start).toISOString()
   return {
     shiftId: input.shiftId,
-    user: { id: input.userId, name: input.userName },
+    user: { id: input.userId, name: input.userName, colour: input.userColour },
     vehicle: { id: input.vehicleId, name: input.vehicleName },
     locationId: input.locationId,
     start: at,

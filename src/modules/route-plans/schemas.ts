@@ -9,6 +9,7 @@ import {
   PageQuery,
   Pagination,
   StringEnum,
+  WorkerColour,
 } from '../../http/schemas.js'
 
 export const PLAN_STATUSES = ['QUEUED', 'RUNNING', 'DONE', 'FAILED', 'CANCELLED', 'APPLIED', 'STALE'] as const
@@ -171,7 +172,14 @@ const Break = Type.Object({ start: DateTime, end: DateTime, isPaid: Type.Boolean
 
 const Route = Type.Object({
   shiftId: Id,
-  user: Type.Object({ id: Id, name: Type.String() }),
+  user: Type.Object({
+    id: Id,
+    name: Type.String(),
+    colour: Type.Optional({
+      ...WorkerColour,
+      description: `${WorkerColour.description}. Missing from plans made before colours were stored`,
+    }),
+  }),
   vehicle: Type.Object({ id: Id, name: Type.String() }),
   locationId: Id,
   start: DateTime,

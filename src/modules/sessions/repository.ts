@@ -7,6 +7,7 @@ import type { Executor, PlanTier, ServerSecretsTable, UserRole, UserSessionRow }
 export interface SessionRecord extends UserSessionRow {
   user_name: string
   user_email: string
+  user_colour: number
   user_role: UserRole
   user_is_active: boolean | number
   organisation_name: string
@@ -59,6 +60,7 @@ export async function findSession(db: Executor, id: string): Promise<SessionReco
     .select([
       'u.name as user_name',
       'u.email as user_email',
+      'u.colour as user_colour',
       'u.role as user_role',
       'u.is_active as user_is_active',
       'o.name as organisation_name',

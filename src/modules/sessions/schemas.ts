@@ -1,5 +1,13 @@
 import { type Static, Type } from '@sinclair/typebox'
-import { DateTime, Envelope, ErrorBodyWith, EXAMPLE_ID, Id, StringEnum } from '../../http/schemas.js'
+import {
+  DateTime,
+  Envelope,
+  ErrorBodyWith,
+  EXAMPLE_ID,
+  Id,
+  StringEnum,
+  WorkerColour,
+} from '../../http/schemas.js'
 import { PlanTier } from '../organisations/schemas.js'
 
 export const SESSION_COOKIE = 'fs_session'
@@ -39,6 +47,7 @@ export const SessionInfo = Type.Object(
       name: Type.String(),
       email: Type.String(),
       role: StringEnum(['ADMIN', 'DISPATCHER', 'WORKER']),
+      colour: WorkerColour,
     }),
     organisation: Type.Object({ id: Id, name: Type.String(), plan: PlanTier }),
     csrfToken: Type.String({

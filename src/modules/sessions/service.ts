@@ -136,7 +136,13 @@ export class Sessions {
       organisationId: row.organisation_id,
       plan: row.organisation_plan,
       info: {
-        user: { id: row.user_id, name: row.user_name, email: row.user_email, role: row.user_role },
+        user: {
+          id: row.user_id,
+          name: row.user_name,
+          email: row.user_email,
+          role: row.user_role,
+          colour: row.user_colour,
+        },
         organisation: { id: row.organisation_id, name: row.organisation_name, plan: row.organisation_plan },
         csrfToken: row.csrf_token,
         expiresAt: iso(expiresAt),

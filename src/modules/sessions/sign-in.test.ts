@@ -54,7 +54,7 @@ for (const dialect of DIALECTS) {
       expect(response.json()).toEqual({
         data: {
           session: {
-            user: { id: user.id, name: 'Dee Spatch', email: user.email, role: 'DISPATCHER' },
+            user: { id: user.id, name: 'Dee Spatch', email: user.email, role: 'DISPATCHER', colour: 1 },
             organisation: { id: tenant.organisationId, name: 'Acme Heating', plan: 'PRO' },
             csrfToken: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/),
             expiresAt: expect.stringMatching(ISO),

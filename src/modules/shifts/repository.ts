@@ -327,6 +327,7 @@ export interface ShiftOfDayRow {
   end_time: string
   updated_at: string
   user_name: string
+  user_colour: number
   user_updated_at: string
   vehicle_name: string
   vehicle_updated_at: string
@@ -388,6 +389,7 @@ export async function findShiftsOfWeekday(
       'shifts.end_time',
       'shifts.updated_at',
       'users.name as user_name',
+      'users.colour as user_colour',
       'users.updated_at as user_updated_at',
       'vehicles.name as vehicle_name',
       'vehicles.updated_at as vehicle_updated_at',

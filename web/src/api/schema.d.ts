@@ -92,7 +92,7 @@ export type paths = {
         put?: never;
         /**
          * Add a team member
-         * @description New users are active. The email is trimmed and lower-cased before it is stored.
+         * @description New users are active, in the colour fewest active users of the organisation have (the lowest on a tie). The email is trimmed and lower-cased before it is stored.
          */
         post: operations["createUser"];
         delete?: never;
@@ -120,7 +120,7 @@ export type paths = {
         head?: never;
         /**
          * Update a team member
-         * @description Changes name, email or role; updatedAt moves only when a value really changes. The public API shows the new name and email on the shifts and jobs of this user.
+         * @description Changes name, email, role or colour; updatedAt moves only when a value really changes. The public API shows the new name and email on the shifts and jobs of this user.
          */
         patch: operations["updateUser"];
         trace?: never;
@@ -2057,6 +2057,11 @@ export type components = {
                     /** @description Opaque identifier */
                     id: string;
                     name: string;
+                    /**
+                     * @description The worker’s colour on the board, the maps, plan previews and the phone; distinct among the first 8 people, set by an admin
+                     * @example 3
+                     */
+                    colour: number;
                 };
                 vehicle: {
                     /** @description Opaque identifier */
@@ -3200,6 +3205,11 @@ export type components = {
                 /** @description Opaque identifier */
                 id: string;
                 name: string;
+                /**
+                 * @description The worker’s colour on the board, the maps, plan previews and the phone; distinct among the first 8 people, set by an admin
+                 * @example 3
+                 */
+                colour: number;
             };
             vehicle: {
                 /** @description Opaque identifier */
@@ -3585,6 +3595,11 @@ export type components = {
                         /** @description Opaque identifier */
                         id: string;
                         name: string;
+                        /**
+                         * @description The worker’s colour on the board, the maps, plan previews and the phone; distinct among the first 8 people, set by an admin. Missing from plans made before colours were stored
+                         * @example 3
+                         */
+                        colour?: number;
                     };
                     vehicle: {
                         /** @description Opaque identifier */
@@ -3862,6 +3877,11 @@ export type components = {
                 email: string;
                 /** @enum {string} */
                 role: "ADMIN" | "DISPATCHER" | "WORKER";
+                /**
+                 * @description The worker’s colour on the board, the maps, plan previews and the phone; distinct among the first 8 people, set by an admin
+                 * @example 3
+                 */
+                colour: number;
             };
             organisation: {
                 /** @description Opaque identifier */
@@ -4058,6 +4078,11 @@ export type components = {
             /** @description Whether a password is set (PUT /team/users/{id}/password or the CLI): ADMIN and DISPATCHER users with one can sign in to the dashboard */
             hasPassword: boolean;
             /**
+             * @description The worker’s colour on the board, the maps, plan previews and the phone; distinct among the first 8 people, set by an admin
+             * @example 3
+             */
+            colour: number;
+            /**
              * Format: date-time
              * @description ISO 8601 datetime in UTC with milliseconds
              * @example 2026-11-23T09:00:00.000Z
@@ -4229,6 +4254,11 @@ export type components = {
                     /** @description Opaque identifier */
                     id: string;
                     name: string;
+                    /**
+                     * @description The worker’s colour on the board, the maps, plan previews and the phone; distinct among the first 8 people, set by an admin
+                     * @example 3
+                     */
+                    colour: number;
                 };
                 /** @description Seven, one per day of the week */
                 days: {
@@ -6076,6 +6106,11 @@ export interface operations {
                      * @enum {string}
                      */
                     role?: "ADMIN" | "DISPATCHER" | "WORKER";
+                    /**
+                     * @description The worker’s colour on the board, the maps, plan previews and the phone; distinct among the first 8 people, set by an admin
+                     * @example 3
+                     */
+                    colour?: number;
                 };
             };
         };

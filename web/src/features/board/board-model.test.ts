@@ -44,7 +44,7 @@ const job = (overrides: Partial<BoardJob> = {}): BoardJob => ({
 
 const row: BoardRow = {
   shiftId: 's1',
-  user: { id: 'u1', name: 'Ana' },
+  user: { id: 'u1', name: 'Ana', colour: 1 },
   vehicle: { id: 'v1', name: 'Van' },
   locationId: 'l1',
   start: '2026-12-07T08:00:00.000Z',

@@ -14,7 +14,7 @@ import {
 import { STATUS_LOOK } from './status'
 import type { TimelineBlock, TimelineRow, TimelineTravel } from './timeline'
 import { ABSENCE_LABEL } from './week/week-model'
-import { workerColour } from './worker-colour'
+import { colourOf } from './worker-colour'
 
 const ms = (iso: string) => Date.parse(iso)
 
@@ -43,7 +43,7 @@ export function boardTimelineRows(board: Board, jobs: BoardJob[], timeZone: stri
     start: ms(row.start),
     end: ms(row.end),
     breaks: row.breaks.map((b) => ({ start: ms(b.start), end: ms(b.end), isPaid: b.isPaid })),
-    colour: workerColour(row.user.id),
+    colour: colourOf(row.user),
     absent: row.absence ? `${ABSENCE_LABEL[row.absence.reason]} — ${row.user.name}` : undefined,
     ...routeTotals(row),
     travel: travelBars(row, board.jobs),
@@ -159,7 +159,7 @@ export function boardMapData(board: Board, jobs: BoardJob[]) {
     routes: board.rows.map((row) => ({
       id: row.shiftId,
       label: `${row.user.name} · ${row.vehicle.name}`,
-      colour: workerColour(row.user.id),
+      colour: colourOf(row.user),
       path: routePath(
         row.origin,
         jobsOfRow(row, board.jobs).filter((job) => job.status !== 'CANCELLED'),

@@ -5,7 +5,7 @@ import type { MapWorker } from '../map/live-layer'
 import { clock } from './board-model'
 import { isStale, type LiveShift, positionAge, predictedEndText, RISK_LOOK, stopsByJob } from './live-model'
 import type { TimelineRow } from './timeline'
-import { workerColour } from './worker-colour'
+import { colourOf } from './worker-colour'
 
 /** "ETA 14:05" and the risk on the ASSIGNED blocks still to visit; forecast end on each row. */
 export function withLiveForecast(rows: TimelineRow[], shifts: readonly LiveShift[], timeZone: string) {
@@ -53,7 +53,7 @@ export function liveWorkers(shifts: readonly LiveShift[], now: number): MapWorke
       {
         id: shift.worker.id,
         name: shift.worker.name,
-        colour: workerColour(shift.worker.id),
+        colour: colourOf(shift.worker),
         position: [Number(position.latitude), Number(position.longitude)] as [number, number],
         age: positionAge(position.recordedAt, now),
         stale: isStale(position.recordedAt, now),

@@ -1,13 +1,14 @@
-// A worker's colour is theirs: the same whatever the rows around them (all depots, one depot, another
-// order), on the timeline and on the map.
+// A worker's colour is theirs: the one the server stores for them, the same whatever the rows around
+// them (all depots, one depot, another order), on the timeline and on the map; a summary without one
+// (a plan stored before colours were) falls back to a hash of the id.
 import { describe, expect, it } from 'vitest'
 import type { Board, BoardRow } from './board-model'
 import { boardMapData, boardTimelineRows } from './board-views'
-import { ROUTE_COLOURS, workerColour } from './worker-colour'
+import { colourOf, ROUTE_COLOURS, workerColour } from './worker-colour'
 
-const row = (userId: string, name: string, locationId: string): BoardRow => ({
+const row = (userId: string, name: string, locationId: string, colour: number): BoardRow => ({
   shiftId: `shift-${userId}`,
-  user: { id: userId, name },
+  user: { id: userId, name, colour },
   vehicle: { id: `van-${userId}`, name: `Van ${name}` },
   locationId,
   start: '2026-12-07T08:00:00.000Z',
@@ -37,8 +38,8 @@ const ids = Array.from(
 )
 
 describe('a worker’s colour', () => {
-  it('is the same for the same id, whatever the row order or the depot shown', () => {
-    const rows = ids.map((id, i) => row(id, `W${i}`, i % 2 === 0 ? 'north' : 'south'))
+  it('is the stored one, whatever the row order or the depot shown', () => {
+    const rows = ids.map((id, i) => row(id, `W${i}`, i % 2 === 0 ? 'north' : 'south', (i % 8) + 1))
     const colourOf = (shown: BoardRow[]) =>
       new Map(boardTimelineRows(board(shown), [], 'Europe/London').map((r) => [r.id, r.colour]))
     const all = colourOf(rows)
@@ -47,14 +48,24 @@ describe('a worker’s colour', () => {
     for (const r of rows) {
       expect(reversed.get(r.shiftId)).toBe(all.get(r.shiftId))
       if (r.locationId === 'south') expect(south.get(r.shiftId)).toBe(all.get(r.shiftId))
-      expect(all.get(r.shiftId)).toBe(workerColour(r.user.id))
+      expect(all.get(r.shiftId)).toBe(r.user.colour)
     }
+    // Eight workers, eight colours: what the hash could not promise.
+    expect(new Set(rows.slice(0, 8).map((r) => all.get(r.shiftId))).size).toBe(8)
     // The map's route of a row has the row's colour.
     const routes = boardMapData(board([...rows].reverse()), []).routes
     for (const route of routes) expect(route.colour).toBe(all.get(route.id))
   })
 
-  it('is one of the palette’s, and ids that share a prefix still spread over it', () => {
+  it('falls back to the id’s hash without a stored colour, or with one outside the palette', () => {
+    const id = ids[3] as string
+    expect(colourOf({ id, colour: 5 })).toBe(5)
+    expect(colourOf({ id })).toBe(workerColour(id))
+    expect(colourOf({ id, colour: 0 })).toBe(workerColour(id))
+    expect(colourOf({ id, colour: 9 })).toBe(workerColour(id))
+  })
+
+  it('falls back to a hash in the palette, and ids that share a prefix still spread over it', () => {
     const colours = ids.map(workerColour)
     for (const colour of colours) {
       expect(Number.isInteger(colour)).toBe(true)

@@ -6,7 +6,7 @@ import L from 'leaflet'
 import 'leaflet/dist/leaflet.css'
 import { useEffect, useRef } from 'react'
 import { useSession } from '../../app/session'
-import { workerColour } from '../board/worker-colour'
+import { colourOf } from '../board/worker-colour'
 import '../map/map.css'
 import { leafletText } from '../map/leaflet-text'
 import { addReadingAids, addTileLayer, labelMarker, useMapTiles } from '../map/tile-settings'
@@ -35,7 +35,7 @@ interface Drawing {
 export default function DayMap({ jobs }: { jobs: MyJob[] }) {
   const container = useRef<HTMLDivElement>(null)
   const tiles = useMapTiles()
-  const colour = workerColour(useSession().user.id)
+  const colour = colourOf(useSession().user)
   const stops = jobs.flatMap((job) => {
     const point = pointOf(job.latitude, job.longitude)
     return point ? [{ sequence: job.sequence, title: job.title, status: job.status, point }] : []

@@ -15,7 +15,7 @@ import { boardMapData, boardTimelineRows } from '../board/board-views'
 import { useBoard } from '../board/queries'
 import { StatusLegend } from '../board/status'
 import { Timeline, type TimelineRow } from '../board/timeline'
-import { workerColour } from '../board/worker-colour'
+import { colourOf } from '../board/worker-colour'
 import { MapPanel } from '../map/map-panel'
 import type { PlanResult, RoutePlan } from './queries'
 import { formatCost, formatNumber, REASONS } from './wording'
@@ -31,7 +31,7 @@ function planTimelineRows(result: PlanResult, board: Board, timeZone: string): T
     start: ms(route.start),
     end: ms(route.end),
     breaks: route.breaks.map((b) => ({ start: ms(b.start), end: ms(b.end), isPaid: b.isPaid })),
-    colour: workerColour(route.user.id),
+    colour: colourOf(route.user),
     blocks: route.stops.map((stop) => ({
       id: stop.jobId,
       title: stop.title,
@@ -75,7 +75,7 @@ function planMapData(result: PlanResult, board: Board) {
         {
           id: route.shiftId,
           label: `${route.user.name} · ${route.vehicle.name}`,
-          colour: workerColour(route.user.id),
+          colour: colourOf(route.user),
           path,
         },
       ]

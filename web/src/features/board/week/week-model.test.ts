@@ -63,7 +63,7 @@ function job(id: string, start: string | null, end: string | null, extra: Partia
   }
 }
 
-const worker = (days: WeekCell[]): WeekWorker => ({ user: { id: 'ben', name: 'Ben' }, days })
+const worker = (days: WeekCell[]): WeekWorker => ({ user: { id: 'ben', name: 'Ben', colour: 2 }, days })
 const HOLIDAY = { id: 'a1', reason: 'HOLIDAY' as const, startTime: null, endTime: null, note: 'Lanzarote' }
 
 describe('the week view', () => {
