@@ -242,7 +242,7 @@ for (const dialect of DIALECTS) {
       const database = await emptyDatabase(dialect)
       try {
         const db = database.db
-        await migrateToLatest(db, dialect, migrationsThrough('0027-organisation-map'))
+        await migrateToLatest(db, dialect, migrationsThrough('0028-job-address'))
         const big = await createOrganisation(db, { name: 'Big', plan: 'PRO' })
         const small = await createOrganisation(db, { name: 'Small', plan: 'PRO' })
         const bigIds = await usersBefore0029(

@@ -72,9 +72,7 @@ for (const dialect of BROWSER_DIALECTS) {
         .first()
         .waitFor()
       expect(await dialog.getByLabel('Latitude').getAttribute('aria-invalid')).toBe('true')
-      await expect
-        .poll(() => page.locator(':focus').getAttribute('aria-invalid'))
-        .toBe('true')
+      await expect.poll(() => page.locator(':focus').getAttribute('aria-invalid')).toBe('true')
       // There is no address lookup on this server, and the address field says so.
       await dialog.getByText('No address lookup on this service', { exact: false }).waitFor()
       await expectAccessible(page, 'the customer dialog with an error')
