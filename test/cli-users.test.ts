@@ -73,6 +73,7 @@ for (const dialect of DIALECTS) {
             name: 'Olive Office',
             email: 'office@example.com',
             role: 'ADMIN',
+            colour: expect.any(Number),
             isActive: true,
             hasPassword: true,
             createdAt: expect.any(String),

@@ -208,6 +208,8 @@ for (const dialect of BROWSER_DIALECTS) {
       // Space picks it up, the right arrow moves a day, Space drops.
       await boiler().focus()
       await page.keyboard.press('Space')
+      // Picked up (the overlay is drawn) before the arrow: under load the key could come first.
+      await page.locator('.week-job-overlay').waitFor()
       await page.keyboard.press('ArrowRight')
       await page.getByText(`Wes Worker · Wed 9 Dec · 09:00`).waitFor()
       await page.keyboard.press('Space')
