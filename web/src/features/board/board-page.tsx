@@ -4,7 +4,7 @@
 // target shows the server's check of the slot: a drop with a HARD problem is not sent, one with a
 // SOFT problem needs a second drop on the same slot; the last change can be undone for 30 seconds.
 import { DndContext, DragOverlay } from '@dnd-kit/core'
-import { useMemo, useRef, useState } from 'react'
+import { useMemo, useState } from 'react'
 import { errorMessage } from '../../api/errors'
 import { useDepots, useTimeZone } from '../../app/time-zone'
 import { useListParams } from '../../lib/search-params'
@@ -17,7 +17,7 @@ import { useToast } from '../../ui/toast'
 import { MapPanel } from '../map/map-panel'
 import './board.css'
 import { AssignDialog } from './assign-dialog'
-import { type BoardChange, decideDrop, sameSlot, undoOf, verdictOf } from './board-changes'
+import { type BoardChange, undoOf } from './board-changes'
 import { type Drop, useBoardDnd } from './board-dnd'
 import {
   type Board,
@@ -34,20 +34,13 @@ import {
 import { DayPicker, DepotSelect, JobFilters, ViewSwitch, ZoomControl, zoomOf } from './board-toolbar'
 import { useBoardUndo } from './board-undo'
 import { boardMapData, boardTimelineRows, longDate, useNow } from './board-views'
+import { useCheckedDrop, useDropVerdict } from './checked-drop'
 import { JobSheet } from './job-sheet'
 import { LiveBanner } from './live-banner'
 import { stopsByJob } from './live-model'
 import { useLiveDay } from './live-queries'
 import { liveWorkers, withLiveForecast } from './live-views'
-import {
-  type Slot,
-  slotAssignment,
-  useAssignJob,
-  useAssignmentCheck,
-  useBoard,
-  useFetchAssignmentCheck,
-  useUnassignJob,
-} from './queries'
+import { type Slot, slotAssignment, useAssignJob, useBoard, useUnassignJob } from './queries'
 import { STATUS_LOOK, StatusLegend } from './status'
 import { Timeline, type TimelineRow } from './timeline'
 import { Tray } from './tray'
@@ -78,11 +71,7 @@ export function BoardPage() {
   const [selectedId, setSelectedId] = useState<string | null>(null)
   const [assigning, setAssigning] = useState<BoardJob | null>(null)
   const [failure, setFailure] = useState<string | null>(null)
-  /** The slot a drop with a SOFT problem was made on: a second drop there confirms it. */
-  const [awaiting, setAwaiting] = useState<Slot | null>(null)
-  /** Its "drop again to confirm" toast, gone once the next drop is decided. */
-  const confirmToast = useRef<number | null>(null)
-  const fetchCheck = useFetchAssignmentCheck()
+  const checked = useCheckedDrop()
 
   const allJobs = data?.jobs ?? []
   const visible = useMemo(() => allJobs.filter((job) => matchesFilters(job, filters)), [allJobs, filters])
@@ -105,7 +94,7 @@ export function BoardPage() {
   /** The inverse of the last change, made as any other change (and not undoable itself). */
   const runUndo = (change: BoardChange) => {
     setFailure(null)
-    setAwaiting(null)
+    checked.forget()
     const after = {
       onSuccess: () =>
         toast.success(
@@ -136,22 +125,7 @@ export function BoardPage() {
     const { job, row, start } = drop
     setFailure(null)
     const slot = slotOf(job, row, start)
-    // Checked while dragging (cached), or now for a quick drop; unreadable: the server decides.
-    const problems = await fetchCheck(slot).catch(() => undefined)
-    const decision = decideDrop(slot, problems, awaiting)
-    if (confirmToast.current !== null) toast.dismiss(confirmToast.current)
-    confirmToast.current = null
-    if (decision.action === 'refuse') {
-      setAwaiting(null)
-      toast.error(`${job.title} was not assigned: ${decision.message}`)
-      return
-    }
-    if (decision.action === 'confirm') {
-      setAwaiting(slot)
-      confirmToast.current = toast.warning(decision.message)
-      return
-    }
-    setAwaiting(null)
+    if (!(await checked.decide(slot, `${job.title} was not assigned`))) return
     assign.mutate(
       { id: job.id, assignment: slotAssignment(slot) },
       {
@@ -165,12 +139,7 @@ export function BoardPage() {
   const targetRow = dnd.preview && data?.rows.find((r) => r.shiftId === dnd.preview?.rowId)
   const target =
     dnd.activeJob && dnd.preview && targetRow ? slotOf(dnd.activeJob, targetRow, dnd.preview.start) : null
-  const check = useAssignmentCheck(target)
-  const verdict = check.isError ? ({ tone: 'ok' } as const) : verdictOf(check.data)
-  const verdictText =
-    verdict.tone === 'hard' || verdict.tone === 'soft'
-      ? `${verdict.message}${verdict.tone === 'soft' && sameSlot(target, awaiting) ? ' — drop again to confirm' : ''}`
-      : undefined
+  const { verdict, text: verdictText } = useDropVerdict(target, checked.awaiting)
   const preview = dnd.preview ? { ...dnd.preview, tone: verdict.tone, message: verdictText } : null
   const map = useMemo(() => (data ? boardMapData(data, visible) : null), [data, visible])
   const workers = useMemo(() => liveWorkers(liveShifts, now), [liveShifts, now])

@@ -1,11 +1,11 @@
 // The board's week: workers × seven days with each day's jobs and capacity, absent days greyed, and
 // the unassigned jobs due this week beside it. A job is moved to another day or worker by dragging it
 // (or Space and the arrows); it keeps its time of day when a shift covers it there. The move is an
-// ordinary assignment with the day board's checks: while dragging, the server's check of the slot
-// (POST /jobs/:id/assignment-check) colours the card red or amber with its reason; a HARD problem is
-// not sent, a SOFT one waits for a second drop on the same day; the last move can be undone for 30 s.
+// ordinary assignment with the day board's checks (checked-drop.ts): while dragging, the server's check
+// of the slot colours the card red or amber with its reason; a HARD problem is not sent, a SOFT one
+// waits for a second drop on the same day; the last move can be undone for 30 s.
 import { DndContext, DragOverlay } from '@dnd-kit/core'
-import { useMemo, useRef, useState } from 'react'
+import { useMemo, useState } from 'react'
 import { useNavigate } from 'react-router'
 import { errorMessage } from '../../../api/errors'
 import { useDepots, useTimeZone } from '../../../app/time-zone'
@@ -18,18 +18,12 @@ import { EmptyState, ErrorState, LoadingState } from '../../../ui/states'
 import { useToast } from '../../../ui/toast'
 import '../board.css'
 import './week.css'
-import { type BoardChange, decideDrop, sameSlot, undoOf, verdictOf } from '../board-changes'
+import { type BoardChange, undoOf } from '../board-changes'
 import { clock } from '../board-model'
 import { DepotSelect, ViewSwitch } from '../board-toolbar'
 import { useBoardUndo } from '../board-undo'
-import {
-  type Slot,
-  slotAssignment,
-  useAssignJob,
-  useAssignmentCheck,
-  useFetchAssignmentCheck,
-  useUnassignJob,
-} from '../queries'
+import { useCheckedDrop, useDropVerdict } from '../checked-drop'
+import { type Slot, slotAssignment, useAssignJob, useUnassignJob } from '../queries'
 import { StatusLegend } from '../status'
 import { DueList } from './due-list'
 import { type CellTarget, useWeekDnd } from './week-dnd'
@@ -66,15 +60,12 @@ export function WeekPage() {
   const toast = useToast()
   const assign = useAssignJob()
   const unassign = useUnassignJob()
-  const fetchCheck = useFetchAssignmentCheck()
+  const checked = useCheckedDrop()
   const [pending, setPending] = useState<ReadonlyMap<string, PendingMove>>(new Map())
-  /** The slot a drop with a SOFT problem asked to confirm: a second drop there sends it. */
-  const [awaiting, setAwaiting] = useState<Slot | null>(null)
-  const confirmToast = useRef<number | null>(null)
 
   /** The inverse of the last move, made as any other assignment (and not undoable itself). */
   const runUndo = (change: BoardChange) => {
-    setAwaiting(null)
+    checked.forget()
     const after = {
       onSuccess: () =>
         toast.success(
@@ -126,22 +117,7 @@ export function WeekPage() {
       Date.parse(job.scheduledStart) === place.start
     if (unchanged) return
     const slot: Slot = { jobId, ...place }
-    // Checked while dragging (cached), or now for a quick drop; unreadable: the server decides.
-    const problems = await fetchCheck(slot).catch(() => undefined)
-    const decision = decideDrop(slot, problems, awaiting)
-    if (confirmToast.current !== null) toast.dismiss(confirmToast.current)
-    confirmToast.current = null
-    if (decision.action === 'refuse') {
-      setAwaiting(null)
-      toast.error(`${job.title} was not moved: ${decision.message}`)
-      return
-    }
-    if (decision.action === 'confirm') {
-      setAwaiting(slot)
-      confirmToast.current = toast.warning(decision.message)
-      return
-    }
-    setAwaiting(null)
+    if (!(await checked.decide(slot, `${job.title} was not moved`))) return
     const verb = job.assignedUserId ? 'moved' : 'assigned'
     const moved: CellJob = {
       ...job,
@@ -185,12 +161,7 @@ export function WeekPage() {
   const preview =
     activeJob && overCell ? placeOnDay(activeJob, overCell.worker, overCell.cell, timeZone) : null
   const target: Slot | null = activeJob && preview ? { jobId: activeJob.id, ...preview } : null
-  const check = useAssignmentCheck(target)
-  const verdict = check.isError ? ({ tone: 'ok' } as const) : target ? verdictOf(check.data) : null
-  const verdictText =
-    verdict && (verdict.tone === 'hard' || verdict.tone === 'soft')
-      ? `${verdict.message}${verdict.tone === 'soft' && sameSlot(target, awaiting) ? ' — drop again to confirm' : ''}`
-      : undefined
+  const { verdict, text: verdictText } = useDropVerdict(target, checked.awaiting)
 
   const setParams = (changes: Record<string, string | undefined>) => params.set(changes, { keepPage: true })
   const location = locationId ? `&location=${locationId}` : ''
@@ -271,7 +242,7 @@ export function WeekPage() {
               {activeJob && (
                 <div
                   className="week-job week-job-overlay status-assigned"
-                  data-verdict={verdict?.tone ?? undefined}
+                  data-verdict={target ? verdict.tone : undefined}
                 >
                   <span className="week-job-title">{activeJob.title}</span>
                   <span className="week-job-drop">
