@@ -11,7 +11,7 @@ import { api, unwrap } from '../../api/client'
 import { ApiError } from '../../api/errors'
 import type { Schema } from '../../api/types'
 import { Field } from '../../ui/form'
-import { MAP_TILES_QUERY_KEY } from '../map/tile-settings'
+import { useMapSettings } from '../map/tile-settings'
 import './address-lookup.css'
 
 export type AddressMatch = Schema<'GeocodeMatch'>
@@ -56,12 +56,8 @@ export function AddressLookup({
   const [active, setActive] = useState(0)
   const [picked, setPicked] = useState<string | null>(null)
   const q = useDebounced(value.trim(), DEBOUNCE_MS)
-  // The same query as the maps' background (one request): does the service look addresses up?
-  const settings = useQuery({
-    queryKey: MAP_TILES_QUERY_KEY,
-    queryFn: () => unwrap(api.GET('/organisation/map')),
-    staleTime: 5 * 60_000,
-  })
+  // The maps' settings say whether the service looks addresses up.
+  const settings = useMapSettings()
   const available = settings.data?.addressLookup === true && !lookupUnavailable
   const wanted = typed && available && q.length >= MIN_LENGTH && q.length <= 200 && q !== picked
   const lookup = useQuery({

@@ -14,13 +14,18 @@ export interface MapTiles {
 
 export const MAP_TILES_QUERY_KEY = ['organisation', 'map'] as const
 
-/** The organisation's tile server, or null (none set, or not known yet). */
-export function useMapTiles(): MapTiles | null {
-  const query = useQuery({
+/** GET /organisation/map: the tile server, and whether addresses can be looked up (one request). */
+export function useMapSettings() {
+  return useQuery({
     queryKey: MAP_TILES_QUERY_KEY,
     queryFn: () => unwrap(api.GET('/organisation/map')),
     staleTime: 5 * 60_000,
   })
+}
+
+/** The organisation's tile server, or null (none set, or not known yet). */
+export function useMapTiles(): MapTiles | null {
+  const query = useMapSettings()
   const url = query.data?.map.tileUrl ?? null
   const attribution = query.data?.map.attribution ?? ''
   // One object while the setting is the same: maps redraw when it changes, not on every render.
