@@ -114,7 +114,6 @@ export async function checkAssignment(
   const start = Date.parse(proposal.scheduledStart)
   const end = Date.parse(proposal.scheduledEnd)
 
-  const outsideWindow = hardWindowMessage(job, proposal.scheduledStart, proposal.scheduledEnd) !== null
   try {
     await assertWorkerPresent(
       db,
@@ -134,30 +133,19 @@ export async function checkAssignment(
   const when = timeWords(zone, date)
   const who = (await getUser(db, organisationId, proposal.userId)).name
 
-  // Worded for the dispatcher in the depot's time (the API's 422 keeps the ISO instants integrators
-  // compare): "The window 13:00–17:00 must be kept; this visit ends 2026-12-01 16:15".
-  if (outsideWindow) {
-    const earliest = job.earliest_start === null ? null : Date.parse(job.earliest_start)
-    const latest = job.latest_end === null ? null : Date.parse(job.latest_end)
-    const early = earliest !== null && start < earliest
-    add(
-      'OUTSIDE_TIME_WINDOW',
-      `The window ${windowWords(earliest, latest, when, zone)} must be kept; this visit ${early ? `starts ${when(start)}` : `ends ${when(end)}`}`,
-    )
-  }
-
-  if (job.time_window_type === 'SOFT') {
-    const earliest = job.earliest_start === null ? null : Date.parse(job.earliest_start)
-    const latest = job.latest_end === null ? null : Date.parse(job.latest_end)
-    const early = earliest !== null && start < earliest
-    const late = latest !== null && end > latest
-    if (early || late) {
-      const asked = windowWords(earliest, latest, when, zone)
-      add(
-        'SOFT_WINDOW_MISSED',
-        `The customer asked for ${asked}; this visit ${early ? `starts ${when(start)}` : `ends ${when(end)}`}`,
-      )
-    }
+  // The job's window (the rule of hardWindowMessage), worded for the dispatcher in the depot's time;
+  // the API's 422 keeps the ISO instants integrators compare. HARD: "The window 13:00–17:00 must be
+  // kept; this visit ends 2026-12-01 16:15". SOFT: "The customer asked for 13:00–15:00; …".
+  const earliest = job.earliest_start === null ? null : Date.parse(job.earliest_start)
+  const latest = job.latest_end === null ? null : Date.parse(job.latest_end)
+  const early = earliest !== null && start < earliest
+  const late = latest !== null && end > latest
+  if (early || late) {
+    const window = windowWords(earliest, latest, when, zone)
+    const visit = `this visit ${early ? `starts ${when(start)}` : `ends ${when(end)}`}`
+    if (job.time_window_type === 'HARD')
+      add('OUTSIDE_TIME_WINDOW', `The window ${window} must be kept; ${visit}`)
+    else add('SOFT_WINDOW_MISSED', `The customer asked for ${window}; ${visit}`)
   }
   if (start < now) add('IN_THE_PAST', `This visit starts ${when(start)}, which has passed (now ${when(now)})`)
 
