@@ -42,20 +42,24 @@ export function AppShell() {
           {sections.map((section) => (
             <div className="nav-section" key={section.heading ?? 'top'}>
               {section.heading && <div className="nav-heading">{section.heading}</div>}
-              {section.items.map(({ item, access }) =>
-                alsoCurrent(item) ? (
-                  // NavLink sets aria-current only on its own match, so the plain link carries it here.
-                  <Link key={item.to} to={item.to} className="nav-link" aria-current="page">
+              {section.items.map(({ item, access }) => {
+                const content = (
+                  <>
                     {item.label}
                     {access === 'upgrade' && <Badge tone="purple">Pro</Badge>}
+                  </>
+                )
+                return alsoCurrent(item) ? (
+                  // NavLink sets aria-current only on its own match, so the plain link carries it here.
+                  <Link key={item.to} to={item.to} className="nav-link" aria-current="page">
+                    {content}
                   </Link>
                 ) : (
                   <NavLink key={item.to} to={item.to} end={item.end} className="nav-link">
-                    {item.label}
-                    {access === 'upgrade' && <Badge tone="purple">Pro</Badge>}
+                    {content}
                   </NavLink>
-                ),
-              )}
+                )
+              })}
             </div>
           ))}
         </nav>
