@@ -29,6 +29,28 @@ async function replan(admin: ReturnType<typeof adminClient>, mode = 'REPLAN_ALL'
   return plan
 }
 
+/** One depot; per name a worker, a van and a Monday shift 08:00–16:00 (with `breaks`), by name. */
+async function mondayTeam(
+  db: TestContext['database']['db'],
+  org: string,
+  names: string[],
+  breaks: { startTime: string; endTime: string; isPaid: boolean }[] = [],
+) {
+  const depot = await makeLocation(db, org, { timezone: 'Europe/London' })
+  const shifts: Record<string, { id: string; user_id: string }> = {}
+  for (const name of names) {
+    const user = await makeUser(db, org, { name })
+    const vehicle = await makeVehicle(db, org, depot.id, { name: `${name}'s van` })
+    shifts[name] = await makeShift(
+      db,
+      org,
+      { userId: user.id, locationId: depot.id, vehicleId: vehicle.id },
+      { day: 'MONDAY', startTime: '08:00', endTime: '16:00', breaks },
+    )
+  }
+  return shifts
+}
+
 for (const dialect of DIALECTS) {
   describe(`${dialect}: a plan with absences and changed hours`, () => {
     let t: TestContext
@@ -43,23 +65,12 @@ for (const dialect of DIALECTS) {
       const api = client(t, tenant.headers)
       const db = t.database.db
       const org = tenant.organisationId
-      const depot = await makeLocation(db, org, { timezone: 'Europe/London' })
-      const shifts: Record<string, { id: string; user_id: string }> = {}
-      for (const name of ['Ana', 'Ben', 'Cy']) {
-        const user = await makeUser(db, org, { name })
-        const vehicle = await makeVehicle(db, org, depot.id, { name: `${name}'s van` })
-        shifts[name] = await makeShift(
-          db,
-          org,
-          { userId: user.id, locationId: depot.id, vehicleId: vehicle.id },
-          {
-            day: 'MONDAY',
-            startTime: '08:00',
-            endTime: '16:00',
-            breaks: [{ startTime: '12:00', endTime: '12:30', isPaid: false }],
-          },
-        )
-      }
+      const shifts = await mondayTeam(
+        db,
+        org,
+        ['Ana', 'Ben', 'Cy'],
+        [{ startTime: '12:00', endTime: '12:30', isPaid: false }],
+      )
       const jobIds: string[] = []
       for (let i = 0; i < 6; i++) {
         const created = await api.post('/jobs', {
@@ -138,18 +149,7 @@ for (const dialect of DIALECTS) {
       const api = client(t, tenant.headers)
       const db = t.database.db
       const org = tenant.organisationId
-      const depot = await makeLocation(db, org, { timezone: 'Europe/London' })
-      const shifts: Record<string, { id: string; user_id: string }> = {}
-      for (const name of ['Ana', 'Ben']) {
-        const user = await makeUser(db, org, { name })
-        const vehicle = await makeVehicle(db, org, depot.id, { name: `${name}'s van` })
-        shifts[name] = await makeShift(
-          db,
-          org,
-          { userId: user.id, locationId: depot.id, vehicleId: vehicle.id },
-          { day: 'MONDAY', startTime: '08:00', endTime: '16:00' },
-        )
-      }
+      const shifts = await mondayTeam(db, org, ['Ana', 'Ben'])
       const ana = shifts.Ana as { id: string; user_id: string }
       const ben = shifts.Ben as { id: string; user_id: string }
       const job = async (title: string, from: string, to: string, start: string, end: string) => {
