@@ -1,7 +1,9 @@
 // What the board shows, derived from the day's data: timeline rows with their blocks, the map's
 // depots, jobs and routes, the current time and the date in words. Shared with the plan preview.
 import { useEffect, useState } from 'react'
+import { zonedToUtc } from '../../lib/time'
 import {
+  awayWords,
   type Board,
   type BoardJob,
   type BoardRow,
@@ -45,10 +47,30 @@ export function boardTimelineRows(board: Board, jobs: BoardJob[], timeZone: stri
     breaks: row.breaks.map((b) => ({ start: ms(b.start), end: ms(b.end), isPaid: b.isPaid })),
     colour: colourOf(row.user),
     absent: row.absence ? `${ABSENCE_LABEL[row.absence.reason]} — ${row.user.name}` : undefined,
+    away: partAbsenceBands(board, row, timeZone),
     ...routeTotals(row),
     travel: travelBars(row, board.jobs),
     blocks: jobsOfRow(row, jobs).map((job) => jobBlock(job, timeZone)),
   }))
+}
+
+/**
+ * A row's part-day absences as bands on its track. Their times are the wall clock of the row's depot
+ * on the board's date (the row's hours already leave them out: a break, or a later start).
+ */
+function partAbsenceBands(board: Board, row: BoardRow, timeZone: string): TimelineRow['away'] {
+  const zone = board.depots.find((depot) => depot.id === row.locationId)?.timezone ?? timeZone
+  return row.partAbsences.flatMap((absence) =>
+    absence.startTime === null || absence.endTime === null
+      ? []
+      : [
+          {
+            start: zonedToUtc(board.date, absence.startTime, zone).getTime(),
+            end: zonedToUtc(board.date, absence.endTime, zone).getTime(),
+            label: awayWords(absence),
+          },
+        ],
+  )
 }
 
 /** A job on a row: its title then its customer on the block; number, address and times on hover. */
