@@ -80,7 +80,8 @@ export function jobBlock(job: BoardJob, timeZone: string): TimelineBlock {
   const look = STATUS_LOOK[job.status]
   const times = `${clock(start, timeZone)}–${clock(end, timeZone)}`
   const customer = job.customer?.name
-  const address = job.customer?.address || undefined
+  // The job's own address when it has one (a delivery elsewhere), else its customer's.
+  const address = job.address || job.customer?.address || undefined
   return {
     id: job.id,
     title: job.title,
@@ -94,7 +95,10 @@ export function jobBlock(job: BoardJob, timeZone: string): TimelineBlock {
     tooltip: [
       [job.number, job.title].filter(Boolean).join(' · '),
       customer,
-      address && (job.ownPosition ? `${address} (the customer’s; the job has its own position)` : address),
+      address &&
+        (job.ownPosition && !job.address
+          ? `${address} (the customer’s; the job has its own position)`
+          : address),
       `${look.label} · ${times}`,
     ]
       .filter(Boolean)
