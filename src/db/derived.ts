@@ -1,8 +1,10 @@
 // Data derived from other columns and kept in step by triggers: job_counts (migration 0004), the
-// day tables job_days, job_long_windows and job_day_counts (0005), and customers' search columns
-// (0006) with their trigram table (0007). A bulk load that bypasses the triggers, or a repair, recomputes them here with the
-// triggers' rules.
-import { type Kysely, sql } from 'kysely'
+// day tables job_days, job_long_windows and job_day_counts (0005), customers' search columns (0006)
+// and, on SQLite, the header search's trigram tables: customers_trigram (0007, with email and phone
+// since 0026) and jobs_trigram (0026, with the job's address since 0028). A bulk load that bypasses
+// the triggers, or a repair, recomputes them here with the triggers' rules. PostgreSQL's search uses
+// pg_trgm indexes on the columns themselves, which need no rebuild.
+import { type Kysely, sql, type Transaction } from 'kysely'
 import { isPostgres } from './database.js'
 import type { Database } from './types.js'
 
@@ -21,17 +23,8 @@ export async function rebuildDerivedCounts(db: Kysely<Database>): Promise<void> 
   const bounded = `j.earliest_start IS NOT NULL AND j.latest_end IS NOT NULL AND ${span} <= ${MAX_BUCKETED_SPAN_DAYS}`
 
   await db.transaction().execute(async (trx) => {
-    // Customers' search columns (migration 0006) and, on SQLite, their trigram table (0007).
     await sql`UPDATE customers SET search_name = lower(name), search_address = lower(address)`.execute(trx)
-    if (!pg) {
-      await sql`DELETE FROM customers_trigram`.execute(trx)
-      await sql`DELETE FROM customers_trigram_ids`.execute(trx)
-      await sql`INSERT INTO customers_trigram (rowid, name, address)
-        SELECT rowid, search_name, search_address FROM customers`.execute(trx)
-      await sql`INSERT INTO customers_trigram_ids (trigram_rowid, customer_id) SELECT rowid, id FROM customers`.execute(
-        trx,
-      )
-    }
+    if (!pg) await rebuildTrigramTables(trx)
     for (const table of ['job_counts', 'job_days', 'job_long_windows', 'job_day_counts'] as const) {
       await trx.deleteFrom(table).execute()
     }
@@ -69,4 +62,26 @@ export async function rebuildDerivedCounts(db: Kysely<Database>): Promise<void> 
       FROM job_days AS d CROSS JOIN (SELECT 0 AS specific UNION ALL SELECT 1) AS s
       GROUP BY 1, 2, 3`.execute(trx)
   })
+}
+
+/**
+ * SQLite's FTS5 trigram tables, with the values their triggers write (migrations 0026 and 0028):
+ * lower-case text, a missing email or address as '', a phone's digits without its '+'. Rowids follow
+ * the source rows', as the migrations set them, so the newest rows keep the highest.
+ */
+async function rebuildTrigramTables(trx: Transaction<Database>): Promise<void> {
+  await sql`DELETE FROM customers_trigram`.execute(trx)
+  await sql`DELETE FROM customers_trigram_ids`.execute(trx)
+  await sql`INSERT INTO customers_trigram (rowid, name, address, email, phone)
+    SELECT rowid, search_name, search_address, lower(coalesce(email, '')), replace(coalesce(phone, ''), '+', '')
+    FROM customers`.execute(trx)
+  await sql`INSERT INTO customers_trigram_ids (trigram_rowid, customer_id) SELECT rowid, id FROM customers`.execute(
+    trx,
+  )
+
+  await sql`DELETE FROM jobs_trigram`.execute(trx)
+  await sql`DELETE FROM jobs_trigram_ids`.execute(trx)
+  await sql`INSERT INTO jobs_trigram (rowid, title, address, organisation_id)
+    SELECT rowid, lower(title), lower(coalesce(address, '')), organisation_id FROM jobs`.execute(trx)
+  await sql`INSERT INTO jobs_trigram_ids (trigram_rowid, job_id) SELECT rowid, id FROM jobs`.execute(trx)
 }

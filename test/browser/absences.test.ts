@@ -144,6 +144,51 @@ for (const dialect of BROWSER_DIALECTS) {
       await api('DELETE', `/team/users/${acme.worker.id}/absences/${absence.id}`)
     })
 
+    it('shows part of a day away on the board row and in the Assign dialog, which still offers the row', async () => {
+      const monday = mondayAfterNextWeek()
+      const { absence } = await api<{ absence: { id: string } }>(
+        'POST',
+        `/team/users/${acme.worker.id}/absences`,
+        {
+          startDate: monday,
+          endDate: monday,
+          reason: 'TRAINING',
+          startTime: '13:00',
+          endTime: '15:00',
+          note: 'Gas <b>safe</b>',
+        },
+      )
+      const { job } = await api<{ job: { id: string } }>('POST', '/jobs', {
+        title: 'Part-day visit',
+        serviceDuration: 3600,
+        jobLatitude: 53.47,
+        jobLongitude: -2.25,
+      })
+      const away = 'Away 13:00–15:00 (Training: Gas <b>safe</b>)'
+      const { locations } = await api<{ locations: { id: string; name: string }[] }>('GET', '/locations')
+      const salford = locations.find((l) => l.name === 'Salford')?.id ?? ''
+      await signIn(page, acme.dispatcher, `/?date=${monday}&location=${salford}`)
+      const row = page.getByRole('group', { name: new RegExp(`^${acme.worker.name},`) })
+      expect(await row.getAttribute('aria-label')).toContain(away)
+      await row.locator('.timeline-away').getByText(away).waitFor()
+      await row.locator('.timeline-label').getByText(away).waitFor()
+      expect(await row.locator('b').count()).toBe(0)
+      await page.screenshot({ path: join(tmpdir(), `absences-board-part-day-${dialect}.png`) })
+
+      await page
+        .getByRole('region', { name: /^Unassigned/ })
+        .getByRole('button', { name: 'Assign Part-day visit' })
+        .click()
+      const dialog = page.getByRole('dialog', { name: 'Assign Part-day visit' })
+      const option = dialog.getByRole('option', {
+        name: `${acme.worker.name} · Salford van (08:00–16:00) — ${away}`,
+      })
+      expect(await option.isDisabled()).toBe(false)
+      await dialog.getByRole('button', { name: 'Cancel' }).click()
+      await api('DELETE', `/jobs/${job.id}`)
+      await api('DELETE', `/team/users/${acme.worker.id}/absences/${absence.id}`)
+    })
+
     it('changes one Monday’s hours from the Shifts page, lists the date, and restores the pattern', async () => {
       const monday = mondayAfterNextWeek()
       await signIn(page, acme.dispatcher, '/shifts')

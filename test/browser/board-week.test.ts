@@ -181,7 +181,7 @@ for (const dialect of BROWSER_DIALECTS) {
       await page.getByRole('button', { name: 'Assign Fence repair' }).click()
       const away = page
         .getByRole('dialog', { name: 'Assign Fence repair' })
-        .getByRole('option', { name: 'Megan Price · Van 2 — On holiday (Family holiday)' })
+        .getByRole('option', { name: 'Megan Price · Van 2 — Away all day (Holiday: Family holiday)' })
       expect(await away.isDisabled()).toBe(true)
     })
 

@@ -171,6 +171,7 @@ for (const dialect of DIALECTS) {
           // No jobs: no travel.
           legs: [],
           totals: { distanceMeters: 0, driveSeconds: 0, overtimeSeconds: 0 },
+          partAbsences: [],
         },
         {
           shiftId: day.anaShift.id,
@@ -185,6 +186,7 @@ for (const dialect of DIALECTS) {
           endPolicy: 'RETURN_TO_ORIGIN',
           legs: expect.any(Array),
           totals: expect.any(Object),
+          partAbsences: [],
         },
       ])
       const byTitle = Object.fromEntries(board.jobs.map((j: { title: string }) => [j.title, j]))

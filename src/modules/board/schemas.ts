@@ -51,6 +51,14 @@ const TravelLeg = Type.Object({
   durationSeconds: Type.Integer({ description: 'Drive time at the vehicle’s speed factor' }),
 })
 
+const AbsenceOfDay = Type.Object({
+  id: Id,
+  reason: AbsenceReason,
+  startTime: Nullable(Type.String({ description: 'HH:MM; null: the whole day' })),
+  endTime: Nullable(Type.String()),
+  note: Nullable(Type.String()),
+})
+
 const BoardRow = Type.Object({
   shiftId: Id,
   user: Worker,
@@ -81,21 +89,17 @@ const BoardRow = Type.Object({
     { description: 'The sums of the legs, and the overtime of the day as scheduled' },
   ),
   absence: Type.Optional(
-    Type.Object(
-      {
-        id: Id,
-        reason: AbsenceReason,
-        startTime: Nullable(Type.String({ description: 'HH:MM; null: the whole day' })),
-        endTime: Nullable(Type.String()),
-        note: Nullable(Type.String()),
-      },
-      {
-        description:
-          'Only when the worker is away the whole shift (holiday, sick…): the row takes no work that day, ' +
-          'and start/end are the weekly pattern’s hours. A part-day absence shows as an unpaid break instead.',
-      },
-    ),
+    Type.Object(AbsenceOfDay.properties, {
+      description:
+        'Only when the worker is away the whole shift (holiday, sick…): the row takes no work that day, ' +
+        'and start/end are the weekly pattern’s hours. A part-day absence is in `partAbsences` instead.',
+    }),
   ),
+  partAbsences: Type.Array(AbsenceOfDay, {
+    description:
+      'Part-day absences of the date (depot wall-clock times): already taken out of the row, as an unpaid ' +
+      'break inside the shift or a later start or earlier end at its edges; listed to say why.',
+  }),
 })
 
 const BoardJob = Type.Object({

@@ -144,6 +144,7 @@ export async function getBoard(db: Executor, organisationId: string, query: Boar
       endPolicy: row.endPolicy,
       ...travelOf(row),
       ...(row.absence ? { absence: row.absence } : {}),
+      partAbsences: row.partAbsences,
     })),
     jobs: jobRows.map((job) => serializeBoardJob(job, tagsOf.get(job.id) ?? [])),
   }

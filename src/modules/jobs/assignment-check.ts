@@ -270,6 +270,7 @@ function routeWithoutShift(userId: string, userName: string): RouteInput {
     start: 0,
     end: 2 ** 40 * 1000,
     breaks: [],
+    partAbsences: [],
     origin: NO_PLACE,
     startPosition: NO_PLACE,
     zone: 'UTC',

@@ -372,6 +372,7 @@ function routeOfShift(
     start: shiftDay.off ? at(shift.start_time) : shiftDay.start,
     end: shiftDay.off ? at(shift.end_time) : shiftDay.end,
     breaks: shiftDay.off ? [] : shiftDay.breaks.map(({ start, end, isPaid }) => ({ start, end, isPaid })),
+    partAbsences: shiftDay.off ? [] : shiftDay.absences,
     origin,
     startPosition: origin,
     zone,

@@ -1,5 +1,6 @@
 // The routes and jobs of a day as a plan reads them (day-inputs.ts loads them, from-now.ts moves
 // them to the plan's instant, optimiser-model.ts hands them to the optimiser).
+import type { DayAbsence } from '../shifts/shift-days.js'
 import type { Coordinates } from './route-start.js'
 
 export interface RouteInput {
@@ -15,6 +16,8 @@ export interface RouteInput {
   start: number
   end: number
   breaks: { start: number; end: number; isPaid: boolean }[]
+  /** Part-day absences of the date: already breaks or a shorter shift above; kept to say why. */
+  partAbsences: DayAbsence[]
   /** Where the vehicle starts its day, and where a RETURN_TO_ORIGIN route ends. */
   origin: Coordinates
   /** Where the route starts: the origin, or (planned from now) where the worker is (route-start.ts). */

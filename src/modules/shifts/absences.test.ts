@@ -336,6 +336,51 @@ for (const dialect of DIALECTS) {
       })
     })
 
+    it('lists a part-day absence on the board row it shortens or interrupts, with its reason', async () => {
+      const s = await setup()
+      await addAbsence(s, {
+        startDate: MONDAY,
+        endDate: MONDAY,
+        reason: 'TRAINING',
+        startTime: '14:00',
+        endTime: '15:00',
+        note: 'Gas safe course',
+      })
+      await addAbsence(s, {
+        startDate: MONDAY,
+        endDate: MONDAY,
+        reason: 'OTHER',
+        startTime: '07:00',
+        endTime: '09:00',
+      })
+      const rows = (await s.admin.get(`/board?date=${MONDAY}`)).body.data.board.rows
+      const wendy = rows.find((r: { shiftId: string }) => r.shiftId === s.shift.id)
+      expect(wendy.absence).toBeUndefined()
+      expect(wendy.start).toBe(iso(MONDAY, '09:00'))
+      expect(wendy.breaks).toContainEqual({
+        start: iso(MONDAY, '14:00'),
+        end: iso(MONDAY, '15:00'),
+        isPaid: false,
+      })
+      expect(
+        [...wendy.partAbsences].sort((a: { startTime: string }, b: { startTime: string }) =>
+          a.startTime.localeCompare(b.startTime),
+        ),
+      ).toEqual([
+        { id: expect.any(String), reason: 'OTHER', startTime: '07:00', endTime: '09:00', note: null },
+        {
+          id: expect.any(String),
+          reason: 'TRAINING',
+          startTime: '14:00',
+          endTime: '15:00',
+          note: 'Gas safe course',
+        },
+      ])
+      // The next Monday has none.
+      const tuesday = (await s.admin.get('/board?date=2026-12-14')).body.data.board.rows
+      expect(tuesday.find((r: { shiftId: string }) => r.shiftId === s.shift.id).partAbsences).toEqual([])
+    })
+
     it('leaves the absent shift out of the live forecast and refuses its positions (OFF_SHIFT)', async () => {
       const s = await setup()
       now = Date.parse(iso(MONDAY, '09:00'))

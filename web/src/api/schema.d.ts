@@ -2130,7 +2130,7 @@ export type components = {
                     /** @description How far the last visit’s end (plus the drive back) runs past the shift’s end */
                     overtimeSeconds: number;
                 };
-                /** @description Only when the worker is away the whole shift (holiday, sick…): the row takes no work that day, and start/end are the weekly pattern’s hours. A part-day absence shows as an unpaid break instead. */
+                /** @description Only when the worker is away the whole shift (holiday, sick…): the row takes no work that day, and start/end are the weekly pattern’s hours. A part-day absence is in `partAbsences` instead. */
                 absence?: {
                     /** @description Opaque identifier */
                     id: string;
@@ -2141,6 +2141,17 @@ export type components = {
                     endTime: string | null;
                     note: string | null;
                 };
+                /** @description Part-day absences of the date (depot wall-clock times): already taken out of the row, as an unpaid break inside the shift or a later start or earlier end at its edges; listed to say why. */
+                partAbsences: {
+                    /** @description Opaque identifier */
+                    id: string;
+                    /** @description Why the worker is away */
+                    reason: "HOLIDAY" | "SICK" | "TRAINING" | "OTHER";
+                    /** @description HH:MM; null: the whole day */
+                    startTime: string | null;
+                    endTime: string | null;
+                    note: string | null;
+                }[];
             }[];
             /** @description The jobs scheduled on a row that day (any status), then the CREATED jobs waiting for dispatch */
             jobs: {

@@ -10,7 +10,7 @@ import { FormDialog } from '../../ui/form-dialog'
 import { useFormState } from '../../ui/use-form-state'
 import { windowTypeLabel } from '../jobs/job-labels'
 import {
-  ABSENCE_LABEL,
+  awayWords,
   type BoardJob,
   type BoardRow,
   clock,
@@ -22,21 +22,19 @@ import { type Slot, slotAssignment, useAssignJob, useAssignmentCheck } from './q
 import { windowText } from './tray'
 
 /**
- * Why a row takes no work this day, in the dialog's words ("On holiday (Family holiday)"); null when
- * it does. The server refuses WORKER_ABSENT there, so the row is shown, disabled, with the reason.
+ * Why a row takes no work this day ("Away all day (Holiday: Family holiday)"); null when it does. The
+ * server refuses WORKER_ABSENT there, so the row is shown, disabled, with the reason.
  */
 export function awayText(row: BoardRow): string | null {
-  const away = row.absence
-  if (!away) return null
-  const said =
-    away.reason === 'HOLIDAY'
-      ? 'On holiday'
-      : away.reason === 'SICK'
-        ? 'Off sick'
-        : away.reason === 'TRAINING'
-          ? 'On training'
-          : ABSENCE_LABEL[away.reason]
-  return away.note ? `${said} (${away.note})` : said
+  return row.absence ? awayWords(row.absence) : null
+}
+
+/** A row that works: its hours, and the part of them its worker is away ("Away 13:00–17:00 (Training)"). */
+function rowHours(row: BoardRow, timeZone: string): string {
+  const hours = `${clock(row.start, timeZone)}–${clock(row.end, timeZone)}`
+  return row.partAbsences.length === 0
+    ? `(${hours})`
+    : `(${hours}) — ${row.partAbsences.map(awayWords).join('; ')}`
 }
 
 export function AssignDialog({
@@ -128,7 +126,7 @@ export function AssignDialog({
                     <option key={r.shiftId} value={r.shiftId} disabled={away !== null}>
                       {away
                         ? `${r.user.name} · ${r.vehicle.name} — ${away}`
-                        : `${r.user.name} · ${r.vehicle.name} (${clock(r.start, timeZone)}–${clock(r.end, timeZone)})`}
+                        : `${r.user.name} · ${r.vehicle.name} ${rowHours(r, timeZone)}`}
                     </option>
                   )
                 })}

@@ -15,6 +15,7 @@ import {
   suggestStart,
   timelineRange,
 } from './board-model'
+import { jobBlock } from './board-views'
 
 const DAY_START = '2026-12-07T00:00:00.000Z'
 const DAY_END = '2026-12-08T00:00:00.000Z'
@@ -50,6 +51,7 @@ const row: BoardRow = {
   start: '2026-12-07T08:00:00.000Z',
   end: '2026-12-07T16:00:00.000Z',
   breaks: [],
+  partAbsences: [],
   origin: { latitude: '53.48', longitude: '-2.24' },
   endPolicy: 'RETURN_TO_ORIGIN',
   legs: [],
@@ -116,6 +118,26 @@ describe('a job on a row', () => {
     ])
     expect(routePath(row.origin, stops, false)).toHaveLength(3)
     expect(routePath(row.origin, [], true)).toEqual([[53.48, -2.24]])
+  })
+})
+
+describe('the block of a job', () => {
+  const customer = { id: 'c1', name: 'Bakery', address: '41 Oldham Street' }
+  const scheduled = { scheduledStart: '2026-12-07T09:00:00.000Z', scheduledEnd: '2026-12-07T10:00:00.000Z' }
+
+  it('names the job’s own address when it has one, else its customer’s', () => {
+    const own = jobBlock(job({ ...scheduled, customer, address: 'Unit 4, Westinghouse Road' }), 'UTC')
+    expect(own.tooltip).toContain('Unit 4, Westinghouse Road')
+    expect(own.tooltip).not.toContain('Oldham Street')
+    expect(own.description).toContain('Unit 4, Westinghouse Road')
+    const theirs = jobBlock(job({ ...scheduled, customer, ownPosition: false, address: null }), 'UTC')
+    expect(theirs.tooltip).toContain('41 Oldham Street')
+    expect(theirs.tooltip).not.toContain('own position')
+  })
+
+  it('says when the address shown is the customer’s but the job is elsewhere', () => {
+    const elsewhere = jobBlock(job({ ...scheduled, customer, address: null }), 'UTC')
+    expect(elsewhere.tooltip).toContain('41 Oldham Street (the customer’s; the job has its own position)')
   })
 })
 

@@ -189,6 +189,20 @@ export const ABSENCE_LABEL: Record<AbsenceReason, string> = {
   OTHER: 'Away',
 }
 
+export type DayAbsence = NonNullable<BoardRow['absence']>
+
+/**
+ * How the dashboard says a worker is away, one wording everywhere: "Away all day (Holiday: Family
+ * holiday)", "Away 13:00–17:00 (Training)"; OTHER says only its note. Times are the depot's clock.
+ */
+export function awayWords(absence: DayAbsence): string {
+  const when = absence.startTime === null ? 'all day' : `${absence.startTime}–${absence.endTime}`
+  const why = [absence.reason === 'OTHER' ? null : ABSENCE_LABEL[absence.reason], absence.note]
+    .filter(Boolean)
+    .join(': ')
+  return why ? `Away ${when} (${why})` : `Away ${when}`
+}
+
 export type BlockFlagCode = 'WORKER_AWAY' | 'SOFT_WINDOW_MISSED' | 'OVERTIME' | 'IN_BREAK'
 
 export interface BlockFlag {

@@ -1,7 +1,9 @@
 // What the board shows, derived from the day's data: timeline rows with their blocks, the map's
 // depots, jobs and routes, the current time and the date in words. Shared with the plan preview.
 import { useEffect, useState } from 'react'
+import { zonedToUtc } from '../../lib/time'
 import {
+  awayWords,
   type Board,
   type BoardJob,
   type BoardRow,
@@ -45,10 +47,30 @@ export function boardTimelineRows(board: Board, jobs: BoardJob[], timeZone: stri
     breaks: row.breaks.map((b) => ({ start: ms(b.start), end: ms(b.end), isPaid: b.isPaid })),
     colour: colourOf(row.user),
     absent: row.absence ? `${ABSENCE_LABEL[row.absence.reason]} — ${row.user.name}` : undefined,
+    away: partAbsenceBands(board, row, timeZone),
     ...routeTotals(row),
     travel: travelBars(row, board.jobs),
     blocks: jobsOfRow(row, jobs).map((job) => jobBlock(job, timeZone)),
   }))
+}
+
+/**
+ * A row's part-day absences as bands on its track. Their times are the wall clock of the row's depot
+ * on the board's date (the row's hours already leave them out: a break, or a later start).
+ */
+function partAbsenceBands(board: Board, row: BoardRow, timeZone: string): TimelineRow['away'] {
+  const zone = board.depots.find((depot) => depot.id === row.locationId)?.timezone ?? timeZone
+  return row.partAbsences.flatMap((absence) =>
+    absence.startTime === null || absence.endTime === null
+      ? []
+      : [
+          {
+            start: zonedToUtc(board.date, absence.startTime, zone).getTime(),
+            end: zonedToUtc(board.date, absence.endTime, zone).getTime(),
+            label: awayWords(absence),
+          },
+        ],
+  )
 }
 
 /** A job on a row: its title then its customer on the block; number, address and times on hover. */
@@ -58,7 +80,8 @@ export function jobBlock(job: BoardJob, timeZone: string): TimelineBlock {
   const look = STATUS_LOOK[job.status]
   const times = `${clock(start, timeZone)}–${clock(end, timeZone)}`
   const customer = job.customer?.name
-  const address = job.customer?.address || undefined
+  // The job's own address when it has one (a delivery elsewhere), else its customer's.
+  const address = job.address || job.customer?.address || undefined
   return {
     id: job.id,
     title: job.title,
@@ -72,7 +95,10 @@ export function jobBlock(job: BoardJob, timeZone: string): TimelineBlock {
     tooltip: [
       [job.number, job.title].filter(Boolean).join(' · '),
       customer,
-      address && (job.ownPosition ? `${address} (the customer’s; the job has its own position)` : address),
+      address &&
+        (job.ownPosition && !job.address
+          ? `${address} (the customer’s; the job has its own position)`
+          : address),
       `${look.label} · ${times}`,
     ]
       .filter(Boolean)

@@ -55,6 +55,8 @@ export interface TimelineRow {
   noteWarns?: boolean | undefined
   /** The worker is away the whole shift ("Holiday — Megan"): drawn greyed, takes no drops. */
   absent?: string | undefined
+  /** Part of the day the worker is away ("Away 13:00–17:00 (Training)"): a band over those hours. */
+  away?: { start: number; end: number; label: string }[] | undefined
   blocks: TimelineBlock[]
 }
 
@@ -174,7 +176,9 @@ export function Timeline({
             const breaks = row.breaks
               .map((b) => `break ${clock(b.start, timeZone)}–${clock(b.end, timeZone)}`)
               .join(', ')
-            const rowLabel = `${row.label}, ${row.sublabel}${breaks ? `, ${breaks}` : ''}${row.note ? `, ${row.note}` : ''}${row.absent ? `, away: ${row.absent}` : ''}`
+            const away = row.away ?? []
+            const awayLabel = away.map((a) => a.label).join(', ')
+            const rowLabel = `${row.label}, ${row.sublabel}${breaks ? `, ${breaks}` : ''}${awayLabel ? `, ${awayLabel}` : ''}${row.note ? `, ${row.note}` : ''}${row.absent ? `, away: ${row.absent}` : ''}`
             const content = (
               <>
                 <div className="timeline-offshift" style={span(range.from, row.start, range)} />
@@ -193,6 +197,16 @@ export function Timeline({
                     style={span(b.start, b.end, range)}
                     title={`Break ${clock(b.start, timeZone)}–${clock(b.end, timeZone)}${b.isPaid ? ' (paid)' : ''}`}
                   />
+                ))}
+                {away.map((a) => (
+                  <div
+                    key={a.start}
+                    className="timeline-away"
+                    style={span(a.start, a.end, range)}
+                    title={a.label}
+                  >
+                    <span className="timeline-away-label">{a.label}</span>
+                  </div>
                 ))}
                 {row.travel?.map((leg) => (
                   <div
@@ -269,6 +283,11 @@ export function Timeline({
                         )}
                       </span>
                     )}
+                    {away.map((a) => (
+                      <span key={a.start} className="timeline-note">
+                        {a.label}
+                      </span>
+                    ))}
                     {row.note && (
                       <span className={row.noteWarns ? 'timeline-note timeline-note-warn' : 'timeline-note'}>
                         {row.note}

@@ -14,6 +14,7 @@ const row = (userId: string, name: string, locationId: string, colour: number): 
   start: '2026-12-07T08:00:00.000Z',
   end: '2026-12-07T16:00:00.000Z',
   breaks: [],
+  partAbsences: [],
   origin: { latitude: '53.48', longitude: '-2.24' },
   endPolicy: 'RETURN_TO_ORIGIN',
   legs: [],
