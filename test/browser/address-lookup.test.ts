@@ -154,9 +154,11 @@ for (const dialect of BROWSER_DIALECTS) {
       await dialog.getByRole('button', { name: 'Create job' }).click()
       await dialog.getByText(/^Address must/).waitFor()
       expect(await address.getAttribute('aria-invalid')).toBe('true')
+      // An organisation without tags: the dialog's "add them under Fleet › Tags" link is underlined.
+      await expectAccessible(page, 'the job dialog without tags, with an error')
 
       await address.fill('Unit 2, Canal Yard, Salford M5 4WT')
-      await dialog.getByText(/No address found/).waitFor()
+      await dialog.getByText('No address found: check the spelling, or type the coordinates.').waitFor()
       await dialog.getByRole('button', { name: 'Create job' }).click()
       await page.getByRole('heading', { name: /^Shutter repair/ }).waitFor()
       // Where the job is done, as the job page words it.

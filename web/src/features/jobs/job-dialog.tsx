@@ -18,6 +18,9 @@ import { PRIORITIES, type TimeWindowType, WINDOW_TYPES } from './job-labels'
 import { fromZonedInput, toZonedInput, useJobTimeZone } from './job-time'
 import { type JobBody, type JobDetail, JobSaveError, useSaveJob } from './queries'
 
+const ADDRESS_HINT =
+  'Where the job is, when not at the customer’s address. Leave blank to use the customer’s.'
+
 const FIELDS = [
   'title',
   'description',
@@ -188,7 +191,9 @@ export function JobDialog({
             }}
             error={form.error('address')}
             placeholder={customerAddress || undefined}
-            hint="Where the job is, when not at the customer’s address. Leave blank to use the customer’s."
+            hint={ADDRESS_HINT}
+            keptHint={ADDRESS_HINT}
+            withMap={false}
           />
         </div>
         <TextField
