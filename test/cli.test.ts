@@ -341,6 +341,12 @@ async function interrupt(
   }
 }
 
+/**
+ * Each test starts npm, tsx and the server from cold: seconds on an idle machine, but a loaded one
+ * (the whole suite alongside) once took past vitest's default 20 s.
+ */
+const PROCESS_TEST_TIMEOUT_MS = 90_000
+
 for (const dialect of DIALECTS) {
   describe(`${dialect}: Ctrl-C`, () => {
     let database: { url: string; cleanup(): Promise<void> }
@@ -353,28 +359,39 @@ for (const dialect of DIALECTS) {
     }, 300_000)
     afterAll(() => database.cleanup())
 
-    it('stops npm run demo once, at once and quietly', async () => {
-      const { code, signal, logs, noise } = await interrupt('demo', { DATABASE_URL: database.url })
-      expect({ code, signal }).toEqual({ code: 0, signal: null })
-      expect(logs.filter((line) => line.signal).map((line) => line.msg)).toEqual(['shutting down'])
-      // Nothing to drain on a laptop: no delay unless SHUTDOWN_DELAY_MS asks for one.
-      expect(logs.map((line) => line.msg)).not.toContain(
-        'shutting down: /readyz answers 503; still serving during the delay',
-      )
-      expect(noise).toEqual([])
-    })
+    it(
+      'stops npm run demo once, at once and quietly',
+      async () => {
+        const { code, signal, logs, noise } = await interrupt('demo', { DATABASE_URL: database.url })
+        expect({ code, signal }).toEqual({ code: 0, signal: null })
+        expect(logs.filter((line) => line.signal).map((line) => line.msg)).toEqual(['shutting down'])
+        // Nothing to drain on a laptop: no delay unless SHUTDOWN_DELAY_MS asks for one.
+        expect(logs.map((line) => line.msg)).not.toContain(
+          'shutting down: /readyz answers 503; still serving during the delay',
+        )
+        expect(noise).toEqual([])
+      },
+      PROCESS_TEST_TIMEOUT_MS,
+    )
 
-    it('takes one Ctrl-C in npm run dev as one signal; a second press skips the drain delay', async () => {
-      const stopping = (logs: ReturnType<typeof logLines>) =>
-        logs.filter((line) => line.signal).map((line) => line.msg)
-      const { code, signal, logs, noise } = await interrupt(
-        'dev',
-        { DATABASE_URL: database.url, SHUTDOWN_DELAY_MS: '60000' },
-        (sofar) => expect(stopping(sofar)).toEqual(['shutting down']),
-      )
-      expect({ code, signal }).toEqual({ code: 0, signal: null })
-      expect(stopping(logs)).toEqual(['shutting down', 'second signal: skipping the rest of the drain delay'])
-      expect(noise).toEqual([])
-    })
+    it(
+      'takes one Ctrl-C in npm run dev as one signal; a second press skips the drain delay',
+      async () => {
+        const stopping = (logs: ReturnType<typeof logLines>) =>
+          logs.filter((line) => line.signal).map((line) => line.msg)
+        const { code, signal, logs, noise } = await interrupt(
+          'dev',
+          { DATABASE_URL: database.url, SHUTDOWN_DELAY_MS: '60000' },
+          (sofar) => expect(stopping(sofar)).toEqual(['shutting down']),
+        )
+        expect({ code, signal }).toEqual({ code: 0, signal: null })
+        expect(stopping(logs)).toEqual([
+          'shutting down',
+          'second signal: skipping the rest of the drain delay',
+        ])
+        expect(noise).toEqual([])
+      },
+      PROCESS_TEST_TIMEOUT_MS,
+    )
   })
 }
