@@ -145,6 +145,8 @@ for (const dialect of DIALECTS) {
         if (job.earliest_start && job.latest_end) expect(job.earliest_start < job.latest_end).toBe(true)
         expect(job.earliest_start ?? job.latest_end).not.toBeNull()
         expect(job.customer_id === null).toBe(job.location_id !== null)
+        // Work at a depot names the depot's address; a customer's job is at the customer's.
+        expect(job.address === null).toBe(job.customer_id !== null)
         expect([job.job_latitude, job.job_longitude]).not.toContain(null)
         if (job.status === 'COMPLETED') {
           expect(job.completed_at! <= now).toBe(true)

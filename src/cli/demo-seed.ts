@@ -105,7 +105,7 @@ class DemoSeeder {
   /** Setup rows (organisation, depots, vans, team, customers) date from four months back. */
   private clock: number
   private organisationId = ''
-  private readonly depots: (Place & { timezone: string })[] = []
+  private readonly depots: (Place & { timezone: string; address: string })[] = []
   private readonly tagIds = new Map<string, string>()
   private readonly dimensionIds = new Map<string, string>()
   private readonly vehicleIds: string[] = []
@@ -405,6 +405,8 @@ class DemoSeeder {
       location_id: customer ? null : place.id,
       job_latitude: place.latitude,
       job_longitude: place.longitude,
+      // Work at a depot is at the depot's address; a customer's job at the customer's (null: theirs).
+      address: customer ? null : (this.depots.find((depot) => depot.id === place.id)?.address ?? null),
       service_duration: template.minutes * 60,
       time_window_type: template.timeWindowType ?? windowType,
       earliest_start: isoOrNull(plan.earliest),

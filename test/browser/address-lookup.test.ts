@@ -1,7 +1,8 @@
 // Address lookup in a real browser against a geocoder on loopback answering in Nominatim's documented
 // format (test/fake-geocoder.ts): the customer dialog offers matches as you type and the keyboard
-// picks one, filling the address, the coordinates and the pin; the job dialog fills the job's
-// coordinates from a clicked match. Checked through the API.
+// picks one, filling the address, the coordinates and the pin; the job dialog fills the job's own
+// address and coordinates from a clicked match, keeps an address typed without a match, and a
+// cleared one leaves the job at its customer's address. Checked through the API and the job page.
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { type FakeGeocoder, startFakeGeocoder } from '../fake-geocoder.js'
@@ -104,24 +105,87 @@ for (const dialect of BROWSER_DIALECTS) {
       ])
     })
 
-    it('fills a job’s coordinates from a clicked match', async () => {
+    it('fills a job’s address and coordinates from a clicked match', async () => {
       await signIn(page, acme.dispatcher, '/jobs')
       await page.getByRole('button', { name: 'Create job' }).first().click()
       const dialog = page.getByRole('dialog', { name: 'Create job' })
       await dialog.getByLabel('Title').fill('Gutter repair')
-      await dialog.getByRole('combobox', { name: /^Find the job’s address/ }).pressSequentially('Bakers Lane')
+      const address = dialog.getByRole('combobox', { name: /^Address/ })
+      await address.pressSequentially('Bakers Lane')
       await dialog.getByRole('option', { name: /Bakers Lane, Chelmsford/ }).click()
-      await expect.poll(() => dialog.getByLabel('Latitude').inputValue()).toBe('51.7')
+      await expect.poll(() => address.inputValue()).toBe('Bakers Lane, Chelmsford, CM2 9JX, United Kingdom')
+      expect(await dialog.getByLabel('Latitude').inputValue()).toBe('51.7')
       expect(await dialog.getByLabel('Longitude').inputValue()).toBe('0.5')
       await dialog.getByRole('button', { name: 'Create job' }).click()
       await page.getByRole('heading', { name: /Gutter repair/ }).waitFor()
-      const { jobs } = await api<{ jobs: { title: string; jobLatitude: string; jobLongitude: string }[] }>(
-        'GET',
-        '/jobs',
-      )
+      await page.getByText('Bakers Lane, Chelmsford, CM2 9JX, United Kingdom').waitFor()
+      const { jobs } = await api<{
+        jobs: { title: string; address: string | null; jobLatitude: string; jobLongitude: string }[]
+      }>('GET', '/jobs')
       expect(jobs).toEqual([
-        expect.objectContaining({ title: 'Gutter repair', jobLatitude: '51.7', jobLongitude: '0.5' }),
+        expect.objectContaining({
+          title: 'Gutter repair',
+          address: 'Bakers Lane, Chelmsford, CM2 9JX, United Kingdom',
+          jobLatitude: '51.7',
+          jobLongitude: '0.5',
+        }),
       ])
+    })
+
+    it('keeps a job’s address typed without a match; cleared, the job is at its customer’s again', async () => {
+      const other = await createOrganisationWithTeam(server)
+      const otherApi = await adminApi(server, other.id)
+      await otherApi('POST', '/customers', {
+        name: 'Dock Stores',
+        address: '7 Dock Road, Salford M5 3AA',
+        latitude: 53.47,
+        longitude: -2.28,
+      })
+      await signIn(page, other.dispatcher, '/jobs')
+      await page.getByRole('button', { name: 'Create job' }).first().click()
+      const dialog = page.getByRole('dialog', { name: 'Create job' })
+      await dialog.getByLabel('Title').fill('Shutter repair')
+      await dialog.getByLabel('Customer', { exact: true }).selectOption({ label: 'Dock Stores' })
+      const address = dialog.getByRole('combobox', { name: /^Address/ })
+      // The customer's address shows where the job will be while the field is blank.
+      await expect.poll(() => address.getAttribute('placeholder')).toBe('7 Dock Road, Salford M5 3AA')
+      // Too long: the server's field error is shown next to the field.
+      await address.fill('x'.repeat(1001))
+      await dialog.getByRole('button', { name: 'Create job' }).click()
+      await dialog.getByText(/^Address must/).waitFor()
+      expect(await address.getAttribute('aria-invalid')).toBe('true')
+      // An organisation without tags: the dialog's "add them under Fleet › Tags" link is underlined.
+      await expectAccessible(page, 'the job dialog without tags, with an error')
+
+      await address.fill('Unit 2, Canal Yard, Salford M5 4WT')
+      await dialog.getByText('No address found: check the spelling, or type the coordinates.').waitFor()
+      await dialog.getByRole('button', { name: 'Create job' }).click()
+      await page.getByRole('heading', { name: /^Shutter repair/ }).waitFor()
+      // Where the job is done, as the job page words it.
+      const place = page.locator('.job-place')
+      await place.getByText(/^Unit 2, Canal Yard, Salford M5 4WT/).waitFor()
+      await place.getByText('Customer’s address: 7 Dock Road, Salford M5 3AA').waitFor()
+      const id = new URL(page.url()).pathname.split('/').pop() as string
+      const read = async () =>
+        (
+          await otherApi<{ job: { address: string | null; jobLatitude: string | null } }>(
+            'GET',
+            `/jobs/${id}`,
+          )
+        ).job
+      expect(await read()).toMatchObject({ address: 'Unit 2, Canal Yard, Salford M5 4WT', jobLatitude: null })
+
+      await page.getByRole('button', { name: 'Edit' }).click()
+      const edit = page.getByRole('dialog', { name: 'Edit Shutter repair' })
+      const editAddress = edit.getByRole('combobox', { name: /^Address/ })
+      expect(await editAddress.inputValue()).toBe('Unit 2, Canal Yard, Salford M5 4WT')
+      await editAddress.fill('   ')
+      await edit.getByRole('button', { name: 'Save job' }).click()
+      await edit.waitFor({ state: 'hidden' })
+      await place.getByText('At the customer', { exact: true }).waitFor()
+      await place.getByText(/^7 Dock Road, Salford M5 3AA/).waitFor()
+      expect(await page.getByText('Unit 2, Canal Yard').count()).toBe(0)
+      expect((await read()).address).toBeNull()
     })
   })
 }

@@ -2,6 +2,7 @@
 // and lands on My day, sees the jobs in route order with the map, starts a job, is refused completion
 // without its form, fills the form (the server's field errors next to the fields), completes the
 // job, and the integrator receives FORM_SUBMITTED and JOB_COMPLETED once each with the worker's data.
+// A job with an address of its own shows it, not its customer's; the customer's phone reads nationally.
 // A worker cannot open another worker's job nor any dashboard page; an admin manages the templates.
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
@@ -10,6 +11,7 @@ import { BROWSER_DIALECTS } from '../helpers.js'
 import { type Receiver, startReceiver } from '../webhook-receiver.js'
 import { expectAccessible, launchBrowser, openPage, PHONE, type WatchedPage } from './browser.js'
 import {
+  callApi,
   createOrganisationWithTeam,
   type DashboardServer,
   type Organisation,
@@ -253,6 +255,34 @@ for (const dialect of BROWSER_DIALECTS) {
 
       await page.getByRole('link', { name: '‹ My day' }).click()
       await page.getByText('3 jobs · 1 done · 2 h 15 min on site').waitFor()
+    })
+
+    it('shows a job’s own address instead of its customer’s, and the customer’s phone as people write it', async () => {
+      const office = async (method: string, path: string, body?: unknown) => {
+        const response = await callApi(server, day.adminKey, method, `/v1/admin${path}`, body)
+        expect(response.status, JSON.stringify(response.body)).toBe(200)
+        return (response.body as { data: { job: { customerId: string } } }).data
+      }
+      const radiator = day.jobs['Radiator bleed']
+      const own = 'Flat 3, 9 Archway Mews, London N19'
+      const { job } = await office('PATCH', `/jobs/${radiator}`, { address: own })
+      await office('PATCH', `/customers/${job.customerId}`, { phone: '+442079460123' })
+
+      await signIn(page, acme.worker, '/my')
+      const card = jobList().getByRole('article', { name: /Radiator bleed/ })
+      await card.getByText(own, { exact: true }).waitFor()
+      expect(await card.getByText('40 Hill Road, London N6').count()).toBe(0)
+      expect(await card.getByRole('link', { name: /Navigate/ }).getAttribute('href')).toBe(
+        `geo:51.571,-0.146?q=51.571,-0.146(${encodeURIComponent(own)})`,
+      )
+
+      await card.getByRole('link', { name: 'Open job: Radiator bleed' }).click()
+      await page.getByRole('heading', { name: 'Radiator bleed', level: 1 }).waitFor()
+      await page.getByText(own, { exact: true }).waitFor()
+      expect(await page.getByText('40 Hill Road, London N6').count()).toBe(0)
+      const call = page.getByRole('link', { name: 'Call 020 7946 0123' })
+      expect(await call.getAttribute('href')).toBe('tel:+442079460123')
+      await expectAccessible(page, 'a job with an address of its own')
     })
 
     it('lets an admin create, edit, deactivate and delete a form template', async () => {

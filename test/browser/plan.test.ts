@@ -2,6 +2,8 @@
 // depot's Monday, watch it finish, read the preview (totals, routes on the timeline and map, the
 // board as it is), apply it and see the jobs assigned on the board; a plan made stale by an edit is
 // refused and run again; a plan is discarded; a dispatcher plans too.
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { makeLocation, makeShift, makeUser, makeVehicle } from '../factories.js'
@@ -125,6 +127,14 @@ for (const dialect of BROWSER_DIALECTS) {
         .waitFor()
       const routes = thePlan().getByRole('region', { name: 'The plan’s routes' })
       await expect.poll(() => routes.getByText(/^Boiler service \d, planned \d\d:\d\d/).count()).toBe(6)
+      // The drives between the planned stops, as on the board: one to each stop, then back to the start.
+      const drives = routes.getByRole('img', { name: /^\d+ (min|h)[^,]* drive, [\d.]+ km, / })
+      expect(await drives.count()).toBeGreaterThanOrEqual(6)
+      await routes
+        .getByRole('img', { name: /drive, [\d.]+ km, the start to Boiler service \d$/ })
+        .first()
+        .waitFor()
+      await page.screenshot({ path: join(tmpdir(), `plan-preview-${dialect}.png`), fullPage: true })
       await thePlan()
         .getByRole('region', { name: 'The plan on the map' })
         .getByTitle('Depot: Salford Depot')

@@ -1,9 +1,13 @@
 // Team and Organisation in a real browser: add a dispatcher and give them a password (they can then
-// sign in), change a role, deactivate with confirmation; rename the organisation, with the server's
-// field error next to the field; the not-found page.
+// sign in), change a role, deactivate with confirmation; change a worker's colour (by pointer and by
+// keyboard); rename the organisation, with the server's field error next to the field; the not-found
+// page.
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { BROWSER_DIALECTS } from '../helpers.js'
+import { type AdminApi, adminApi } from './admin-api.js'
 import { expectAccessible, launchBrowser, openPage, type WatchedPage } from './browser.js'
 import {
   createOrganisationWithTeam,
@@ -23,12 +27,14 @@ for (const dialect of BROWSER_DIALECTS) {
   describe(`${dialect}: Team and Organisation`, () => {
     let server: DashboardServer
     let acme: Organisation
+    let api: AdminApi
     let watched: WatchedPage
     let page: Page
 
     beforeAll(async () => {
       server = await startDashboard(dialect)
       acme = await createOrganisationWithTeam(server)
+      api = await adminApi(server, acme.id)
     })
     afterAll(() => server?.close())
     beforeEach(async () => {
@@ -68,11 +74,11 @@ for (const dialect of BROWSER_DIALECTS) {
       await row('Priya Patel').getByText('Can sign in').waitFor()
 
       await row(acme.worker.email)
-        .getByRole('button', { name: `Change role of ${acme.worker.name}` })
+        .getByRole('button', { name: `Edit ${acme.worker.name}` })
         .click()
-      const role = page.getByRole('dialog', { name: `Change ${acme.worker.name}’s role` })
+      const role = page.getByRole('dialog', { name: `Edit ${acme.worker.name}` })
       await role.getByLabel('Dispatcher').check()
-      await role.getByRole('button', { name: 'Save role' }).click()
+      await role.getByRole('button', { name: 'Save' }).click()
       await row(acme.worker.email).getByText('Dispatcher').waitFor()
 
       await row(acme.dispatcher.email)
@@ -95,6 +101,87 @@ for (const dialect of BROWSER_DIALECTS) {
       await page.getByLabel('Password').fill(acme.dispatcher.password)
       await page.getByRole('button', { name: 'Sign in' }).click()
       await expect.poll(() => page.getByRole('alert').textContent()).toBe('Email or password is incorrect.')
+    })
+
+    it('changes a worker’s colour, shown beside their name and kept; the choice works by keyboard', async () => {
+      type User = { id: string; name: string; email: string; colour: number }
+      const { user } = await api<{ user: User }>('POST', '/team/users', {
+        name: 'Cora Colour',
+        email: `cora.${acme.id.slice(-6)}@example.com`,
+      })
+      expect(user.colour).not.toBe(5)
+      const swatch = () => row(user.email).locator('.colour-swatch')
+      const edit = page.getByRole('dialog', { name: `Edit ${user.name}` })
+      const colours = edit.getByRole('radiogroup', { name: 'Colour' })
+      const openEdit = async () => {
+        await row(user.email)
+          .getByRole('button', { name: `Edit ${user.name}` })
+          .click()
+        await colours.waitFor()
+      }
+
+      await signIn(page, acme.admin, '/team')
+      expect(await swatch().getAttribute('data-colour')).toBe(String(user.colour))
+      await openEdit()
+      expect(await colours.getByRole('radio').count()).toBe(8)
+      expect(await colours.getByRole('radio', { name: `Colour ${user.colour}` }).isChecked()).toBe(true)
+      // The radio is visually hidden: a person clicks its swatch.
+      const five = colours.getByRole('radio', { name: 'Colour 5' })
+      await colours.locator('label', { has: page.getByRole('radio', { name: 'Colour 5' }) }).click()
+      expect(await five.isChecked()).toBe(true)
+      await expectAccessible(page, 'the edit-member dialog')
+      await page.screenshot({ path: join(tmpdir(), `team-colour-edit-${dialect}.png`) })
+      await page.setViewportSize({ width: 390, height: 844 })
+      await page.screenshot({ path: join(tmpdir(), `team-colour-edit-390-${dialect}.png`) })
+      await page.setViewportSize({ width: 1360, height: 900 })
+      const patch = page.waitForRequest((request) => request.method() === 'PATCH')
+      await edit.getByRole('button', { name: 'Save' }).click()
+      // Only what changed is sent: the role stays out of the request.
+      expect((await patch).postDataJSON()).toEqual({ colour: 5 })
+      await edit.waitFor({ state: 'detached' })
+
+      await expect.poll(() => swatch().getAttribute('data-colour')).toBe('5')
+      // Painted in the palette's fifth colour, as the board and the maps draw the worker now.
+      const [painted, route5] = await swatch().evaluate((swatch) => {
+        const probe = swatch.ownerDocument.body.appendChild(swatch.ownerDocument.createElement('span'))
+        probe.style.background = 'var(--route-5)'
+        const view = swatch.ownerDocument.defaultView
+        const colours = [
+          view?.getComputedStyle(swatch).backgroundColor,
+          view?.getComputedStyle(probe).backgroundColor,
+        ]
+        probe.remove()
+        return colours
+      })
+      expect(painted).toBe(route5)
+      expect(painted).toMatch(/^rgb\(/)
+      await page.reload()
+      await swatch().waitFor()
+      expect(await swatch().getAttribute('data-colour')).toBe('5')
+      const { users } = await api<{ users: User[] }>(
+        'GET',
+        `/team/users?search=${encodeURIComponent(user.email)}`,
+      )
+      expect(users.map((u) => [u.id, u.colour])).toEqual([[user.id, 5]])
+
+      // Native radios: the checked one takes the focus, ArrowRight moves the choice to the next.
+      await openEdit()
+      expect(await five.isChecked()).toBe(true)
+      await five.focus()
+      await page.keyboard.press('ArrowRight')
+      const six = colours.getByRole('radio', { name: 'Colour 6' })
+      expect(await six.isChecked()).toBe(true)
+      expect(await six.evaluate((el) => el === el.ownerDocument.activeElement)).toBe(true)
+      expect(await five.isChecked()).toBe(false)
+      // The focus ring is drawn round the focused swatch (the radio itself is visually hidden).
+      const ring = await colours
+        .locator('label', { has: page.getByRole('radio', { name: 'Colour 6' }) })
+        .evaluate((el) => el.ownerDocument.defaultView?.getComputedStyle(el).outlineStyle)
+      expect(ring).toBe('solid')
+      await edit.screenshot({ path: join(tmpdir(), `team-colour-focus-${dialect}.png`) })
+      await edit.getByRole('button', { name: 'Cancel' }).click()
+      await edit.waitFor({ state: 'detached' })
+      expect(await swatch().getAttribute('data-colour')).toBe('5')
     })
 
     it('renames the organisation, showing a refused name next to the field', async () => {

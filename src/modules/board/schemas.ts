@@ -51,7 +51,8 @@ const TravelLeg = Type.Object({
   durationSeconds: Type.Integer({ description: 'Drive time at the vehicle’s speed factor' }),
 })
 
-const AbsenceOfDay = Type.Object({
+/** An absence as a day sees it: whole (no times) or part of it, in the depot's wall clock. */
+export const AbsenceOfDay = Type.Object({
   id: Id,
   reason: AbsenceReason,
   startTime: Nullable(Type.String({ description: 'HH:MM; null: the whole day' })),

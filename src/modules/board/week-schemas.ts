@@ -13,7 +13,7 @@ import {
   TimeWindowType,
   WorkerColour,
 } from '../../http/schemas.js'
-import { AbsenceReason } from '../shifts/absences-schemas.js'
+import { AbsenceOfDay } from './schemas.js'
 
 /** How many waiting jobs the week lists at most. */
 export const WEEK_DUE_LIMIT = 200
@@ -38,14 +38,6 @@ export type WeekBoardQuery = Static<typeof WeekBoardQuery>
 const NamedRef = Type.Object({ id: Id, name: Type.String() })
 const Worker = Type.Object({ id: Id, name: Type.String(), colour: WorkerColour })
 
-const WeekAbsence = Type.Object({
-  id: Id,
-  reason: AbsenceReason,
-  startTime: Nullable(Type.String({ description: 'HH:MM; null: the whole day' })),
-  endTime: Nullable(Type.String()),
-  note: Nullable(Type.String()),
-})
-
 const WeekShift = Type.Object({
   shiftId: Id,
   vehicle: NamedRef,
@@ -61,7 +53,7 @@ const WeekShift = Type.Object({
     description:
       'null: worked. ABSENT: the worker is away the whole shift (absence says why); SHIFT_OFF: cancelled that date',
   }),
-  absence: NullableObject(WeekAbsence),
+  absence: NullableObject(AbsenceOfDay),
 })
 
 const WeekJob = Type.Object({
@@ -87,7 +79,7 @@ const WeekDayCell = Type.Object({
   date: Type.String({ format: 'date' }),
   shifts: Type.Array(WeekShift, { description: 'The worker’s weekly shifts of that weekday, by start' }),
   absence: NullableObject(
-    Type.Object(WeekAbsence.properties, {
+    Type.Object(AbsenceOfDay.properties, {
       description: 'Set when the worker is away all day: every shift of the day is off for an absence',
     }),
   ),

@@ -56,6 +56,11 @@ export const MyJob = Type.Object(
     ),
     timeZone: Type.String({ description: 'IANA time zone of the depot: the times to show' }),
     number: Type.String({ description: 'J-1042: the number the customer quotes' }),
+    address: Nullable(
+      Type.String({
+        description: 'Where the job is, when not at its customer’s address; null: at customer.address',
+      }),
+    ),
     customer: Nullable(
       Type.Object(
         {

@@ -65,6 +65,7 @@ async function shape(
         enRouteAt: row.en_route_at,
         timeZone: row.depot_timezone ?? 'UTC',
         number: `J-${row.number}`,
+        address: row.address,
         customer:
           row.customer_id && row.customer_name !== null
             ? {

@@ -3723,6 +3723,8 @@ export type components = {
             timeZone: string;
             /** @description J-1042: the number the customer quotes */
             number: string;
+            /** @description Where the job is, when not at its customer’s address; null: at customer.address */
+            address: string | null;
             customer: {
                 /** @description Opaque identifier */
                 id: string;

@@ -38,6 +38,8 @@ export function AddressLookup({
   onPick,
   error,
   hint,
+  keptHint,
+  withMap = true,
   optional,
   placeholder,
 }: {
@@ -47,6 +49,10 @@ export function AddressLookup({
   onPick: (match: AddressMatch) => void
   error?: string | undefined
   hint?: ReactNode
+  /** The part of the hint that still holds without a lookup (the hint is about picking matches). */
+  keptHint?: string
+  /** Whether the dialog has a map to place a pin on; else the coordinates are typed. */
+  withMap?: boolean
   optional?: boolean
   placeholder?: string
 }) {
@@ -104,14 +110,16 @@ export function AddressLookup({
     }
   }
 
+  // Where the coordinates come from instead: the dialog's map pin, or only the fields.
+  const otherwise = withMap ? 'place the pin on the map, or type the coordinates' : 'type the coordinates'
   const status = !wanted
     ? ''
     : lookup.isFetching
       ? 'Looking up the address…'
       : lookup.error && !notConfigured
-        ? 'Address lookup is not available right now: enter the coordinates or place the pin.'
+        ? `Address lookup is not available right now: ${otherwise}.`
         : lookup.data && matches.length === 0
-          ? 'No address found: check the spelling, or place the pin on the map.'
+          ? `No address found: check the spelling, or ${otherwise}.`
           : ''
 
   return (
@@ -119,7 +127,7 @@ export function AddressLookup({
       label={label}
       hint={
         settings.data && !available
-          ? 'No address lookup on this service: place the pin on the map, or type the coordinates'
+          ? `${keptHint ? `${keptHint} ` : ''}No address lookup on this service: ${otherwise}.`
           : hint
       }
       optional={optional}

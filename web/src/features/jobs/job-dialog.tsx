@@ -1,6 +1,7 @@
 // Create or edit a job: what (title, description), for whom and where (customer, depot, the
-// coordinates when not the customer's), when (the window, must be kept or preferred, in the depot's time zone),
-// how long and how urgent, and what it needs (tags, demands per capacity dimension).
+// address and coordinates when not the customer's), when (the window, must be kept or preferred,
+// in the depot's time zone), how long and how urgent, and what it needs (tags, demands per
+// capacity dimension).
 import { useState } from 'react'
 import { useDepots } from '../../app/time-zone'
 import { minutesText, numberProblems, parseNumber, text } from '../../lib/form-values'
@@ -10,17 +11,22 @@ import { FormDialog } from '../../ui/form-dialog'
 import { SelectField, TextAreaField, TextField } from '../../ui/form-fields'
 import { useFormState } from '../../ui/use-form-state'
 import { AddressLookup } from '../customers/address-lookup'
+import { useCustomer } from '../customers/queries'
 import { type Amounts, CapacityInputs, readAmounts, TagChoices } from '../fleet/tag-choices'
 import { CustomerSelect } from './customer-select'
 import { PRIORITIES, type TimeWindowType, WINDOW_TYPES } from './job-labels'
 import { fromZonedInput, toZonedInput, useJobTimeZone } from './job-time'
 import { type JobBody, type JobDetail, JobSaveError, useSaveJob } from './queries'
 
+const ADDRESS_HINT =
+  'Where the job is, when not at the customer’s address. Leave blank to use the customer’s.'
+
 const FIELDS = [
   'title',
   'description',
   'customerId',
   'locationId',
+  'address',
   'jobLatitude',
   'jobLongitude',
   'priority',
@@ -51,6 +57,7 @@ export function JobDialog({
       description: job?.description ?? '',
       customerId: job?.customerId ?? '',
       locationId: job?.locationId ?? '',
+      address: job?.address ?? '',
       jobLatitude: text(job?.jobLatitude),
       jobLongitude: text(job?.jobLongitude),
       earliestStart: toZonedInput(job?.earliestStart, initialZone),
@@ -69,8 +76,11 @@ export function JobDialog({
     },
   )
   const { values, setField } = form
-  // Only to find the coordinates: a job has no address of its own (its customer's is used).
-  const [addressText, setAddressText] = useState('')
+  // The customer's address is where the job is when it has none of its own: the field shows it.
+  const chosen = useCustomer(values.customerId || undefined)
+  const customerAddress =
+    chosen.data?.customer.address ??
+    (job?.customer?.id === values.customerId ? job.customer.address : undefined)
   const zone = useJobTimeZone(values.locationId)
   const extraErrors = serverErrors(failure && failure.step !== 'job' ? failure.cause : null, [
     'tagIds',
@@ -89,11 +99,14 @@ export function JobDialog({
       ...(amounts.invalid ? { demands: 'must be numbers' } : {}),
     }
     if (!form.check(problems)) return
+    const address = values.address.trim()
     const body: JobBody = {
       title: values.title.trim(),
       description: values.description.trim() || null,
       customerId: values.customerId || null,
       locationId: values.locationId || null,
+      // Blank: at the customer's address — a new job sends nothing, an edited one clears its own.
+      ...(address ? { address } : savedId ? { address: null } : {}),
       jobLatitude: numbers.jobLatitude,
       jobLongitude: numbers.jobLongitude,
       priority: values.priority,
@@ -167,16 +180,20 @@ export function JobDialog({
         </SelectField>
         <div className="span-2">
           <AddressLookup
-            label="Find the job’s address"
+            label="Address"
             optional
-            value={addressText}
-            onChange={setAddressText}
+            value={values.address}
+            onChange={(typed) => setField('address', typed)}
             onPick={(match) => {
-              setAddressText(match.label)
+              setField('address', match.label)
               setField('jobLatitude', match.latitude)
               setField('jobLongitude', match.longitude)
             }}
-            hint="When the job is not at the customer’s address: pick a match to fill the latitude and longitude"
+            error={form.error('address')}
+            placeholder={customerAddress || undefined}
+            hint={ADDRESS_HINT}
+            keptHint={ADDRESS_HINT}
+            withMap={false}
           />
         </div>
         <TextField
@@ -184,7 +201,7 @@ export function JobDialog({
           name="jobLatitude"
           label="Latitude"
           optional
-          hint="Where the job is, when not at the customer’s address"
+          hint="The job’s own place, when not the customer’s: a picked address fills it"
           inputMode="decimal"
         />
         <TextField form={form} name="jobLongitude" label="Longitude" optional inputMode="decimal" />

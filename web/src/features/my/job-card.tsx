@@ -16,6 +16,7 @@ export function JobCard({ job, pending, now }: { job: MyJob; pending: QueuedActi
   const window = clockRange(job.earliestStart, job.latestEnd, zone)
   const missing = missingForms(job).length
   const place = placeOf(job)
+  const address = addressOf(job)
   const completing = isCompletionPending(pending)
   const look = completing ? 'completing' : job.status.toLowerCase()
   return (
@@ -66,14 +67,21 @@ export function JobCard({ job, pending, now }: { job: MyJob; pending: QueuedActi
           <dt>On site</dt>
           <dd>{duration(job.serviceDuration)}</dd>
         </div>
-        {job.customer && (
+        {job.customer ? (
           <div className="my-facts-wide">
             <dt>Customer</dt>
             <dd>
               <span>{job.customer.name}</span>
-              {job.customer.address && <div className="muted">{job.customer.address}</div>}
+              {address && <div className="muted">{address}</div>}
             </dd>
           </div>
+        ) : (
+          address && (
+            <div className="my-facts-wide">
+              <dt>Address</dt>
+              <dd>{address}</dd>
+            </div>
+          )
         )}
         {job.forms.length > 0 && (
           <div>
@@ -118,12 +126,17 @@ export function JobCard({ job, pending, now }: { job: MyJob; pending: QueuedActi
   )
 }
 
+/** Where the job happens, in words: its own address (migration 0028) when it has one, else its customer's. */
+export function addressOf(job: MyJob): string {
+  return job.address || job.customer?.address || ''
+}
+
 /** Where the job happens, for navigation links: its coordinates and a label. */
 export function placeOf(job: MyJob) {
   if (job.latitude === null || job.longitude === null) return null
   return {
     latitude: job.latitude,
     longitude: job.longitude,
-    label: job.customer?.address || job.customer?.name || job.title,
+    label: addressOf(job) || job.customer?.name || job.title,
   }
 }

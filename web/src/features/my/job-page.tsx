@@ -4,6 +4,7 @@
 import { useState } from 'react'
 import { Link, useParams } from 'react-router'
 import { ApiError } from '../../api/errors'
+import { displayPhone } from '../../lib/phone'
 import { Badge } from '../../ui/badge'
 import { Banner } from '../../ui/banner'
 import { Button, ButtonLink } from '../../ui/button'
@@ -12,7 +13,7 @@ import { ErrorState, LoadingState } from '../../ui/states'
 import { useToast } from '../../ui/toast'
 import { windowTypeLabel } from '../jobs/job-labels'
 import { clock, clockRange, duration } from './format'
-import { placeOf } from './job-card'
+import { addressOf, placeOf } from './job-card'
 import { LateBadge, PendingBadge, ShownStatusBadge } from './job-status'
 import { geoUrl, mapsUrl } from './navigate'
 import type { QueuedAction } from './offline-queue'
@@ -84,6 +85,7 @@ function JobDetails({ job, pending }: { job: MyJob; pending: QueuedAction[] }) {
   const now = useNow()
   const zone = job.timeZone
   const place = placeOf(job)
+  const address = addressOf(job)
   const window = clockRange(job.earliestStart, job.latestEnd, zone)
   return (
     <section className="card my-card" aria-labelledby="job-title">
@@ -132,14 +134,21 @@ function JobDetails({ job, pending }: { job: MyJob; pending: QueuedAction[] }) {
             <dd>{clock(job.completedAt, zone)}</dd>
           </div>
         )}
+        {!job.customer && address && (
+          <div className="my-facts-wide">
+            <dt>Address</dt>
+            <dd>{address}</dd>
+          </div>
+        )}
         <div className="my-facts-wide">
           <dt>Customer</dt>
           <dd>
             <span>{job.customer ? job.customer.name : 'No customer'}</span>
-            {job.customer?.address && <div className="muted">{job.customer.address}</div>}
+            {job.customer && address && <div className="muted">{address}</div>}
             {job.customer?.phone && (
               <div>
-                <a href={`tel:${job.customer.phone}`}>Call {job.customer.phone}</a>
+                {/* Dialled in E.164, read in the national form as the dashboard shows it. */}
+                <a href={`tel:${job.customer.phone}`}>Call {displayPhone(job.customer.phone)}</a>
               </div>
             )}
             {job.customer?.email && (

@@ -17,6 +17,7 @@ import { StatusLegend } from '../board/status'
 import { Timeline, type TimelineRow } from '../board/timeline'
 import { colourOf } from '../board/worker-colour'
 import { MapPanel } from '../map/map-panel'
+import { planTravelBars } from './plan-travel'
 import type { PlanResult, RoutePlan } from './queries'
 import { formatCost, formatNumber, REASONS } from './wording'
 
@@ -32,6 +33,7 @@ function planTimelineRows(result: PlanResult, board: Board, timeZone: string): T
     end: ms(route.end),
     breaks: route.breaks.map((b) => ({ start: ms(b.start), end: ms(b.end), isPaid: b.isPaid })),
     colour: colourOf(route.user),
+    travel: planTravelBars(route),
     blocks: route.stops.map((stop) => ({
       id: stop.jobId,
       title: stop.title,

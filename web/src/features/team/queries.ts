@@ -1,4 +1,4 @@
-// Team members: the list (paged, searched and filtered on the server), create, change (role),
+// Team members: the list (paged, searched and filtered on the server), create, change (role, colour),
 // activate and deactivate.
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { api, unwrap } from '../../api/client'

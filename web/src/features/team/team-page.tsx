@@ -1,5 +1,6 @@
-// Team: everyone in the organisation (server-side search, role and status filters, paging). Admins
-// add members, change roles, deactivate and reactivate; admins and dispatchers record absences.
+// Team: everyone in the organisation (server-side search, role and status filters, paging), each with
+// their colour. Admins add members, edit roles and colours, deactivate and reactivate; admins and
+// dispatchers record absences.
 import './team.css'
 import { useState } from 'react'
 import { errorMessage } from '../../api/errors'
@@ -13,10 +14,12 @@ import { DateTime } from '../../ui/date-time'
 import { ListPage } from '../../ui/list-page'
 import { EmptyState } from '../../ui/states'
 import { useToast } from '../../ui/toast'
+import { colourOf } from '../board/worker-colour'
 import { AbsencesDialog } from './absences-dialog'
+import { ColourSwatch } from './colour-choices'
 import { SetPasswordDialog } from './password-dialog'
 import { ROLES, roleLabel, type User, type UserRole, useSetUserActive, useUsers } from './queries'
-import { AddUserDialog, ChangeRoleDialog } from './user-dialogs'
+import { AddUserDialog, EditUserDialog } from './user-dialogs'
 
 const STATES = [
   { value: 'active', label: 'Active' },
@@ -38,7 +41,7 @@ export function TeamPage() {
   const setActive = useSetUserActive()
   const toast = useToast()
   const [adding, setAdding] = useState(false)
-  const [changing, setChanging] = useState<User | null>(null)
+  const [editing, setEditing] = useState<User | null>(null)
   const [deactivating, setDeactivating] = useState<User | null>(null)
   const [settingPassword, setSettingPassword] = useState<User | null>(null)
   const [absencesOf, setAbsencesOf] = useState<User | null>(null)
@@ -56,9 +59,12 @@ export function TeamPage() {
     {
       header: 'Name',
       cell: (u) => (
-        <span className="stack" style={{ gap: 0 }}>
-          <strong>{u.name}</strong>
-          <span className="muted">{u.email}</span>
+        <span className="team-member">
+          <ColourSwatch colour={colourOf(u)} />
+          <span className="stack" style={{ gap: 0 }}>
+            <strong>{u.name}</strong>
+            <span className="muted">{u.email}</span>
+          </span>
         </span>
       ),
     },
@@ -112,8 +118,8 @@ export function TeamPage() {
                     {u.hasPassword ? 'Change password' : 'Set password'}
                   </Button>
                 )}
-                <Button size="sm" onClick={() => setChanging(u)} aria-label={`Change role of ${u.name}`}>
-                  Change role
+                <Button size="sm" onClick={() => setEditing(u)} aria-label={`Edit ${u.name}`}>
+                  Edit
                 </Button>
                 {u.isActive ? (
                   <Button
@@ -192,7 +198,7 @@ export function TeamPage() {
         />
       )}
       {absencesOf && <AbsencesDialog user={absencesOf} onClose={() => setAbsencesOf(null)} />}
-      {changing && <ChangeRoleDialog user={changing} onClose={() => setChanging(null)} />}
+      {editing && <EditUserDialog user={editing} onClose={() => setEditing(null)} />}
       {settingPassword && (
         <SetPasswordDialog
           user={settingPassword}

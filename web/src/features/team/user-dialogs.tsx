@@ -1,7 +1,10 @@
-// Add a team member (name, email, role) and change a member's role.
+// Add a team member (name, email, role; the server gives them the least used colour) and edit a
+// member's role and colour.
 import { FormDialog } from '../../ui/form-dialog'
 import { RadioChoices, TextField } from '../../ui/form-fields'
 import { useFormState } from '../../ui/use-form-state'
+import { colourOf } from '../board/worker-colour'
+import { ColourChoices } from './colour-choices'
 import { ROLES, type User, type UserRole, useCreateUser, useUpdateUser } from './queries'
 
 function RoleChoices({ value, onChange }: { value: UserRole; onChange: (role: UserRole) => void }) {
@@ -40,20 +43,35 @@ export function AddUserDialog({ onClose, onAdded }: { onClose: () => void; onAdd
   )
 }
 
-export function ChangeRoleDialog({ user, onClose }: { user: User; onClose: () => void }) {
+/** The values that differ from the member's: the PATCH changes only the fields it is sent. */
+function changedValues<V extends object>(from: V, to: V): Partial<V> {
+  return Object.fromEntries(
+    Object.entries(to).filter(([field, value]) => from[field as keyof V] !== value),
+  ) as Partial<V>
+}
+
+export function EditUserDialog({ user, onClose }: { user: User; onClose: () => void }) {
   const update = useUpdateUser()
-  const form = useFormState({ role: user.role }, { fields: ['role'], submission: update })
+  const initial = { role: user.role, colour: colourOf(user) }
+  const form = useFormState(initial, { fields: ['role', 'colour'], submission: update })
   return (
     <FormDialog
-      title={`Change ${user.name}’s role`}
+      title={`Edit ${user.name}`}
       onClose={onClose}
-      onSubmit={() => update.mutate({ id: user.id, role: form.values.role }, { onSuccess: onClose })}
-      submitLabel="Save role"
+      onSubmit={() =>
+        update.mutate({ id: user.id, ...changedValues(initial, form.values) }, { onSuccess: onClose })
+      }
+      submitLabel="Save"
       submitting={form.submitting}
       submitDisabled={!form.dirty}
       formError={form.formError}
     >
       <RoleChoices value={form.values.role} onChange={(role) => form.setField('role', role)} />
+      <ColourChoices
+        value={form.values.colour}
+        onChange={(colour) => form.setField('colour', colour)}
+        error={form.error('colour')}
+      />
     </FormDialog>
   )
 }
