@@ -49,6 +49,8 @@ import { EVENT_DESCRIPTIONS, EVENT_PAYLOADS, EVENT_TYPES } from './modules/event
 import { formTemplateAdminRoutes } from './modules/form-templates/admin-routes.js'
 import { formAdminRoutes } from './modules/forms/admin-routes.js'
 import { geocodingAdminRoutes } from './modules/geocoding/admin-routes.js'
+import { jobSeriesAdminRoutes } from './modules/job-series/admin-routes.js'
+import type { SeriesGenerator } from './modules/job-series/generator.js'
 import { jobAdminRoutes } from './modules/jobs/admin-routes.js'
 import { jobRoutes } from './modules/jobs/routes.js'
 import { liveAdminRoutes, livePositionRoutes } from './modules/live/admin-routes.js'
@@ -102,6 +104,8 @@ declare module 'fastify' {
     webhooks: Webhooks
     /** The live day's ETA refresher (its minute's tick under a lease; woken by job writes). */
     live: LiveRefresher
+    /** Job series' occurrences made jobs up to the horizon (its hourly tick under a lease). */
+    series: SeriesGenerator
     /** The rate-limit store both APIs share (its status feeds /readyz and /metrics). */
     rateLimits: RateLimits
     /** serving → draining → closing: drives /readyz and `connection: close` during shutdown. */
@@ -166,9 +170,11 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     login,
     webhooks,
     live,
+    series,
   } = buildServices(app, deps, requestDb, rateLimits, ipLimit)
   app.decorate('webhooks', webhooks)
   app.decorate('live', live)
+  app.decorate('series', series)
   // Metrics: requests are counted in the same onResponse hook (by route pattern, never the URL);
   // everything else is read when /metrics is scraped.
   const metrics = new ServiceMetrics({
@@ -218,6 +224,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     ['dispatch', shiftAdminRoutes],
     ['dispatch', absenceAdminRoutes],
     ['dispatch', jobAdminRoutes],
+    ['dispatch', jobSeriesAdminRoutes],
     ['dispatch', customerAdminRoutes],
     ['dispatch', searchAdminRoutes],
     ['dispatch', geocodingAdminRoutes],

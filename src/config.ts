@@ -56,6 +56,10 @@ export interface Config extends ServerLimits {
   etaChangeMinutes: number
   /** Recompute the ETAs of shifts in progress this often, on one instance at a time (LIVE_REFRESH_SECONDS); 0: never here. */
   liveRefreshSeconds: number
+  /** Occurrences of job series become jobs this many days ahead, today included (SERIES_HORIZON_DAYS). */
+  seriesHorizonDays: number
+  /** Generate series' jobs this often, on one instance at a time (SERIES_GENERATE_SECONDS); 0: never here. */
+  seriesGenerateSeconds: number
   /** Prometheus metrics on a port of their own (not the API's); 0 turns the endpoint off. */
   metricsPort: number
   /** Interface of the metrics port: loopback unless the scraper runs on another host. */
@@ -154,6 +158,14 @@ export const LIVE_DEFAULTS = {
   positionRetentionDays: 7,
   etaChangeMinutes: 15,
   liveRefreshSeconds: 60,
+} as const
+/**
+ * Recurring job series (issue 31): four weeks of jobs ahead, the horizon moved on every hour (a new
+ * day's occurrences appear within the hour of its turn).
+ */
+export const SERIES_DEFAULTS = {
+  seriesHorizonDays: 28,
+  seriesGenerateSeconds: 3600,
 } as const
 
 function boolean(name: string, fallback: boolean, env: NodeJS.ProcessEnv): boolean {
@@ -300,6 +312,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     positionRetentionDays: positive('POSITION_RETENTION_DAYS', LIVE_DEFAULTS.positionRetentionDays, env),
     etaChangeMinutes: positive('ETA_CHANGE_MINUTES', LIVE_DEFAULTS.etaChangeMinutes, env),
     liveRefreshSeconds: integer('LIVE_REFRESH_SECONDS', LIVE_DEFAULTS.liveRefreshSeconds, env),
+    seriesHorizonDays: positive('SERIES_HORIZON_DAYS', SERIES_DEFAULTS.seriesHorizonDays, env),
+    seriesGenerateSeconds: integer('SERIES_GENERATE_SECONDS', SERIES_DEFAULTS.seriesGenerateSeconds, env),
     metricsPort: port('METRICS_PORT', DEFAULT_METRICS_PORT, env),
     metricsHost: env.METRICS_HOST || '127.0.0.1',
     shutdownDelayMs: integer('SHUTDOWN_DELAY_MS', 5000, env),

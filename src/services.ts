@@ -11,6 +11,7 @@ import {
   DEFAULT_ROUTE_PLAN_QUEUE_MAX,
   DEFAULT_SMTP_FROM,
   LIVE_DEFAULTS,
+  SERIES_DEFAULTS,
   type SESSION_DEFAULTS,
   WEBHOOK_DEFAULTS,
 } from './config.js'
@@ -22,6 +23,7 @@ import { type WebhookConfig, Webhooks } from './modules/automations/webhooks.js'
 import { SmtpMailer } from './modules/customer-messages/mailer.js'
 import { CustomerMail } from './modules/customer-messages/service.js'
 import { Geocoder } from './modules/geocoding/geocoder.js'
+import { SeriesGenerator } from './modules/job-series/generator.js'
 import { LiveRefresher } from './modules/live/refresher.js'
 import type { RouteOptions } from './modules/route-options.js'
 import { PLAN_RUNNER_DEFAULTS, PlanRunner } from './modules/route-plans/runner.js'
@@ -35,6 +37,7 @@ export interface ServiceDeps {
     Partial<WebhookConfig> &
     Partial<Pick<Config, 'planWorkers' | 'routePlanQueueMax'>> &
     Partial<Pick<Config, keyof typeof LIVE_DEFAULTS>> &
+    Partial<Pick<Config, keyof typeof SERIES_DEFAULTS>> &
     Partial<Pick<Config, keyof typeof SESSION_DEFAULTS>> &
     Partial<Pick<Config, 'publicBaseUrl' | 'smtpUrl' | 'smtpFrom' | 'geocoderUrl' | 'geocoderFormat'>>
   /** The server's "now": dashboard sessions, ETAs, shifts, plans of today and "On my way" (tests move it); Date.now by default. */
@@ -51,6 +54,8 @@ export interface Services {
   webhooks: Webhooks
   /** The live day's ETA refresher (woken by job writes; its minute's tick under a lease). */
   live: LiveRefresher
+  /** Job series' occurrences made jobs up to the horizon (its hourly tick under a lease). */
+  series: SeriesGenerator
 }
 
 /**
@@ -96,6 +101,14 @@ export function buildServices(
   const live = new LiveRefresher(deps.db, clock, { ...LIVE_DEFAULTS, ...pickLive(deps.config) }, app.log)
   app.addHook('onReady', async () => live.start())
   app.addHook('onClose', async () => live.close())
+  // Job series: the horizon of generated occurrences moved on every hour, on one instance at a time.
+  const seriesSettings = {
+    horizonDays: deps.config.seriesHorizonDays ?? SERIES_DEFAULTS.seriesHorizonDays,
+    generateSeconds: deps.config.seriesGenerateSeconds ?? SERIES_DEFAULTS.seriesGenerateSeconds,
+  }
+  const series = new SeriesGenerator(deps.db, clock, seriesSettings, app.log)
+  app.addHook('onReady', async () => series.start())
+  app.addHook('onClose', async () => series.close())
   const { dashboard, login } = buildDashboardSignIn({
     db: deps.db,
     config: deps.config,
@@ -115,13 +128,14 @@ export function buildServices(
     dashboard,
     clock,
     live,
+    seriesHorizonDays: seriesSettings.horizonDays,
     publicBaseUrl: deps.config.publicBaseUrl ?? DEFAULT_PUBLIC_BASE_URL,
     smtpConfigured: deps.config.smtpUrl !== undefined,
     ...(deps.config.geocoderUrl
       ? { geocoder: new Geocoder({ url: deps.config.geocoderUrl, format: deps.config.geocoderFormat }) }
       : {}),
   }
-  return { routeOptions, login, webhooks, live }
+  return { routeOptions, login, webhooks, live, series }
 }
 
 function pickLive(config: ServiceDeps['config']): Partial<Record<keyof typeof LIVE_DEFAULTS, number>> {

@@ -144,6 +144,8 @@ export async function createTestApp(
       planWorkers: 0,
       // Tests run the live day's minute refresh themselves (app.live.tick()).
       liveRefreshSeconds: 0,
+      // …and the job series' hourly generation (app.series.generateAll()).
+      seriesGenerateSeconds: 0,
       ipRateLimitPerMinute: TEST_IP_RATE_LIMIT_PER_MINUTE,
       ...config,
     },

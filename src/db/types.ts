@@ -225,6 +225,12 @@ export interface JobsTable {
    * coordinates stay the routing truth. Optional in the insert type for rows written directly.
    */
   address: ColumnType<string | null, string | null | undefined, string | null>
+  /**
+   * The series this job is an occurrence of, and that occurrence's date in the rule (migration 0030);
+   * null for a job made by hand. Set once, by the series generator; unique together.
+   */
+  series_id: ColumnType<string | null, string | null | undefined, never>
+  occurrence_date: ColumnType<string | null, string | null | undefined, never>
 }
 
 /** Each organisation's last job number (migration 0026). */
@@ -352,6 +358,36 @@ export interface JobEtasTable {
 }
 
 /** Migration 0022: who runs a named background task until when (one instance at a time). */
+/** A recurring job series (migration 0030): a job template and an RFC 5545 rule. */
+export interface JobSeriesTable {
+  id: string
+  organisation_id: string
+  /** JSON text: the job's fields as POST /v1/admin/job-series takes them (`job`). */
+  template: string
+  /** Normalised RRULE text, without DTSTART (start_date is it). */
+  rrule: string
+  start_date: string
+  end_date: string | null
+  window_start: string | null
+  window_end: string | null
+  window_type: TimeWindowType | null
+  created_at: Timestamp
+  updated_at: Timestamp
+}
+
+/** One occurrence of a series skipped, or moved to another date (migration 0030). */
+export interface JobSeriesExceptionsTable {
+  organisation_id: string
+  series_id: string
+  occurrence_date: string
+  kind: 'SKIP' | 'MOVE'
+  moved_to: string | null
+  window_start: string | null
+  window_end: string | null
+  window_type: TimeWindowType | null
+  created_at: Timestamp
+}
+
 export interface LeasesTable {
   name: string
   holder: string
@@ -573,6 +609,8 @@ export interface Database {
   customer_messages: CustomerMessagesTable
   absences: AbsencesTable
   shift_date_changes: ShiftDateChangesTable
+  job_series: JobSeriesTable
+  job_series_exceptions: JobSeriesExceptionsTable
 }
 
 export type JobRow = Selectable<JobsTable>

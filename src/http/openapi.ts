@@ -289,6 +289,11 @@ export async function installOpenApi<Event extends string>(
       },
       { name: 'Dispatch', description: 'Job tags, demands and the job lifecycle' },
       {
+        name: 'Job series',
+        description:
+          'Recurring jobs: a job template and an RFC 5545 rule whose occurrences become ordinary jobs a few weeks ahead',
+      },
+      {
         name: 'Forms',
         description:
           'Form templates (what workers fill in, and which jobs need it) and submissions on jobs (each sends FORM_SUBMITTED)',

@@ -240,6 +240,8 @@ export const ERROR_CODE_DESCRIPTIONS: Record<ErrorCode, string> = {
   ORGANISATION_REQUIRED:
     'The email and password match users of several organisations; sign in again naming one as organisationId',
   NOT_FOUND: 'Resource not found',
+  OCCURRENCE_NOT_FOUND:
+    "The date is not an occurrence of the series: not one of its rule's dates from its startDate to its end",
   METHOD_NOT_ALLOWED: 'The path exists, but not for this method; `Allow` lists its methods',
   CONFLICT: 'Conflicts with the current state of the resource',
   IN_USE: 'Other resources still refer to it',
@@ -272,6 +274,8 @@ export const ERROR_CODE_DESCRIPTIONS: Record<ErrorCode, string> = {
   TERMINAL_STATE: 'The job is COMPLETED or CANCELLED',
   JOB_IN_PROGRESS: 'The job is IN_PROGRESS',
   INVALID_TRANSITION: 'The job is not in a status this action applies to',
+  OCCURRENCE_DISPATCHED:
+    "The occurrence's job is already ASSIGNED, IN_PROGRESS, COMPLETED or CANCELLED: a series never changes it; change the job itself",
   RATE_LIMITED: 'Rate limit of the key exceeded; retry after `Retry-After` seconds',
   TOO_MANY_PLANS:
     'The organisation already has as many route plans queued or running as it may (ROUTE_PLAN_QUEUE_MAX); ' +

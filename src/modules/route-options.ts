@@ -27,6 +27,8 @@ export interface RouteOptions {
   clock: Clock
   /** The live day's ETA refresher and its settings. */
   live: LiveRefresher
+  /** SERIES_HORIZON_DAYS: a job series' occurrences become jobs this many days ahead. */
+  seriesHorizonDays: number
   /** PUBLIC_BASE_URL: where tracking links point. */
   publicBaseUrl: string
   /** Whether SMTP_URL is set: customer emails can be sent (GET /organisation says so). */

@@ -53,6 +53,7 @@ const CREATED: Record<string, Resource> = {
   execution: 'executions',
   routePlan: 'routePlans',
   absence: 'absences',
+  series: 'jobSeries',
 }
 
 interface FuzzState extends CheckContext {

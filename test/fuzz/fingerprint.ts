@@ -36,6 +36,8 @@ const AGGREGATES: Record<string, string[]> = {
   job_long_windows: ['count(*)'],
   absences: ['count(*)', 'max(created_at)'],
   shift_date_changes: ['count(*)', 'max(updated_at)', flag('is_off')],
+  job_series: ['count(*)', 'max(updated_at)', 'count(end_date)'],
+  job_series_exceptions: ['count(*)', 'max(created_at)', 'max(moved_to)'],
 }
 
 const QUERY = Object.entries(AGGREGATES)

@@ -59,6 +59,7 @@ const PATH_RESOURCES: Record<string, Resource> = {
   'route-plans': 'routePlans',
   'form-templates': 'formTemplates',
   absences: 'absences',
+  'job-series': 'jobSeries',
   // /my/jobs/{id}/forms/{templateId}
   forms: 'formTemplates',
 }

@@ -27,6 +27,7 @@ export type Resource =
   | 'routePlans'
   | 'formTemplates'
   | 'absences'
+  | 'jobSeries'
 
 /** An id to be picked from the pools when the request is sent: generated values stay replayable. */
 export class IdRef {

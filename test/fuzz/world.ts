@@ -48,6 +48,7 @@ const emptyPools = (): IdPools => ({
   routePlans: [],
   formTemplates: [],
   absences: [],
+  jobSeries: [],
 })
 
 export interface World {
@@ -235,6 +236,14 @@ async function seedOrganisation(
   })
   if (absence.status !== 201) throw new Error(`seeding an absence answered ${absence.status}`)
   pools.absences.push(absence.body.data.absence.id)
+  const series = await admin.post('/job-series', {
+    job: { title: 'Weekly check', locationId: refs.location.id, tagIds: [tags[0]!.id] },
+    rrule: 'FREQ=WEEKLY;BYDAY=MO,TH;COUNT=20',
+    startDate: '2026-11-09',
+    window: { startTime: '09:00', endTime: '11:00', type: 'HARD' },
+  })
+  if (series.status !== 201) throw new Error(`seeding a job series answered ${series.status}`)
+  pools.jobSeries.push(series.body.data.series.id)
   return { pools, seeded }
 }
 

@@ -38,6 +38,8 @@ export function sampleEventData(event: EventType, at: string): EventData[EventTy
       createdAt: at,
       number: 'J-1001',
       address: 'Trafalgar Square, London WC2N 5DN',
+      seriesId: null,
+      occurrenceDate: null,
     },
     JOB_UPDATED: {
       jobId,

@@ -128,6 +128,8 @@ for (const dialect of DIALECTS) {
             createdAt: job.createdAt,
             number: job.number,
             address: 'Gate 3, Unit 4, Westinghouse Road',
+            seriesId: null,
+            occurrenceDate: null,
           },
         },
       ])
@@ -153,6 +155,8 @@ for (const dialect of DIALECTS) {
         createdAt: bare.createdAt,
         number: bare.number,
         address: null,
+        seriesId: null,
+        occurrenceDate: null,
       })
     })
 

@@ -80,6 +80,17 @@ const JobNumber = Type.String({
   examples: ['J-1042'],
 })
 
+/** Read-only: set by the series generator (job-series module), so a write naming them is a 400. */
+const SeriesId = Type.String({
+  description:
+    'The recurring job series this job is an occurrence of (GET /v1/admin/job-series/{id}); null: none',
+})
+const OccurrenceDate = Type.String({
+  format: 'date',
+  description:
+    "The occurrence's date in its series' rule (YYYY-MM-DD, the depot's calendar); a moved occurrence keeps it",
+})
+
 /**
  * Stored as sent, as a customer's address is (no trimming); "" reads as no address of its own, like a
  * customer's default "".
@@ -243,6 +254,8 @@ export const JOB_FIELDS = [
     },
     created: true,
   },
+  { column: 'series_id', name: 'seriesId', schema: Nullable(SeriesId), created: true },
+  { column: 'occurrence_date', name: 'occurrenceDate', schema: Nullable(OccurrenceDate), created: true },
 ] as const satisfies readonly JobField[]
 
 type Field = (typeof JOB_FIELDS)[number]

@@ -42,6 +42,8 @@ const LISTED_KEYS = [
   'updatedAt',
   'number',
   'address',
+  'seriesId',
+  'occurrenceDate',
   'customer',
   'assignedUser',
   'location',

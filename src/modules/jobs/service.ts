@@ -207,14 +207,48 @@ async function jobReferences(
 
 const NO_EXTRAS = { tags: [], demands: [] }
 
+/** A job made as an occurrence of a series (job-series module): which one, and its tags and demands. */
+export interface JobOccurrence {
+  seriesId: string
+  occurrenceDate: string
+  /** Checked by the series when it was written (reference-data ids of the organisation). */
+  tagIds: readonly string[]
+  demands: readonly { capacityDimensionId: string; requiredValue: number }[]
+}
+
+/** The columns POST /jobs would write for `input`, after the rules that need no database. */
+function givenColumns(input: CreateJobBody): Partial<NewJob> {
+  const given = columnsOfBody(input, parseInstant, true) as Partial<NewJob>
+  assertWindowOrdered(given.earliest_start ?? null, given.latest_end ?? null)
+  assertCoordinatePair(given.job_latitude ?? null, given.job_longitude ?? null)
+  return given
+}
+
+/**
+ * Every rule POST /jobs applies to `input`, writing nothing: a series checks its template with it
+ * (400s name the body's fields as POST /jobs does).
+ */
+export async function assertJobCreatable(
+  trx: Transaction<Database>,
+  organisationId: string,
+  input: CreateJobBody,
+): Promise<void> {
+  givenColumns(input)
+  await jobReferences(trx, organisationId, input.customerId, input.locationId)
+}
+
+/**
+ * POST /jobs; with `occurrence`, the job is that occurrence of a series (its tags and demands written
+ * in the same transaction, so JOB_CREATED is still its one event). A second job for the same
+ * occurrence fails on the unique (series_id, occurrence_date) index (db/errors.ts isUniqueViolation).
+ */
 export async function createJob(
   db: Kysely<Database>,
   organisationId: string,
   input: CreateJobBody,
+  occurrence?: JobOccurrence,
 ): Promise<JobDetail> {
-  const given = columnsOfBody(input, parseInstant, true) as Partial<NewJob>
-  assertWindowOrdered(given.earliest_start ?? null, given.latest_end ?? null)
-  assertCoordinatePair(given.job_latitude ?? null, given.job_longitude ?? null)
+  const given = givenColumns(input)
   return db.transaction().execute(async (trx) => {
     const refs = await jobReferences(trx, organisationId, input.customerId, input.locationId)
     const now = nowIso()
@@ -238,8 +272,22 @@ export async function createJob(
       complete_recorded_at: null,
       en_route_at: null,
       number: await repository.takeJobNumber(trx, organisationId, FIRST_JOB_NUMBER),
+      series_id: occurrence?.seriesId ?? null,
+      occurrence_date: occurrence?.occurrenceDate ?? null,
     }
     await repository.insertJob(trx, job)
+    if (occurrence) {
+      for (const tagId of occurrence.tagIds) await repository.insertJobTag(trx, organisationId, job.id, tagId)
+      for (const demand of occurrence.demands) {
+        await repository.insertJobDemand(
+          trx,
+          organisationId,
+          job.id,
+          demand.capacityDimensionId,
+          demand.requiredValue,
+        )
+      }
+    }
     // The answer is what GET /jobs/:id reads back, built from what was written and the references
     // read above (a new job has no worker, tags or demands): no second read of the row.
     const created = serializeJobDetail(
@@ -247,7 +295,9 @@ export async function createJob(
       NO_EXTRAS,
     )
     await recordEvent(trx, organisationId, 'JOB_CREATED', jobCreatedData(created), now)
-    return created
+    // An occurrence may have tags or demands: then the answer is read back with them.
+    const hasExtras = occurrence && (occurrence.tagIds.length > 0 || occurrence.demands.length > 0)
+    return hasExtras ? getJob(trx, organisationId, job.id) : created
   })
 }
 

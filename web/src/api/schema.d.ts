@@ -787,6 +787,114 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/job-series": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List job series
+         * @description Newest first.
+         */
+        get: operations["listJobSeries"];
+        put?: never;
+        /**
+         * Create a recurring job series
+         * @description A job template (the fields of POST /jobs but its window, plus tagIds and demands) and an RFC 5545 rule from startDate. Each occurrence’s window is `window`’s local times on its date in the depot’s time zone (the template’s location, else the organisation’s primary depot, else UTC); no window: the whole local day, HARD. Occurrences become ordinary jobs (status CREATED, seriesId and occurrenceDate set, JOB_CREATED each) from today to SERIES_HORIZON_DAYS ahead (default 28), now and then every hour as the days pass. 400 at /body/rrule for a rule outside the subset or with no occurrence; the template’s 400s name /body/job/<field>.
+         */
+        post: operations["createJobSeries"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/job-series/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a job series
+         * @description The series, its rule in words and its next 5 occurrences with their jobs once generated.
+         */
+        get: operations["getJobSeries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Change a job series
+         * @description Template fields (only those sent), window, rule and start date. By default only occurrences not generated yet take the change; applyTo FUTURE_JOBS also changes the generated jobs still CREATED from today on (JOB_UPDATED each, when something really changes) and cancels those no longer in the rule. ASSIGNED and later jobs never change.
+         */
+        patch: operations["updateJobSeries"];
+        trace?: never;
+    };
+    "/job-series/{id}/end": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * End a job series
+         * @description No occurrence after lastDate. The generated jobs of later occurrences that are still CREATED are cancelled (JOB_CANCELLED, reason "The series ended on …"); ASSIGNED and later jobs are left to the dispatcher.
+         */
+        post: operations["endJobSeries"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/job-series/{id}/occurrences/{date}/skip": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Skip one occurrence
+         * @description The occurrence will not happen and is never generated again; its job, if generated and CREATED, is cancelled (JOB_CANCELLED). 404 OCCURRENCE_NOT_FOUND when the date is not one of the series; 422 OCCURRENCE_DISPATCHED when its job is ASSIGNED or later.
+         */
+        post: operations["skipJobSeriesOccurrence"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/job-series/{id}/occurrences/{date}/move": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Move one occurrence to another date
+         * @description The occurrence of `date` (its date in the rule, which its job keeps as occurrenceDate) happens on the body’s date instead, in its own window or the series’. A generated CREATED job moves with it (JOB_UPDATED); 422 OCCURRENCE_DISPATCHED when its job is ASSIGNED or later; 404 OCCURRENCE_NOT_FOUND when the date is not one of the series.
+         */
+        post: operations["moveJobSeriesOccurrence"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/customers": {
         parameters: {
             query?: never;
@@ -2579,6 +2687,13 @@ export type components = {
             number: string;
             /** @description The visit's address as people write it; when null (or ""), the customer's address is shown. Coordinates stay the routing truth (jobLatitude/jobLongitude); null clears it */
             address: string | null;
+            /** @description The recurring job series this job is an occurrence of (GET /v1/admin/job-series/{id}); null: none */
+            seriesId: string | null;
+            /**
+             * Format: date
+             * @description The occurrence's date in its series' rule (YYYY-MM-DD, the depot's calendar); a moved occurrence keeps it
+             */
+            occurrenceDate: string | null;
             customer: {
                 /** @description Opaque identifier */
                 id: string;
@@ -2767,6 +2882,13 @@ export type components = {
             number: string;
             /** @description The visit's address as people write it; when null (or ""), the customer's address is shown. Coordinates stay the routing truth (jobLatitude/jobLongitude); null clears it */
             address: string | null;
+            /** @description The recurring job series this job is an occurrence of (GET /v1/admin/job-series/{id}); null: none */
+            seriesId: string | null;
+            /**
+             * Format: date
+             * @description The occurrence's date in its series' rule (YYYY-MM-DD, the depot's calendar); a moved occurrence keeps it
+             */
+            occurrenceDate: string | null;
         };
         /** JobCreatedWebhook */
         JobCreatedWebhook: {
@@ -2868,6 +2990,13 @@ export type components = {
             number: string;
             /** @description The visit's address as people write it; when null (or ""), the customer's address is shown. Coordinates stay the routing truth (jobLatitude/jobLongitude); null clears it */
             address: string | null;
+            /** @description The recurring job series this job is an occurrence of (GET /v1/admin/job-series/{id}); null: none */
+            seriesId: string | null;
+            /**
+             * Format: date
+             * @description The occurrence's date in its series' rule (YYYY-MM-DD, the depot's calendar); a moved occurrence keeps it
+             */
+            occurrenceDate: string | null;
             customer: {
                 /** @description Opaque identifier */
                 id: string;
@@ -3012,6 +3141,148 @@ export type components = {
              */
             date: string | null;
             customerName: string | null;
+        };
+        /** JobSeries */
+        JobSeries: {
+            /** @description Opaque identifier */
+            id: string;
+            job: components["schemas"]["JobTemplate"];
+            /** @description Normalised RRULE text (RFC 5545), without DTSTART */
+            rrule: string;
+            /** @description The rule in words, e.g. "every 3 months on the 2nd Tuesday" */
+            ruleText: string;
+            /** Format: date */
+            startDate: string;
+            /**
+             * Format: date
+             * @description Set by POST …/end: no occurrence after it
+             */
+            endDate: string | null;
+            window: components["schemas"]["SeriesWindow"];
+            /** @description The depot time zone the window and dates are read in */
+            timeZone: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 datetime in UTC with milliseconds
+             * @example 2026-11-23T09:00:00.000Z
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 datetime in UTC with milliseconds
+             * @example 2026-11-23T09:00:00.000Z
+             */
+            updatedAt: string;
+        };
+        /** JobSeriesDetail */
+        JobSeriesDetail: {
+            /** @description Opaque identifier */
+            id: string;
+            job: components["schemas"]["JobTemplate"];
+            /** @description Normalised RRULE text (RFC 5545), without DTSTART */
+            rrule: string;
+            /** @description The rule in words, e.g. "every 3 months on the 2nd Tuesday" */
+            ruleText: string;
+            /** Format: date */
+            startDate: string;
+            /**
+             * Format: date
+             * @description Set by POST …/end: no occurrence after it
+             */
+            endDate: string | null;
+            window: components["schemas"]["SeriesWindow"];
+            /** @description The depot time zone the window and dates are read in */
+            timeZone: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 datetime in UTC with milliseconds
+             * @example 2026-11-23T09:00:00.000Z
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 datetime in UTC with milliseconds
+             * @example 2026-11-23T09:00:00.000Z
+             */
+            updatedAt: string;
+            /** @description The next 5 occurrences from today (the depot’s), skipped ones included and flagged */
+            nextOccurrences: components["schemas"]["SeriesOccurrence"][];
+        };
+        /**
+         * JobTemplate
+         * @description The fields of POST /jobs but the window (earliestStart, latestEnd, timeWindowType: the series `window` gives them), checked as POST /jobs checks them, plus tagIds and demands as PUT /jobs/{id}/tags and /demands take them. Every occurrence is a job with these fields.
+         */
+        JobTemplate: {
+            /** @description At least one visible character */
+            title: string;
+            /** @description Must exist in your organisation; null clears it (customer) */
+            customerId?: string | null;
+            /** @description Must exist in your organisation; null clears it (location) */
+            locationId?: string | null;
+            description?: string | null;
+            /**
+             * @description Decimal degrees, -90 to 90; with jobLongitude (both or neither)
+             * @example 51.5072
+             */
+            jobLatitude?: number | null;
+            /**
+             * @description Decimal degrees, -180 to 180; with jobLatitude (both or neither)
+             * @example -0.1276
+             */
+            jobLongitude?: number | null;
+            /** @enum {string} */
+            priority?: "LOW" | "NORMAL" | "HIGH";
+            /** @description Seconds; default: the customer's serviceDuration, else 900 */
+            serviceDuration?: number;
+            /** @description The visit's address as people write it; when null (or ""), the customer's address is shown. Coordinates stay the routing truth (jobLatitude/jobLongitude); null clears it */
+            address?: string | null;
+            /** @description Every tag of the job (replaces the current set); each must exist in your organisation */
+            tagIds?: string[];
+            /** @description Every demand of the job (replaces the current set) */
+            demands?: {
+                /** @description Must exist in your organisation; at most once per request */
+                capacityDimensionId: string;
+                /** @description Amount of that capacity the job uses */
+                requiredValue: number;
+            }[];
+        };
+        /**
+         * JobTemplateChanges
+         * @description Only the template fields sent change; null clears a nullable one
+         */
+        JobTemplateChanges: {
+            /** @description At least one visible character */
+            title?: string;
+            /** @description Must exist in your organisation; null clears it (customer) */
+            customerId?: string | null;
+            /** @description Must exist in your organisation; null clears it (location) */
+            locationId?: string | null;
+            description?: string | null;
+            /**
+             * @description Decimal degrees, -90 to 90; with jobLongitude (both or neither)
+             * @example 51.5072
+             */
+            jobLatitude?: number | null;
+            /**
+             * @description Decimal degrees, -180 to 180; with jobLatitude (both or neither)
+             * @example -0.1276
+             */
+            jobLongitude?: number | null;
+            /** @enum {string} */
+            priority?: "LOW" | "NORMAL" | "HIGH";
+            /** @description Seconds; default: the customer's serviceDuration, else 900 */
+            serviceDuration?: number;
+            /** @description The visit's address as people write it; when null (or ""), the customer's address is shown. Coordinates stay the routing truth (jobLatitude/jobLongitude); null clears it */
+            address?: string | null;
+            /** @description Every tag of the job (replaces the current set); each must exist in your organisation */
+            tagIds?: string[];
+            /** @description Every demand of the job (replaces the current set) */
+            demands?: {
+                /** @description Must exist in your organisation; at most once per request */
+                capacityDimensionId: string;
+                /** @description Amount of that capacity the job uses */
+                requiredValue: number;
+            }[];
         };
         /** JobUnassignedData */
         JobUnassignedData: {
@@ -3881,6 +4152,43 @@ export type components = {
                 hours: number;
             } | null;
         };
+        /** SeriesOccurrence */
+        SeriesOccurrence: {
+            /**
+             * Format: date
+             * @description The occurrence's date in the rule
+             */
+            date: string;
+            /**
+             * Format: date
+             * @description The date it happens instead, if moved
+             */
+            movedTo: string | null;
+            skipped: boolean;
+            /** @description Its job, once generated */
+            jobId: string | null;
+        };
+        /**
+         * SeriesWindow
+         * @description Each occurrence's window, in the depot's time zone (the template's location, else the organisation's primary depot, else UTC), so it keeps its local time across daylight-saving changes
+         */
+        SeriesWindow: {
+            /**
+             * @description Time of day, HH:MM (00:00–23:59)
+             * @example 08:30
+             */
+            startTime: string;
+            /**
+             * @description HH:MM, after startTime (the same day)
+             * @example 08:30
+             */
+            endTime: string;
+            /**
+             * @description HARD: must be kept — the route optimiser plans the visit inside the window or not at all, and assigning a job outside its own HARD window is refused (422 OUTSIDE_TIME_WINDOW); SOFT: preferred — a visit may end after it, at a cost (the organisation's routing.latenessPenaltyPerMinute)
+             * @enum {string}
+             */
+            type: "HARD" | "SOFT";
+        } | null;
         /** SessionInfo */
         SessionInfo: {
             user: {
@@ -17074,6 +17382,1656 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
                         code: "INVALID_TRANSITION" | "IDEMPOTENCY_KEY_REUSED";
+                    };
+                };
+            };
+            /** @description Rate limit of the key exceeded; retry after `Retry-After` seconds (RATE_LIMITED) */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code: "RATE_LIMITED";
+                    };
+                };
+            };
+            /** @description Unexpected error; nothing of it is shown, it is logged with the request id (INTERNAL_ERROR) */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code: "INTERNAL_ERROR";
+                    };
+                };
+            };
+            /** @description Database unreachable for the moment (SERVICE_UNAVAILABLE); retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code: "SERVICE_UNAVAILABLE";
+                    };
+                };
+            };
+        };
+    };
+    listJobSeries: {
+        parameters: {
+            query?: {
+                /** @description 1-indexed page number */
+                page?: number;
+                /** @description Page size (default 50, max 100) */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Job series, newest first */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            series: components["schemas"]["JobSeries"][];
+                            pagination: components["schemas"]["Pagination"];
+                        };
+                        /** @example Success */
+                        message: string;
+                    };
+                };
+            };
+            /** @description The request is not valid; `details` names each offending field (VALIDATION_ERROR) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code: "VALIDATION_ERROR";
+                    };
+                };
+            };
+            /** @description Missing, malformed, unknown, revoked or expired API key (UNAUTHORIZED) */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code: "UNAUTHORIZED";
+                    };
+                };
+            };
+            /** @description The key lacks the required scope (FORBIDDEN); or The organisation's plan has no API access (PLAN_UPGRADE_REQUIRED) */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code: "FORBIDDEN" | "PLAN_UPGRADE_REQUIRED";
+                    };
+                };
+            };
+            /** @description Rate limit of the key exceeded; retry after `Retry-After` seconds (RATE_LIMITED) */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code: "RATE_LIMITED";
+                    };
+                };
+            };
+            /** @description Unexpected error; nothing of it is shown, it is logged with the request id (INTERNAL_ERROR) */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code: "INTERNAL_ERROR";
+                    };
+                };
+            };
+            /** @description Database unreachable for the moment (SERVICE_UNAVAILABLE); retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code: "SERVICE_UNAVAILABLE";
+                    };
+                };
+            };
+        };
+    };
+    createJobSeries: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: a new value per operation (a UUID, say), 1 to 255 printable ASCII characters. For 24 hours, a request with the same key, method, path and body gets the first response again, status and body, with `Idempotent-Replayed: true`, and nothing is done twice; with another method, path or body it gets 422 `IDEMPOTENCY_KEY_REUSED`, and while the first is still running 409 `IDEMPOTENCY_KEY_IN_USE`. Keys belong to the organisation (all its API keys share them). A request refused before it ran (a body or header that fails validation, 401, 403, 429) or that failed on the server (5xx) is not kept: retry it with the same key. The answers of a request that ran, errors included (404, 409, 422, a 400 naming a reference that does not exist), are kept and replayed. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "job": {
+                 *         "title": "Weekly office clean",
+                 *         "serviceDuration": 3600
+                 *       },
+                 *       "rrule": "FREQ=WEEKLY;BYDAY=MO;COUNT=3",
+                 *       "startDate": "2026-11-30",
+                 *       "window": {
+                 *         "startTime": "09:00",
+                 *         "endTime": "11:00",
+                 *         "type": "HARD"
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    job: components["schemas"]["JobTemplate"];
+                    /**
+                     * @description RFC 5545 RRULE text (an "RRULE:" prefix is accepted). Allowed: FREQ=DAILY|WEEKLY|MONTHLY|YEARLY, INTERVAL, BYDAY (an ordinal such as 2TU or -1FR only with FREQ=MONTHLY), BYMONTHDAY, BYMONTH, and COUNT or UNTIL (a date, YYYYMMDD), separated by ";". Stored normalised
+                     * @example FREQ=WEEKLY;BYDAY=MO;COUNT=3
+                     * @example FREQ=MONTHLY;INTERVAL=3;BYDAY=2TU
+                     */
+                    rrule: string;
+                    /**
+                     * Format: date
+                     * @description The first day the rule counts from (its DTSTART), in the depot’s calendar; from 1970-01-01 to 9998-12-31
+                     * @example 2026-11-26
+                     */
+                    startDate: string;
+                    /** @description Each occurrence's window, in the depot's time zone (the template's location, else the organisation's primary depot, else UTC), so it keeps its local time across daylight-saving changes. Null or omitted: any time that day — the window is the whole local day, HARD (the visit belongs to that date) */
+                    window?: {
+                        /**
+                         * @description Time of day, HH:MM (00:00–23:59)
+                         * @example 08:30
+                         */
+                        startTime: string;
+                        /**
+                         * @description HH:MM, after startTime (the same day)
+                         * @example 08:30
+                         */
+                        endTime: string;
+                        /**
+                         * @description HARD: must be kept — the route optimiser plans the visit inside the window or not at all, and assigning a job outside its own HARD window is refused (422 OUTSIDE_TIME_WINDOW); SOFT: preferred — a visit may end after it, at a cost (the organisation's routing.latenessPenaltyPerMinute)
+                         * @enum {string}
+                         */
+                        type: "HARD" | "SOFT";
+                    } | null;
+                };
+            };
+        };
+        responses: {
+            /** @description The series */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            series: components["schemas"]["JobSeriesDetail"];
+                        };
+                        /** @example Success */
+                        message: string;
+                    };
+                };
+            };
+            /** @description The request is not valid; `details` names each offending field (VALIDATION_ERROR) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code: "VALIDATION_ERROR";
+                    };
+                };
+            };
+            /** @description Missing, malformed, unknown, revoked or expired API key (UNAUTHORIZED) */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code: "UNAUTHORIZED";
+                    };
+                };
+            };
+            /** @description The key lacks the required scope (FORBIDDEN); or The organisation's plan has no API access (PLAN_UPGRADE_REQUIRED); or A dashboard session request that changes something came without the X-CSRF-Token header of its session, or with another one (CSRF_INVALID) */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code: "FORBIDDEN" | "PLAN_UPGRADE_REQUIRED" | "CSRF_INVALID";
+                    };
+                };
+            };
+            /** @description A request with this Idempotency-Key is still running; retry once it has finished (IDEMPOTENCY_KEY_IN_USE) */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code: "IDEMPOTENCY_KEY_IN_USE";
+                    };
+                };
+            };
+            /** @description Body larger than 1 MiB (PAYLOAD_TOO_LARGE) */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code: "PAYLOAD_TOO_LARGE";
+                    };
+                };
+            };
+            /** @description Content-Type is not application/json (UNSUPPORTED_MEDIA_TYPE) */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code: "UNSUPPORTED_MEDIA_TYPE";
+                    };
+                };
+            };
+            /** @description This Idempotency-Key was used in the last 24 hours for another method, path or body; nothing was done (IDEMPOTENCY_KEY_REUSED) */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code: "IDEMPOTENCY_KEY_REUSED";
+                    };
+                };
+            };
+            /** @description Rate limit of the key exceeded; retry after `Retry-After` seconds (RATE_LIMITED) */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code: "RATE_LIMITED";
+                    };
+                };
+            };
+            /** @description Unexpected error; nothing of it is shown, it is logged with the request id (INTERNAL_ERROR) */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code: "INTERNAL_ERROR";
+                    };
+                };
+            };
+            /** @description Database unreachable for the moment (SERVICE_UNAVAILABLE); retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code: "SERVICE_UNAVAILABLE";
+                    };
+                };
+            };
+        };
+    };
+    getJobSeries: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Resource id
+                 * @example 0193e2f4-5b7a-7c3d-9e1f-2a4b6c8d0e1f
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The series */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            series: components["schemas"]["JobSeriesDetail"];
+                        };
+                        /** @example Success */
+                        message: string;
+                    };
+                };
+            };
+            /** @description The request is not valid; `details` names each offending field (VALIDATION_ERROR) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code: "VALIDATION_ERROR";
+                    };
+                };
+            };
+            /** @description Missing, malformed, unknown, revoked or expired API key (UNAUTHORIZED) */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code: "UNAUTHORIZED";
+                    };
+                };
+            };
+            /** @description The key lacks the required scope (FORBIDDEN); or The organisation's plan has no API access (PLAN_UPGRADE_REQUIRED) */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code: "FORBIDDEN" | "PLAN_UPGRADE_REQUIRED";
+                    };
+                };
+            };
+            /** @description Resource not found (NOT_FOUND) */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code: "NOT_FOUND";
+                    };
+                };
+            };
+            /** @description Rate limit of the key exceeded; retry after `Retry-After` seconds (RATE_LIMITED) */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code: "RATE_LIMITED";
+                    };
+                };
+            };
+            /** @description Unexpected error; nothing of it is shown, it is logged with the request id (INTERNAL_ERROR) */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code: "INTERNAL_ERROR";
+                    };
+                };
+            };
+            /** @description Database unreachable for the moment (SERVICE_UNAVAILABLE); retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code: "SERVICE_UNAVAILABLE";
+                    };
+                };
+            };
+        };
+    };
+    updateJobSeries: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: a new value per operation (a UUID, say), 1 to 255 printable ASCII characters. For 24 hours, a request with the same key, method, path and body gets the first response again, status and body, with `Idempotent-Replayed: true`, and nothing is done twice; with another method, path or body it gets 422 `IDEMPOTENCY_KEY_REUSED`, and while the first is still running 409 `IDEMPOTENCY_KEY_IN_USE`. Keys belong to the organisation (all its API keys share them). A request refused before it ran (a body or header that fails validation, 401, 403, 429) or that failed on the server (5xx) is not kept: retry it with the same key. The answers of a request that ran, errors included (404, 409, 422, a 400 naming a reference that does not exist), are kept and replayed. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /**
+                 * @description Resource id
+                 * @example 0193e2f4-5b7a-7c3d-9e1f-2a4b6c8d0e1f
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "window": {
+                 *         "startTime": "10:00",
+                 *         "endTime": "12:00",
+                 *         "type": "SOFT"
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    job?: components["schemas"]["JobTemplateChanges"];
+                    /**
+                     * @description RFC 5545 RRULE text (an "RRULE:" prefix is accepted). Allowed: FREQ=DAILY|WEEKLY|MONTHLY|YEARLY, INTERVAL, BYDAY (an ordinal such as 2TU or -1FR only with FREQ=MONTHLY), BYMONTHDAY, BYMONTH, and COUNT or UNTIL (a date, YYYYMMDD), separated by ";". Stored normalised
+                     * @example FREQ=WEEKLY;BYDAY=MO;COUNT=3
+                     * @example FREQ=MONTHLY;INTERVAL=3;BYDAY=2TU
+                     */
+                    rrule?: string;
+                    /**
+                     * Format: date
+                     * @description The first day the rule counts from; from 1970-01-01 to 9998-12-31
+                     * @example 2026-11-26
+                     */
+                    startDate?: string;
+                    /** @description Each occurrence's window, in the depot's time zone (the template's location, else the organisation's primary depot, else UTC), so it keeps its local time across daylight-saving changes. Null or omitted: any time that day — the window is the whole local day, HARD (the visit belongs to that date) */
+                    window?: {
+                        /**
+                         * @description Time of day, HH:MM (00:00–23:59)
+                         * @example 08:30
+                         */
+                        startTime: string;
+                        /**
+                         * @description HH:MM, after startTime (the same day)
+                         * @example 08:30
+                         */
+                        endTime: string;
+                        /**
+                         * @description HARD: must be kept — the route optimiser plans the visit inside the window or not at all, and assigning a job outside its own HARD window is refused (422 OUTSIDE_TIME_WINDOW); SOFT: preferred — a visit may end after it, at a cost (the organisation's routing.latenessPenaltyPerMinute)
+                         * @enum {string}
+                         */
+                        type: "HARD" | "SOFT";
+                    } | null;
+                    /**
+                     * @description FUTURE_OCCURRENCES (default): only occurrences not generated yet. FUTURE_JOBS: also the generated jobs still CREATED dated today or later (through PATCH /jobs/{id}, so each emits JOB_UPDATED); ASSIGNED and later jobs never change
+                     * @enum {string}
+                     */
+                    applyTo?: "FUTURE_OCCURRENCES" | "FUTURE_JOBS";
+                };
+            };
+        };
+        responses: {
+            /** @description The series */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            series: components["schemas"]["JobSeriesDetail"];
+                        };
+                        /** @example Success */
+                        message: string;
+                    };
+                };
+            };
+            /** @description The request is not valid; `details` names each offending field (VALIDATION_ERROR) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code: "VALIDATION_ERROR";
+                    };
+                };
+            };
+            /** @description Missing, malformed, unknown, revoked or expired API key (UNAUTHORIZED) */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code: "UNAUTHORIZED";
+                    };
+                };
+            };
+            /** @description The key lacks the required scope (FORBIDDEN); or The organisation's plan has no API access (PLAN_UPGRADE_REQUIRED); or A dashboard session request that changes something came without the X-CSRF-Token header of its session, or with another one (CSRF_INVALID) */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code: "FORBIDDEN" | "PLAN_UPGRADE_REQUIRED" | "CSRF_INVALID";
+                    };
+                };
+            };
+            /** @description Resource not found (NOT_FOUND) */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code: "NOT_FOUND";
+                    };
+                };
+            };
+            /** @description A request with this Idempotency-Key is still running; retry once it has finished (IDEMPOTENCY_KEY_IN_USE) */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code: "IDEMPOTENCY_KEY_IN_USE";
+                    };
+                };
+            };
+            /** @description Body larger than 1 MiB (PAYLOAD_TOO_LARGE) */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code: "PAYLOAD_TOO_LARGE";
+                    };
+                };
+            };
+            /** @description Content-Type is not application/json (UNSUPPORTED_MEDIA_TYPE) */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code: "UNSUPPORTED_MEDIA_TYPE";
+                    };
+                };
+            };
+            /** @description This Idempotency-Key was used in the last 24 hours for another method, path or body; nothing was done (IDEMPOTENCY_KEY_REUSED) */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code: "IDEMPOTENCY_KEY_REUSED";
+                    };
+                };
+            };
+            /** @description Rate limit of the key exceeded; retry after `Retry-After` seconds (RATE_LIMITED) */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code: "RATE_LIMITED";
+                    };
+                };
+            };
+            /** @description Unexpected error; nothing of it is shown, it is logged with the request id (INTERNAL_ERROR) */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code: "INTERNAL_ERROR";
+                    };
+                };
+            };
+            /** @description Database unreachable for the moment (SERVICE_UNAVAILABLE); retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code: "SERVICE_UNAVAILABLE";
+                    };
+                };
+            };
+        };
+    };
+    endJobSeries: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: a new value per operation (a UUID, say), 1 to 255 printable ASCII characters. For 24 hours, a request with the same key, method, path and body gets the first response again, status and body, with `Idempotent-Replayed: true`, and nothing is done twice; with another method, path or body it gets 422 `IDEMPOTENCY_KEY_REUSED`, and while the first is still running 409 `IDEMPOTENCY_KEY_IN_USE`. Keys belong to the organisation (all its API keys share them). A request refused before it ran (a body or header that fails validation, 401, 403, 429) or that failed on the server (5xx) is not kept: retry it with the same key. The answers of a request that ran, errors included (404, 409, 422, a 400 naming a reference that does not exist), are kept and replayed. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /**
+                 * @description Resource id
+                 * @example 0193e2f4-5b7a-7c3d-9e1f-2a4b6c8d0e1f
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "lastDate": "2027-03-31"
+                 *     }
+                 */
+                "application/json": {
+                    /**
+                     * Format: date
+                     * @description The last date an occurrence may have; none after it; from 1970-01-01 to 9998-12-31
+                     * @example 2026-11-26
+                     */
+                    lastDate: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The series */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            series: components["schemas"]["JobSeriesDetail"];
+                        };
+                        /** @example Success */
+                        message: string;
+                    };
+                };
+            };
+            /** @description The request is not valid; `details` names each offending field (VALIDATION_ERROR) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code: "VALIDATION_ERROR";
+                    };
+                };
+            };
+            /** @description Missing, malformed, unknown, revoked or expired API key (UNAUTHORIZED) */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code: "UNAUTHORIZED";
+                    };
+                };
+            };
+            /** @description The key lacks the required scope (FORBIDDEN); or The organisation's plan has no API access (PLAN_UPGRADE_REQUIRED); or A dashboard session request that changes something came without the X-CSRF-Token header of its session, or with another one (CSRF_INVALID) */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code: "FORBIDDEN" | "PLAN_UPGRADE_REQUIRED" | "CSRF_INVALID";
+                    };
+                };
+            };
+            /** @description Resource not found (NOT_FOUND) */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code: "NOT_FOUND";
+                    };
+                };
+            };
+            /** @description A request with this Idempotency-Key is still running; retry once it has finished (IDEMPOTENCY_KEY_IN_USE) */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code: "IDEMPOTENCY_KEY_IN_USE";
+                    };
+                };
+            };
+            /** @description Body larger than 1 MiB (PAYLOAD_TOO_LARGE) */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code: "PAYLOAD_TOO_LARGE";
+                    };
+                };
+            };
+            /** @description Content-Type is not application/json (UNSUPPORTED_MEDIA_TYPE) */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code: "UNSUPPORTED_MEDIA_TYPE";
+                    };
+                };
+            };
+            /** @description This Idempotency-Key was used in the last 24 hours for another method, path or body; nothing was done (IDEMPOTENCY_KEY_REUSED) */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code: "IDEMPOTENCY_KEY_REUSED";
+                    };
+                };
+            };
+            /** @description Rate limit of the key exceeded; retry after `Retry-After` seconds (RATE_LIMITED) */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code: "RATE_LIMITED";
+                    };
+                };
+            };
+            /** @description Unexpected error; nothing of it is shown, it is logged with the request id (INTERNAL_ERROR) */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code: "INTERNAL_ERROR";
+                    };
+                };
+            };
+            /** @description Database unreachable for the moment (SERVICE_UNAVAILABLE); retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code: "SERVICE_UNAVAILABLE";
+                    };
+                };
+            };
+        };
+    };
+    skipJobSeriesOccurrence: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: a new value per operation (a UUID, say), 1 to 255 printable ASCII characters. For 24 hours, a request with the same key, method, path and body gets the first response again, status and body, with `Idempotent-Replayed: true`, and nothing is done twice; with another method, path or body it gets 422 `IDEMPOTENCY_KEY_REUSED`, and while the first is still running 409 `IDEMPOTENCY_KEY_IN_USE`. Keys belong to the organisation (all its API keys share them). A request refused before it ran (a body or header that fails validation, 401, 403, 429) or that failed on the server (5xx) is not kept: retry it with the same key. The answers of a request that ran, errors included (404, 409, 422, a 400 naming a reference that does not exist), are kept and replayed. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /**
+                 * @description The series
+                 * @example 0193e2f4-5b7a-7c3d-9e1f-2a4b6c8d0e1f
+                 */
+                id: string;
+                /**
+                 * @description The occurrence's date in the series' rule; from 1970-01-01 to 9998-12-31
+                 * @example 2026-11-26
+                 */
+                date: string;
+            };
+            cookie?: never;
+        };
+        /** @description No input: send {} or no body at all */
+        requestBody?: {
+            content: {
+                "application/json": Record<string, never>;
+            };
+        };
+        responses: {
+            /** @description The occurrence as it now is */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            occurrence: components["schemas"]["SeriesOccurrence"];
+                        };
+                        /** @example Success */
+                        message: string;
+                    };
+                };
+            };
+            /** @description The request is not valid; `details` names each offending field (VALIDATION_ERROR) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code: "VALIDATION_ERROR";
+                    };
+                };
+            };
+            /** @description Missing, malformed, unknown, revoked or expired API key (UNAUTHORIZED) */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code: "UNAUTHORIZED";
+                    };
+                };
+            };
+            /** @description The key lacks the required scope (FORBIDDEN); or The organisation's plan has no API access (PLAN_UPGRADE_REQUIRED); or A dashboard session request that changes something came without the X-CSRF-Token header of its session, or with another one (CSRF_INVALID) */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code: "FORBIDDEN" | "PLAN_UPGRADE_REQUIRED" | "CSRF_INVALID";
+                    };
+                };
+            };
+            /** @description Resource not found (NOT_FOUND); or The date is not an occurrence of the series: not one of its rule's dates from its startDate to its end (OCCURRENCE_NOT_FOUND) */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code: "NOT_FOUND" | "OCCURRENCE_NOT_FOUND";
+                    };
+                };
+            };
+            /** @description A request with this Idempotency-Key is still running; retry once it has finished (IDEMPOTENCY_KEY_IN_USE) */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code: "IDEMPOTENCY_KEY_IN_USE";
+                    };
+                };
+            };
+            /** @description Body larger than 1 MiB (PAYLOAD_TOO_LARGE) */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code: "PAYLOAD_TOO_LARGE";
+                    };
+                };
+            };
+            /** @description Content-Type is not application/json (UNSUPPORTED_MEDIA_TYPE) */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code: "UNSUPPORTED_MEDIA_TYPE";
+                    };
+                };
+            };
+            /** @description The occurrence's job is already ASSIGNED, IN_PROGRESS, COMPLETED or CANCELLED: a series never changes it; change the job itself (OCCURRENCE_DISPATCHED); or This Idempotency-Key was used in the last 24 hours for another method, path or body; nothing was done (IDEMPOTENCY_KEY_REUSED) */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code: "OCCURRENCE_DISPATCHED" | "IDEMPOTENCY_KEY_REUSED";
+                    };
+                };
+            };
+            /** @description Rate limit of the key exceeded; retry after `Retry-After` seconds (RATE_LIMITED) */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code: "RATE_LIMITED";
+                    };
+                };
+            };
+            /** @description Unexpected error; nothing of it is shown, it is logged with the request id (INTERNAL_ERROR) */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code: "INTERNAL_ERROR";
+                    };
+                };
+            };
+            /** @description Database unreachable for the moment (SERVICE_UNAVAILABLE); retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code: "SERVICE_UNAVAILABLE";
+                    };
+                };
+            };
+        };
+    };
+    moveJobSeriesOccurrence: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: a new value per operation (a UUID, say), 1 to 255 printable ASCII characters. For 24 hours, a request with the same key, method, path and body gets the first response again, status and body, with `Idempotent-Replayed: true`, and nothing is done twice; with another method, path or body it gets 422 `IDEMPOTENCY_KEY_REUSED`, and while the first is still running 409 `IDEMPOTENCY_KEY_IN_USE`. Keys belong to the organisation (all its API keys share them). A request refused before it ran (a body or header that fails validation, 401, 403, 429) or that failed on the server (5xx) is not kept: retry it with the same key. The answers of a request that ran, errors included (404, 409, 422, a 400 naming a reference that does not exist), are kept and replayed. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /**
+                 * @description The series
+                 * @example 0193e2f4-5b7a-7c3d-9e1f-2a4b6c8d0e1f
+                 */
+                id: string;
+                /**
+                 * @description The occurrence's date in the series' rule; from 1970-01-01 to 9998-12-31
+                 * @example 2026-11-26
+                 */
+                date: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "date": "2026-12-08"
+                 *     }
+                 */
+                "application/json": {
+                    /**
+                     * Format: date
+                     * @description The date the occurrence happens instead; from 1970-01-01 to 9998-12-31
+                     * @example 2026-11-26
+                     */
+                    date: string;
+                    /** @description The occurrence's own window that date; omitted or null: the series' window */
+                    window?: {
+                        /**
+                         * @description Time of day, HH:MM (00:00–23:59)
+                         * @example 08:30
+                         */
+                        startTime: string;
+                        /**
+                         * @description HH:MM, after startTime (the same day)
+                         * @example 08:30
+                         */
+                        endTime: string;
+                        /**
+                         * @description HARD: must be kept — the route optimiser plans the visit inside the window or not at all, and assigning a job outside its own HARD window is refused (422 OUTSIDE_TIME_WINDOW); SOFT: preferred — a visit may end after it, at a cost (the organisation's routing.latenessPenaltyPerMinute)
+                         * @enum {string}
+                         */
+                        type: "HARD" | "SOFT";
+                    } | null;
+                };
+            };
+        };
+        responses: {
+            /** @description The occurrence as it now is */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            occurrence: components["schemas"]["SeriesOccurrence"];
+                        };
+                        /** @example Success */
+                        message: string;
+                    };
+                };
+            };
+            /** @description The request is not valid; `details` names each offending field (VALIDATION_ERROR) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code: "VALIDATION_ERROR";
+                    };
+                };
+            };
+            /** @description Missing, malformed, unknown, revoked or expired API key (UNAUTHORIZED) */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code: "UNAUTHORIZED";
+                    };
+                };
+            };
+            /** @description The key lacks the required scope (FORBIDDEN); or The organisation's plan has no API access (PLAN_UPGRADE_REQUIRED); or A dashboard session request that changes something came without the X-CSRF-Token header of its session, or with another one (CSRF_INVALID) */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code: "FORBIDDEN" | "PLAN_UPGRADE_REQUIRED" | "CSRF_INVALID";
+                    };
+                };
+            };
+            /** @description Resource not found (NOT_FOUND); or The date is not an occurrence of the series: not one of its rule's dates from its startDate to its end (OCCURRENCE_NOT_FOUND) */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code: "NOT_FOUND" | "OCCURRENCE_NOT_FOUND";
+                    };
+                };
+            };
+            /** @description A request with this Idempotency-Key is still running; retry once it has finished (IDEMPOTENCY_KEY_IN_USE) */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code: "IDEMPOTENCY_KEY_IN_USE";
+                    };
+                };
+            };
+            /** @description Body larger than 1 MiB (PAYLOAD_TOO_LARGE) */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code: "PAYLOAD_TOO_LARGE";
+                    };
+                };
+            };
+            /** @description Content-Type is not application/json (UNSUPPORTED_MEDIA_TYPE) */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code: "UNSUPPORTED_MEDIA_TYPE";
+                    };
+                };
+            };
+            /** @description The occurrence's job is already ASSIGNED, IN_PROGRESS, COMPLETED or CANCELLED: a series never changes it; change the job itself (OCCURRENCE_DISPATCHED); or This Idempotency-Key was used in the last 24 hours for another method, path or body; nothing was done (IDEMPOTENCY_KEY_REUSED) */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code: "OCCURRENCE_DISPATCHED" | "IDEMPOTENCY_KEY_REUSED";
                     };
                 };
             };

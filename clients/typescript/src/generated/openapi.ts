@@ -818,6 +818,13 @@ export type components = {
             number: string;
             /** @description The visit's address as people write it; when null (or ""), the customer's address is shown. Coordinates stay the routing truth (jobLatitude/jobLongitude); null clears it */
             address: string | null;
+            /** @description The recurring job series this job is an occurrence of (GET /v1/admin/job-series/{id}); null: none */
+            seriesId: string | null;
+            /**
+             * Format: date
+             * @description The occurrence's date in its series' rule (YYYY-MM-DD, the depot's calendar); a moved occurrence keeps it
+             */
+            occurrenceDate: string | null;
             customer: {
                 /** @description Opaque identifier */
                 id: string;
@@ -1123,6 +1130,13 @@ export type components = {
             number: string;
             /** @description The visit's address as people write it; when null (or ""), the customer's address is shown. Coordinates stay the routing truth (jobLatitude/jobLongitude); null clears it */
             address: string | null;
+            /** @description The recurring job series this job is an occurrence of (GET /v1/admin/job-series/{id}); null: none */
+            seriesId: string | null;
+            /**
+             * Format: date
+             * @description The occurrence's date in its series' rule (YYYY-MM-DD, the depot's calendar); a moved occurrence keeps it
+             */
+            occurrenceDate: string | null;
         };
         /** JobCreatedFeedData */
         JobCreatedFeedData: {
@@ -1184,6 +1198,13 @@ export type components = {
             number: string;
             /** @description The visit's address as people write it; when null (or ""), the customer's address is shown. Coordinates stay the routing truth (jobLatitude/jobLongitude); null clears it */
             address: string | null;
+            /** @description The recurring job series this job is an occurrence of (GET /v1/admin/job-series/{id}); null: none */
+            seriesId: string | null;
+            /**
+             * Format: date
+             * @description The occurrence's date in its series' rule (YYYY-MM-DD, the depot's calendar); a moved occurrence keeps it
+             */
+            occurrenceDate: string | null;
         };
         /** JobCreatedFeedEvent */
         JobCreatedFeedEvent: {
@@ -1331,6 +1352,13 @@ export type components = {
             number: string;
             /** @description The visit's address as people write it; when null (or ""), the customer's address is shown. Coordinates stay the routing truth (jobLatitude/jobLongitude); null clears it */
             address: string | null;
+            /** @description The recurring job series this job is an occurrence of (GET /v1/admin/job-series/{id}); null: none */
+            seriesId: string | null;
+            /**
+             * Format: date
+             * @description The occurrence's date in its series' rule (YYYY-MM-DD, the depot's calendar); a moved occurrence keeps it
+             */
+            occurrenceDate: string | null;
             customer: {
                 /** @description Opaque identifier */
                 id: string;
