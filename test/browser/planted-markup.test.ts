@@ -48,6 +48,7 @@ const TEXT = {
   customer: planted('Customer'),
   customerAddress: planted('Customer address'),
   assigned: planted('Assigned job'),
+  jobAddress: planted('Job address'),
   description: planted('Job notes'),
   unassigned: planted('Tray job'),
   form: planted('Form'),
@@ -143,6 +144,20 @@ async function seed(api: AdminApi, acme: Organisation, receiver: Receiver): Prom
     templateId: formTemplate.id,
     answers: { notes: TEXT.answer, choice: TEXT.option },
     submittedByUserId: acme.worker.id,
+  })
+  // A visit at a place of its own: My day names the job's address rather than a customer's.
+  const { job: elsewhere } = await api<{ job: { id: string } }>('POST', '/jobs', {
+    title: 'Delivery',
+    address: TEXT.jobAddress,
+    jobLatitude: 51.55,
+    jobLongitude: -0.11,
+    serviceDuration: 1800,
+  })
+  await api('POST', `/jobs/${elsewhere.id}/assign`, {
+    userId: acme.worker.id,
+    shiftId: shift.id,
+    scheduledStart: `${date}T13:00:00.000Z`,
+    scheduledEnd: `${date}T13:30:00.000Z`,
   })
   await api('POST', '/jobs', {
     title: TEXT.unassigned,
@@ -354,7 +369,13 @@ for (const dialect of BROWSER_DIALECTS) {
     it('My day on a phone: the cards, the map, a job and its form', async () => {
       const page = await open(PHONE)
       await signIn(page, acme.worker, '/my')
-      await expectText(page, 'My day', [TEXT.assigned, TEXT.customer, TEXT.customerAddress, TEXT.tag])
+      await expectText(page, 'My day', [
+        TEXT.assigned,
+        TEXT.customer,
+        TEXT.customerAddress,
+        TEXT.tag,
+        TEXT.jobAddress,
+      ])
       const map = page.getByRole('region', { name: 'Map of the day’s route' })
       await map.getByTitle(`Depot: ${TEXT.depot}`).waitFor()
       await expectText(page, 'the map of My day', [`The route leaves ${TEXT.depot}`])
