@@ -30,6 +30,8 @@ export interface Operation {
   body?: { required: boolean; schema: JsonSchema }
   /** Documented statuses → validator of the JSON body. */
   responses: Map<number, ValidateFunction>
+  /** Documented statuses whose answer is bytes, not JSON (an attachment's content). */
+  binary: Set<number>
 }
 
 const DOCUMENTS = [
@@ -78,9 +80,11 @@ export function loadOperations(): Operation[] {
           schema: p.schema,
         }))
         const responses = new Map<number, ValidateFunction>()
+        const binary = new Set<number>()
         for (const [status, response] of Object.entries(operation.responses as Record<string, JsonSchema>)) {
           const schema = response.content?.['application/json']?.schema
           if (schema) responses.set(Number(status), ajv.compile(inlineRefs(schema, components) as JsonSchema))
+          else if (response.content) binary.add(Number(status))
         }
         const bodySchema = operation.requestBody?.content?.['application/json']?.schema
         operations.push({
@@ -94,6 +98,7 @@ export function loadOperations(): Operation[] {
             body: { required: Boolean(operation.requestBody.required), schema: bodySchema },
           }),
           responses,
+          binary,
         })
       }
     }

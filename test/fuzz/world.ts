@@ -49,6 +49,7 @@ const emptyPools = (): IdPools => ({
   formTemplates: [],
   absences: [],
   jobSeries: [],
+  attachments: [],
 })
 
 export interface World {
@@ -244,6 +245,16 @@ async function seedOrganisation(
   })
   if (series.status !== 201) throw new Error(`seeding a job series answered ${series.status}`)
   pools.jobSeries.push(series.body.data.series.id)
+  // An attachment (a raw upload: the body is the file's bytes, not JSON) on the first job.
+  const attachment = await t.app.inject({
+    method: 'POST',
+    url: `/v1/admin/jobs/${pools.jobs[0]}/attachments?kind=FILE&filename=quote.pdf`,
+    headers: { ...tenant.headers, 'content-type': 'application/pdf' },
+    payload: Buffer.from('%PDF-1.4\n%%EOF\n'),
+  })
+  if (attachment.statusCode !== 201)
+    throw new Error(`seeding an attachment answered ${attachment.statusCode}`)
+  pools.attachments.push(attachment.json().data.attachment.id)
   return { pools, seeded }
 }
 

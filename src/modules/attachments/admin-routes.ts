@@ -5,7 +5,7 @@ import type { Readable } from 'node:stream'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { FastifyRequest } from 'fastify'
 import { declaredLength, installRawBodyParser } from '../../http/raw-body.js'
-import { COMMON_ERRORS, NOT_FOUND_ERROR, SUCCESS } from '../../http/schemas.js'
+import { BODY_ERRORS, COMMON_ERRORS, NOT_FOUND_ERROR, SUCCESS } from '../../http/schemas.js'
 import type { RouteOptions } from '../route-options.js'
 import { sendContent } from './content-reply.js'
 import {
@@ -137,7 +137,7 @@ export const attachmentAdminRoutes: FastifyPluginAsyncTypebox<RouteOptions> = as
           "organisation's quota. ADMIN only (not dispatchers, never workers); allowed in every job status, " +
           'a COMPLETED job’s proof included (a photo taken by mistake, personal data to erase). No event is sent.',
         params: AttachmentParams,
-        response: { 200: DeletedAttachmentResponse, ...COMMON_ERRORS, ...NOT_FOUND_ERROR },
+        response: { 200: DeletedAttachmentResponse, ...COMMON_ERRORS, ...NOT_FOUND_ERROR, ...BODY_ERRORS },
       },
     },
     async (request) => {

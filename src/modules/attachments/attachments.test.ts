@@ -4,5 +4,15 @@ import { DIALECTS } from '../../../test/helpers.js'
 import { describeAttachmentCases } from './attachment-cases.js'
 
 for (const dialect of DIALECTS) {
-  describeAttachmentCases(`${dialect}, database store`, dialect, async () => ({ chunks: true }))
+  describeAttachmentCases(`${dialect}, database store`, dialect, async () => ({
+    async storedKeys(t) {
+      const rows = await t.database.db
+        .selectFrom('attachment_chunks')
+        .select('content_key')
+        .distinct()
+        .orderBy('content_key')
+        .execute()
+      return rows.map((row) => row.content_key)
+    },
+  }))
 }

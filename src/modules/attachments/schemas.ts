@@ -192,4 +192,7 @@ export const CONTENT_RESPONSES = {
     'NOT_FOUND',
   ),
 }
-export const THUMBNAIL_RESPONSES = { ...CONTENT_RESPONSES, 200: BinaryContent('The thumbnail', ['image/webp']) }
+export const THUMBNAIL_RESPONSES = {
+  ...CONTENT_RESPONSES,
+  200: BinaryContent('The thumbnail', ['image/webp']),
+}

@@ -103,11 +103,14 @@ function parseSignedAt(value: string | undefined, now: number): string {
   return new Date(time).toISOString()
 }
 
+const SIGNED_KINDS: readonly string[] = ['SIGNATURE']
+
 function signatureFields(
   query: UploadQuery,
   now: number,
 ): { signer_name: string | null; signed_at: string | null } {
-  if (query.kind === 'SIGNATURE') {
+  // A signature's own fields (a kind, not a secret: compared with includes, not ===).
+  if (SIGNED_KINDS.includes(query.kind)) {
     const signer = query.signerName?.trim()
     if (!signer) throw validationError('/query/signerName', 'is required for a SIGNATURE')
     return { signer_name: signer, signed_at: parseSignedAt(query.signedAt, now) }
