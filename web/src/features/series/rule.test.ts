@@ -105,14 +105,14 @@ describe('a series rule', () => {
 
   it('names what is wrong before anything is sent', () => {
     expect(ruleProblems(rule({ interval: '0', weekdays: [] }), '2027-02-09')).toEqual({
-      interval: 'must be a whole number from 1 to 1000',
+      interval: 'Every: a whole number from 1 to 1000',
       weekdays: 'Choose at least one day',
     })
     expect(ruleProblems(rule({ frequency: 'YEARLY', monthDay: '32' }), '2027-02-09')).toHaveProperty(
       'monthDay',
     )
     expect(ruleProblems(rule({ ends: 'on', until: '2027-01-01' }), '2027-02-09')).toEqual({
-      until: 'must be on or after the start date',
+      until: 'The last date must be on or after the start date',
     })
     expect(ruleProblems(rule({ ends: 'after', count: 'x' }), '2027-02-09')).toHaveProperty('count')
   })

@@ -122,17 +122,18 @@ export function ruleProblems(rule: RuleModel, startDate: string): Record<string,
     const n = Number(text)
     return /^\d+$/.test(text.trim()) && n >= min && n <= max
   }
-  if (!whole(rule.interval, 1, 1000)) problems.interval = 'must be a whole number from 1 to 1000'
+  if (!whole(rule.interval, 1, 1000)) problems.interval = 'Every: a whole number from 1 to 1000'
   if (rule.frequency === 'WEEKLY' && rule.weekdays.length === 0) problems.weekdays = 'Choose at least one day'
   if ((rule.frequency === 'MONTHLY' && rule.monthlyBy === 'day') || rule.frequency === 'YEARLY') {
-    if (!whole(rule.monthDay, 1, 31)) problems.monthDay = 'must be a day from 1 to 31'
+    if (!whole(rule.monthDay, 1, 31)) problems.monthDay = 'Day of the month: a whole number from 1 to 31'
   }
   if (rule.ends === 'on') {
     if (!/^\d{4}-\d{2}-\d{2}$/.test(rule.until)) problems.until = 'Choose the last date'
-    else if (startDate && rule.until < startDate) problems.until = 'must be on or after the start date'
+    else if (startDate && rule.until < startDate)
+      problems.until = 'The last date must be on or after the start date'
   }
   if (rule.ends === 'after' && !whole(rule.count, 1, 1000))
-    problems.count = 'must be a whole number from 1 to 1000'
+    problems.count = 'Number of times: a whole number from 1 to 1000'
   return problems
 }
 
