@@ -117,7 +117,10 @@ export function SeriesDialog({
   const initialStart = series?.startDate ?? jobDate ?? today
   const storedRule = series ? fromRRule(series.rrule, series.startDate) : null
   const [rule, setRule] = useState<RuleModel>(() => storedRule ?? defaultRule(initialStart))
+  // Whether the rule or start date changed (an edit then sends them), and whether the days did
+  // (until then they follow the start date: its weekday, its day of the month).
   const [ruleTouched, setRuleTouched] = useState(false)
+  const [daysChosen, setDaysChosen] = useState(storedRule !== null)
   const [startDate, setStartDate] = useState(initialStart)
   const [window, setWindow] = useState<WindowChoice>(() =>
     job
@@ -137,11 +140,17 @@ export function SeriesDialog({
     setValues((current) => ({ ...current, [field]: value }))
   const editRule = (next: RuleModel) => {
     setRuleTouched(true)
+    const days = ['weekdays', 'monthlyBy', 'monthDay', 'ordinal', 'ordinalWeekday', 'month'] as const
+    if (days.some((field) => next[field] !== rule[field])) setDaysChosen(true)
     setRule(next)
   }
   const editStart = (date: string) => {
     setRuleTouched(true)
     setStartDate(date)
+    if (!daysChosen && /^\d{4}-\d{2}-\d{2}$/.test(date)) {
+      const { frequency, interval, ends, until, count } = rule
+      setRule({ ...defaultRule(date), frequency, interval, ends, until, count })
+    }
   }
 
   // The series' dates from today (a repeated job: after its date), and its end when one is set.

@@ -72,7 +72,11 @@ function SeriesView({ series }: { series: SeriesDetail }) {
   const toast = useToast()
   const [action, setAction] = useState<Action | null>(null)
   const [jobsPage, setJobsPage] = useState(1)
-  const [lastDate, setLastDate] = useState(() => todayIn(series.timeZone))
+  // The last date offered: today, or the start date for a series that has not started yet.
+  const [lastDate, setLastDate] = useState(() => {
+    const today = todayIn(series.timeZone)
+    return series.startDate.localeCompare(today) > 0 ? series.startDate : today
+  })
   const [moveTo, setMoveTo] = useState('')
   const jobs = useSeriesJobs(series.id, jobsPage)
   const end = useEndSeries()
