@@ -149,9 +149,10 @@ for (const dialect of BROWSER_DIALECTS) {
       await dialog.getByLabel('Every', { exact: true }).fill('3')
       await dialog.getByRole('button', { name: 'Create series' }).click()
 
+      // The new series' page opens (the job's page had the same title).
+      await page.waitForURL(/\/series\/[^/]+$/)
       await page.getByRole('heading', { name: /^Quarterly boiler check/ }).waitFor()
       const seriesId = new URL(page.url()).pathname.split('/').pop() as string
-      expect(new URL(page.url()).pathname).toBe(`/series/${seriesId}`)
       await page.getByText('Every 3 months on the 2nd Tuesday, 09:00–12:00 (must be kept)').first().waitFor()
       const next = page.getByRole('table', { name: 'Next visits' })
       const rows = next.getByRole('row')
@@ -277,6 +278,7 @@ for (const dialect of BROWSER_DIALECTS) {
       expect(await pageWidth(page)).toBeLessThanOrEqual(390)
       await expectAccessible(page, 'the series dialog on a phone')
       await dialog.getByRole('button', { name: 'Create series' }).click()
+      await page.waitForURL(/\/series\/[^/]+$/)
       await page.getByRole('heading', { name: /^Office clean/ }).waitFor()
       await page.getByText('Every week on Monday and Thursday, 3 times, any time that day').first().waitFor()
       expect(await pageWidth(page)).toBeLessThanOrEqual(390)
