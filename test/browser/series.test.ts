@@ -2,8 +2,8 @@
 // series dialog filled from it (its window's times, its date, the banner saying the job itself is not
 // in the series), the rule set with the editor (Monthly, every 3, on the 2nd Tuesday) says itself in
 // words with its next 4 dates; the series page shows the rule, the next visits and the job made for
-// the first; a visit is skipped (its job cancelled), the series ended; the job made links back to its
-// series; the list shows it. The server's clock stands ten days before the first visit, so the
+// the first; an edit moves the window, on the job already made too; a visit is moved, another skipped
+// (its job cancelled), the series ended; the job made links back to its series; the list shows it. The server's clock stands ten days before the first visit, so the
 // 28-day horizon makes its job and not the next one's.
 import type { Browser, Locator, Page } from 'playwright-core'
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
@@ -199,6 +199,36 @@ for (const dialect of BROWSER_DIALECTS) {
       // The repeated job stays outside the series.
       expect((await api<{ job: Job }>('GET', `/jobs/${job.id}`)).job.seriesId).toBeNull()
 
+      // Edit: the window from 10:00, also on the job already made (nobody has assigned it).
+      await page.getByRole('button', { name: 'Edit', exact: true }).click()
+      const edit = page.getByRole('dialog', { name: 'Edit series: Quarterly boiler check' })
+      await edit.getByLabel('Window from').fill('10:00')
+      await edit.getByText('Every 3 months on the 2nd Tuesday, 10:00–12:00 (must be kept)').waitFor()
+      const alsoJobs = edit.getByRole('radio', {
+        name: /^Also change the 1 job already made that nobody has assigned yet/,
+      })
+      await alsoJobs.check()
+      await expectAccessible(page, 'the edit-series dialog')
+      await edit.getByRole('button', { name: 'Save series' }).click()
+      await edit.waitFor({ state: 'detached' })
+      await page.getByText('Every 3 months on the 2nd Tuesday, 10:00–12:00 (must be kept)').first().waitFor()
+      expect((await api<{ job: Job }>('GET', `/jobs/${firstJob}`)).job.earliestStart).toBe(
+        zonedToUtc(VISITS[0] as string, '10:00', 'Europe/London').toISOString(),
+      )
+
+      // Move the third visit a day later: it shows where it moved from.
+      const third = VISITS[2] as string
+      const dayAfter = new Date(Date.parse(`${third}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10)
+      await rows.nth(3).getByRole('button', { name: /^Move/ }).click()
+      const move = page.getByRole('dialog', { name: `Move the visit of ${shortDate(third)}` })
+      await move.getByLabel('New date').fill(dayAfter)
+      await move.getByRole('button', { name: 'Move visit' }).click()
+      await rows
+        .nth(3)
+        .getByText(`moved from ${shortDate(third)}`)
+        .waitFor()
+      expect(await rows.nth(3).getByRole('cell').first().textContent()).toContain(shortDate(dayAfter))
+
       // Skip the first visit: confirmed, its job cancelled.
       await rows.nth(1).getByRole('button', { name: /^Skip/ }).click()
       const skip = page.getByRole('dialog', { name: `Skip the visit of ${shortDate(VISITS[0] as string)}?` })
@@ -212,7 +242,7 @@ for (const dialect of BROWSER_DIALECTS) {
       await made.getByRole('link').first().click()
       await page.getByText('Part of series:').waitFor()
       await page
-        .getByRole('link', { name: 'Every 3 months on the 2nd Tuesday, 09:00–12:00 (must be kept)' })
+        .getByRole('link', { name: 'Every 3 months on the 2nd Tuesday, 10:00–12:00 (must be kept)' })
         .click()
       await page.getByRole('table', { name: 'Next visits' }).waitFor()
 
@@ -235,7 +265,7 @@ for (const dialect of BROWSER_DIALECTS) {
       const list = page.getByRole('table', { name: 'Series' })
       const row = list.getByRole('row', { name: /Quarterly boiler check/ })
       await row.getByText('Harbour Café').waitFor()
-      await row.getByText('Every 3 months on the 2nd Tuesday, 09:00–12:00 (must be kept)').waitFor()
+      await row.getByText('Every 3 months on the 2nd Tuesday, 10:00–12:00 (must be kept)').waitFor()
       await row
         .getByText(shortDate(VISITS[1] as string))
         .first()
