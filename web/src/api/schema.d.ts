@@ -231,7 +231,7 @@ export type paths = {
         post?: never;
         /**
          * Delete a tag
-         * @description Refused with 409 IN_USE while a vehicle or a job that is not deleted carries the tag (the message says how many); deleted jobs lose the tag silently.
+         * @description Refused with 409 IN_USE while a vehicle or a job that is not deleted carries the tag, or a job series that has not ended gives it to its jobs (the message says how many); deleted jobs lose the tag silently.
          *
          *     Takes no request body: send none or `{}`; any other body is refused with 400 VALIDATION_ERROR and nothing is done.
          */
@@ -285,7 +285,7 @@ export type paths = {
         post?: never;
         /**
          * Delete a capacity dimension
-         * @description Refused with 409 IN_USE while a vehicle has a capacity, or a job that is not deleted a demand, in the dimension (the message says how many); demands of deleted jobs go with it.
+         * @description Refused with 409 IN_USE while a vehicle has a capacity, or a job that is not deleted or a job series that has not ended a demand, in the dimension (the message says how many); demands of deleted jobs go with it.
          *
          *     Takes no request body: send none or `{}`; any other body is refused with 400 VALIDATION_ERROR and nothing is done.
          */
@@ -339,7 +339,7 @@ export type paths = {
         post?: never;
         /**
          * Delete a depot or hub
-         * @description Permanent. Refused with 409 IN_USE while vehicles, shifts or jobs use the location; deactivate it instead (PATCH isActive false) to keep its history.
+         * @description Permanent. Refused with 409 IN_USE while vehicles, shifts, jobs or job series not ended use the location; deactivate it instead (PATCH isActive false) to keep its history.
          *
          *     Takes no request body: send none or `{}`; any other body is refused with 400 VALIDATION_ERROR and nothing is done.
          */
