@@ -108,6 +108,6 @@ export const validationError = (path: string, message: string) =>
 export function describeUsage(counts: Record<string, number>): string {
   const parts = Object.entries(counts)
     .filter(([, n]) => n > 0)
-    .map(([noun, n]) => `${n} ${noun}${n === 1 ? '' : 's'}`)
+    .map(([noun, n]) => `${n} ${noun}${n === 1 || noun.endsWith('s') ? '' : 's'}`)
   return parts.length > 1 ? `${parts.slice(0, -1).join(', ')} and ${parts.at(-1)}` : (parts[0] ?? '')
 }

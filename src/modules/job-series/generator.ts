@@ -1,19 +1,18 @@
 // Occurrences become ordinary jobs SERIES_HORIZON_DAYS ahead: when a series is written (service.ts),
 // and every SERIES_GENERATE_SECONDS on the instance holding the lease (the live refresh's kind of
-// lease, live/service.ts), so the horizon moves on with the days. Each job is made by the jobs
-// service's createJob, so JOB_CREATED fires once per occurrence and job numbers are taken as for
-// POST /jobs. Two generators at once (a lease handed over, a write racing the tick) are harmless:
-// the unique (series_id, occurrence_date) index refuses the second job and its create rolls back.
-import { randomUUID } from 'node:crypto'
-import type { FastifyBaseLogger } from 'fastify'
+// lease, db/leases.ts), so the horizon moves on with the days. Each job is made by the jobs service's
+// createJob, so JOB_CREATED fires once per occurrence and job numbers are taken as for POST /jobs.
+// Whatever makes, changes or cancels a series' jobs — the generator, and every write of the series —
+// does it in one transaction holding the series' row lock (repository.lockSeries): two at once (a
+// lease handed over, a PATCH racing the tick) run one after the other, the second seeing the first's
+// jobs. The unique (series_id, occurrence_date) index stays as the last line of defence.
 import type { Kysely } from 'kysely'
 import type { Clock } from '../../clock.js'
-import { isDatabaseUnavailable } from '../../db/database.js'
-import { isUniqueViolation } from '../../db/errors.js'
+import { ambientDatabase, inAmbientTransaction } from '../../db/ambient-transaction.js'
+import { LeasedTask, logTaskFailure, type TaskLog } from '../../db/leases.js'
 import type { Database } from '../../db/types.js'
 import type { CreateJobBody } from '../jobs/schemas.js'
 import { createJob } from '../jobs/service.js'
-import { claimLease, releaseLease } from '../live/service.js'
 import { timeZoneOfDepot } from '../locations/service.js'
 import {
   horizonEnd,
@@ -50,7 +49,7 @@ export function jobBodyOf(template: JobTemplate, occurrence: Occurrence, timeZon
 
 /**
  * Makes the jobs of the series' occurrences from today (in its depot's calendar) to the horizon that
- * have none yet; answers how many it made.
+ * have none yet; answers how many it made. The caller holds the series' lock (see the top).
  */
 export async function generateSeries(
   db: Kysely<Database>,
@@ -74,97 +73,82 @@ export async function generateSeries(
   let created = 0
   for (const occurrence of due) {
     if (taken.has(occurrence.date)) continue
-    try {
-      await createJob(db, row.organisation_id, jobBodyOf(template, occurrence, timeZone), {
-        seriesId: row.id,
-        occurrenceDate: occurrence.date,
-        tagIds: template.tagIds ?? [],
-        demands: template.demands ?? [],
-      })
-      created++
-    } catch (error) {
-      // Another generator made this occurrence's job first: it exists once, as it should.
-      if (!isUniqueViolation(error)) throw error
-    }
+    await createJob(db, row.organisation_id, jobBodyOf(template, occurrence, timeZone), {
+      seriesId: row.id,
+      occurrenceDate: occurrence.date,
+      tagIds: template.tagIds ?? [],
+      demands: template.demands ?? [],
+    })
+    created++
   }
   return created
 }
 
 /** The background generation: every series of every organisation, on one instance at a time. */
 export class SeriesGenerator {
-  /** Who this process is in the lease table. */
-  readonly holder = randomUUID()
-  private timer: NodeJS.Timeout | undefined
-  private running: Promise<unknown> = Promise.resolve()
+  private readonly periodic: LeasedTask
+  /** The database as the services see it inside the generator's transactions (they join them). */
+  private readonly joined: Kysely<Database>
 
   constructor(
     private readonly db: Kysely<Database>,
     private readonly clock: Clock,
     readonly settings: SeriesSettings,
-    private readonly log: Pick<FastifyBaseLogger, 'error' | 'warn'>,
-  ) {}
+    private readonly log: TaskLog,
+  ) {
+    this.joined = ambientDatabase(db)
+    this.periodic = new LeasedTask(
+      db,
+      clock,
+      {
+        name: SERIES_LEASE,
+        periodSeconds: settings.generateSeconds,
+        what: 'job series generation',
+        run: async (now) => {
+          await this.generateAll(now)
+        },
+      },
+      log,
+    )
+  }
 
   start(): void {
-    if (this.settings.generateSeconds <= 0 || this.timer) return
-    this.timer = setInterval(() => {
-      this.running = this.tick()
-    }, this.settings.generateSeconds * 1000)
-    this.timer.unref()
+    this.periodic.start()
   }
 
-  async close(): Promise<void> {
-    if (this.timer) clearInterval(this.timer)
-    this.timer = undefined
-    await this.running
-    await releaseLease(this.db, SERIES_LEASE, this.holder).catch(() => {})
+  close(): Promise<void> {
+    return this.periodic.close()
   }
 
-  /**
-   * One periodic run, only while this process holds the lease (taken or renewed for one and a half
-   * periods, so another instance takes over if this one dies). Whether it ran here.
-   */
-  async tick(): Promise<boolean> {
-    const now = this.clock()
-    const period = Math.max(1, this.settings.generateSeconds) * 1000
-    try {
-      const held = await claimLease(
-        this.db,
-        SERIES_LEASE,
-        this.holder,
-        new Date(now).toISOString(),
-        new Date(now + period * 1.5).toISOString(),
-      )
-      if (!held) return false
-      await this.generateAll(now)
-      return true
-    } catch (error) {
-      this.logFailure(error, {})
-      return false
-    }
+  /** The periodic run, if this process holds the lease (tests call it). Whether it ran here. */
+  tick(): Promise<boolean> {
+    return this.periodic.tick()
   }
 
   /**
-   * Every live series' jobs up to the horizon as of `now` (the generator's clock by default); a series
-   * that fails (a template's customer deleted since) is logged and the others still run. How many
-   * jobs it made.
+   * Every live series' jobs up to the horizon as of `now` (the generator's clock by default), each
+   * series in a transaction of its own holding its lock; one that fails is logged and the others
+   * still run. How many jobs it made.
    */
   async generateAll(now = this.clock()): Promise<number> {
     // Series end on a date of their own calendar: a day's margin keeps one ending today in any zone.
     const yesterday = new Date(now - 86_400_000).toISOString().slice(0, 10)
     let created = 0
-    for (const row of await repository.listLiveSeries(this.db, yesterday)) {
+    for (const listed of await repository.listLiveSeries(this.db, yesterday)) {
       try {
-        created += await generateSeries(this.db, row, now, this.settings.horizonDays)
+        created += await inAmbientTransaction(this.db, async () => {
+          // Read again under the lock: a write that held it may have changed or ended the series.
+          const row = await repository.lockSeries(this.joined, listed.organisation_id, listed.id)
+          if (!row || (row.end_date !== null && row.end_date < yesterday)) return 0
+          return generateSeries(this.joined, row, now, this.settings.horizonDays)
+        })
       } catch (error) {
-        this.logFailure(error, { organisationId: row.organisation_id, seriesId: row.id })
+        logTaskFailure(this.log, 'job series generation', error, {
+          organisationId: listed.organisation_id,
+          seriesId: listed.id,
+        })
       }
     }
     return created
-  }
-
-  /** A database outage is expected to stop a run (the next one catches up): warn, not error. */
-  private logFailure(error: unknown, context: { organisationId?: string; seriesId?: string }): void {
-    const level = isDatabaseUnavailable(error) ? 'warn' : 'error'
-    this.log[level]({ err: error, ...context }, 'job series generation failed')
   }
 }

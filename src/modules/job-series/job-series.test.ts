@@ -17,9 +17,11 @@ import {
   DIALECTS,
   type TestContext,
 } from '../../../test/helpers.js'
+import { ambientDatabase, inAmbientTransaction } from '../../db/ambient-transaction.js'
 import { isUniqueViolation } from '../../db/errors.js'
 import { createJob } from '../jobs/service.js'
-import { SeriesGenerator } from './generator.js'
+import { generateSeries, SeriesGenerator } from './generator.js'
+import { lockSeries } from './repository.js'
 
 const MONDAY = Date.parse('2027-01-04T08:00:00Z')
 const DAY = 86_400_000
@@ -142,6 +144,60 @@ for (const dialect of DIALECTS) {
         (e) => e.event === 'JOB_CREATED',
       )
       expect(created).toHaveLength(38)
+    })
+
+    it('a write of the series made while the generator runs waits for it and sees its jobs', async () => {
+      const { admin, headers, organisationId } = await tenant()
+      const series = (
+        await admin.post('/job-series', {
+          job: { title: 'Daily check' },
+          rrule: 'FREQ=DAILY',
+          startDate: '2027-01-04',
+        })
+      ).body.data.series
+      now = MONDAY + 3 * DAY
+      // The generator's run for this series, held open after making the three new days' jobs.
+      let finish = () => {}
+      const held = new Promise<void>((resolve) => {
+        finish = resolve
+      })
+      let generated = () => {}
+      const madeJobs = new Promise<void>((resolve) => {
+        generated = resolve
+      })
+      const joined = ambientDatabase(t.database.db)
+      const run = inAmbientTransaction(t.database.db, async () => {
+        const row = await lockSeries(joined, organisationId, series.id)
+        const made = row ? await generateSeries(joined, row, now, 28) : 0
+        generated()
+        await held
+        return made
+      })
+      await madeJobs
+      // An idempotent request runs in its own transaction: a unique violation there would end it. Moving
+      // an occurrence the generator is making, it waits for the generator and moves the job it made.
+      const move = t.app.inject({
+        method: 'POST',
+        url: `/v1/admin/job-series/${series.id}/occurrences/2027-02-02/move`,
+        headers: { ...headers, 'idempotency-key': `race-${series.id}` },
+        payload: { date: '2027-02-04' },
+      })
+      await new Promise((resolve) => setTimeout(resolve, 200))
+      finish()
+      expect(await run).toBe(3)
+      const moved = await move
+      expect(moved.statusCode, moved.body).toBe(200)
+      const jobs = await seriesJobs(admin, series.id)
+      expect(jobs).toHaveLength(31)
+      expect(new Set(jobs.map((j) => j.occurrenceDate)).size).toBe(31)
+      const job = jobs.find((j) => j.occurrenceDate === '2027-02-02')
+      expect(moved.json().data.occurrence).toEqual({
+        date: '2027-02-02',
+        movedTo: '2027-02-04',
+        skipped: false,
+        jobId: job?.id,
+      })
+      expect(job?.earliestStart?.slice(0, 10)).toBe('2027-02-04')
     })
 
     it('the unique key refuses a second job for one occurrence; one instance at a time holds the lease', async () => {
@@ -484,6 +540,34 @@ for (const dialect of DIALECTS) {
       expect((await admin.get('/job-series')).body.data.series).toEqual([])
     })
 
+    it('a tag or depot a live series uses cannot be deleted; once the series ends it can', async () => {
+      const { admin, organisationId } = await tenant()
+      const tag = await makeTag(t.database.db, organisationId, 'Legionella')
+      const depot = await makeLocation(t.database.db, organisationId, { timezone: 'Europe/London' })
+      const series = (
+        await admin.post('/job-series', {
+          job: { title: 'Water check', locationId: depot.id, tagIds: [tag.id] },
+          rrule: 'FREQ=WEEKLY;BYDAY=MO',
+          startDate: '2026-01-05',
+        })
+      ).body.data.series
+      // Its jobs deleted, only the series still refers to them: the generator would make no more jobs.
+      for (const job of await seriesJobs(admin, series.id)) {
+        expect((await admin.delete(`/jobs/${job.id}`)).status).toBe(200)
+      }
+      const refused = await admin.delete(`/tags/${tag.id}`)
+      expect(refused.status).toBe(409)
+      expect(refused.body).toMatchObject({ code: 'IN_USE' })
+      expect(refused.body.error).toContain('used by 1 job series;')
+      const depotRefused = await admin.delete(`/locations/${depot.id}`)
+      expect(depotRefused.status).toBe(409)
+      expect(depotRefused.body.error).toContain('Location is used by 1 job series;')
+
+      expect((await admin.post(`/job-series/${series.id}/end`, { lastDate: '2026-01-05' })).status).toBe(200)
+      expect((await admin.delete(`/tags/${tag.id}`)).status).toBe(200)
+      expect((await admin.delete(`/locations/${depot.id}`)).status).toBe(200)
+    })
+
     it("checks the template as POST /jobs does, naming /body/job/…, and the window's order", async () => {
       const { admin } = await tenant()
       const base = { rrule: 'FREQ=DAILY', startDate: '2027-01-04' }
@@ -534,11 +618,98 @@ for (const dialect of DIALECTS) {
         await theirs.admin.post(`/job-series/${id}/end`, { lastDate: '2027-02-01' }),
         await theirs.admin.post(`/job-series/${id}/occurrences/2027-02-01/skip`),
         await theirs.admin.post(`/job-series/${id}/occurrences/2027-02-01/move`, { date: '2027-01-30' }),
+        await theirs.admin.get(`/job-series/${id}/jobs`),
       ]) {
         expect(response.status).toBe(404)
         expect(response.body.code).toBe('NOT_FOUND')
       }
       expect((await mine.admin.get(`/job-series/${id}`)).body.data.series.job.title).toBe('A')
+    })
+
+    it('lists the next date of each series, skipped occurrences passed over and moved ones on their new date', async () => {
+      const { admin } = await tenant()
+      const weekly = (
+        await admin.post('/job-series', {
+          job: { title: 'Weekly' },
+          rrule: 'FREQ=WEEKLY;BYDAY=MO,TH',
+          startDate: '2027-01-01',
+          window: NINE_TO_ELEVEN,
+        })
+      ).body.data.series
+      const once = (
+        await admin.post('/job-series', {
+          job: { title: 'Once' },
+          rrule: 'FREQ=DAILY;COUNT=1',
+          startDate: '2027-01-05',
+        })
+      ).body.data.series
+      const nextDates = async () =>
+        Object.fromEntries(
+          (
+            (await admin.get('/job-series')).body.data.series as {
+              job: { title: string }
+              nextDate: string | null
+            }[]
+          ).map((s) => [s.job.title, s.nextDate]),
+        )
+      // Today is Monday 2027-01-04: the weekly series' next is today, the one-off's tomorrow.
+      expect(await nextDates()).toEqual({ Weekly: '2027-01-04', Once: '2027-01-05' })
+      expect((await admin.post(`/job-series/${weekly.id}/occurrences/2027-01-04/skip`)).status).toBe(200)
+      expect(
+        (await admin.post(`/job-series/${weekly.id}/occurrences/2027-01-07/move`, { date: '2027-01-09' }))
+          .status,
+      ).toBe(200)
+      expect(await nextDates()).toEqual({ Weekly: '2027-01-09', Once: '2027-01-05' })
+      now = MONDAY + 2 * DAY
+      expect(await nextDates()).toEqual({ Weekly: '2027-01-09', Once: null })
+      expect(once.id).toBeTruthy()
+    })
+
+    it("lists a series' generated jobs with their status, latest occurrence first, deleted ones left out", async () => {
+      const { admin, organisationId } = await tenant()
+      const series = (
+        await admin.post('/job-series', {
+          job: { title: 'Gutter check' },
+          rrule: 'FREQ=WEEKLY;BYDAY=MO;COUNT=4',
+          startDate: '2027-01-04',
+          window: NINE_TO_ELEVEN,
+        })
+      ).body.data.series
+      const other = (
+        await admin.post('/job-series', {
+          job: { title: 'Other' },
+          rrule: 'FREQ=DAILY;COUNT=2',
+          startDate: '2027-01-04',
+        })
+      ).body.data.series
+      const made = await seriesJobs(admin, series.id)
+      await setJobState(t.database.db, organisationId, made[1]!.id, { status: 'ASSIGNED' })
+      expect((await admin.delete(`/jobs/${made[0]!.id}`)).status).toBe(200)
+      const page = await admin.get(`/job-series/${series.id}/jobs?limit=2`)
+      expect(page.status, JSON.stringify(page.body)).toBe(200)
+      expect(page.body.data.pagination).toEqual({ page: 1, limit: 2, total: 3, totalPages: 2 })
+      expect(page.body.data.jobs).toEqual([
+        {
+          id: made[3]!.id,
+          number: expect.stringMatching(/^J-\d+$/),
+          title: 'Gutter check',
+          status: 'CREATED',
+          occurrenceDate: '2027-01-25',
+          earliestStart: '2027-01-25T09:00:00.000Z',
+          latestEnd: '2027-01-25T11:00:00.000Z',
+          timeWindowType: 'HARD',
+        },
+        expect.objectContaining({ id: made[2]!.id, occurrenceDate: '2027-01-18' }),
+      ])
+      const second = await admin.get(`/job-series/${series.id}/jobs?limit=2&page=2`)
+      expect(second.body.data.jobs.map((j: JobShape) => [j.occurrenceDate, j.status])).toEqual([
+        ['2027-01-11', 'ASSIGNED'],
+      ])
+      expect((await admin.get(`/job-series/${other.id}/jobs`)).body.data.pagination.total).toBe(2)
+      const missing = await admin.get('/job-series/nope/jobs')
+      expect(missing.status).toBe(404)
+      expect(missing.body.code).toBe('NOT_FOUND')
+      expect((await admin.get(`/job-series/${series.id}/jobs?limit=0`)).status).toBe(400)
     })
   })
 }

@@ -2,6 +2,7 @@
 // jobs generated from them (jobs are written by the jobs module's service only). Every query is
 // scoped by organisation.
 import type { Insertable, Updateable } from 'kysely'
+import { lockForUpdate } from '../../db/locking.js'
 import type {
   Executor,
   JobSeriesExceptionsTable,
@@ -28,6 +29,46 @@ export async function findSeries(
     .where('organisation_id', '=', organisationId)
     .where('id', '=', id)
     .executeTakeFirst()
+}
+
+/**
+ * The series, its row locked until the transaction of `db` ends: everything that makes, changes or
+ * cancels a series' jobs holds it, so two of them (a PATCH and the hourly generator) run one after
+ * the other and never make one occurrence's job twice.
+ */
+export async function lockSeries(
+  db: Executor,
+  organisationId: string,
+  id: string,
+): Promise<SeriesRow | undefined> {
+  const query = db
+    .selectFrom('job_series')
+    .selectAll()
+    .where('organisation_id', '=', organisationId)
+    .where('id', '=', id)
+  return lockForUpdate(db, query).executeTakeFirst()
+}
+
+/**
+ * How many series still making jobs name `id` in their template: a tag, capacity dimension or depot
+ * they use cannot be deleted (the generator could make no more jobs). Ids are UUIDs, so the quoted
+ * id is found in the template's JSON only where the template refers to it. A series ended on a date
+ * of its own calendar: a day's margin keeps one ending today in any zone.
+ */
+export async function countLiveSeriesReferring(
+  db: Executor,
+  organisationId: string,
+  id: string,
+): Promise<number> {
+  const since = new Date(Date.now() - 86_400_000).toISOString().slice(0, 10)
+  const row = await db
+    .selectFrom('job_series')
+    .select((eb) => eb.fn.countAll<number>().as('total'))
+    .where('organisation_id', '=', organisationId)
+    .where((eb) => eb.or([eb('end_date', 'is', null), eb('end_date', '>=', since)]))
+    .where('template', 'like', `%"${id.replace(/[\\%_"]/g, '')}"%`)
+    .executeTakeFirstOrThrow()
+  return Number(row.total)
 }
 
 export async function updateSeries(
@@ -134,4 +175,57 @@ export async function listOccurrenceJobs(
     earliest_start: row.earliest_start,
     time_window_type: row.time_window_type,
   }))
+}
+
+/** A generated job as the series' page lists it. */
+export interface SeriesJobRow {
+  id: string
+  number: number
+  title: string
+  status: JobStatus
+  occurrence_date: string
+  earliest_start: string | null
+  latest_end: string | null
+  time_window_type: TimeWindowType
+}
+
+/** One page of the series' generated jobs (not deleted), latest occurrence first, and how many. */
+export async function listSeriesJobs(
+  db: Executor,
+  organisationId: string,
+  seriesId: string,
+  page: { limit: number; offset: number },
+): Promise<{ rows: SeriesJobRow[]; total: number }> {
+  const scoped = db
+    .selectFrom('jobs')
+    .where('organisation_id', '=', organisationId)
+    .where('series_id', '=', seriesId)
+    .where('deleted_at', 'is', null)
+  const [rows, total] = await Promise.all([
+    scoped
+      .select([
+        'id',
+        'number',
+        'title',
+        'status',
+        'occurrence_date',
+        'earliest_start',
+        'latest_end',
+        'time_window_type',
+      ])
+      .orderBy('occurrence_date', 'desc')
+      .orderBy('id', 'desc')
+      .limit(page.limit)
+      .offset(page.offset)
+      .execute(),
+    scoped.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
+  ])
+  return {
+    rows: rows.map((row) => ({
+      ...row,
+      number: Number(row.number),
+      occurrence_date: row.occurrence_date as string,
+    })),
+    total: Number(total.total),
+  }
 }

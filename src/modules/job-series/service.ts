@@ -4,6 +4,7 @@
 // (generator.ts). Generated jobs are changed only through the jobs module's services, and only while
 // CREATED: an ASSIGNED or later job is the dispatcher's, never changed by its series.
 import type { Kysely } from 'kysely'
+import { ambientDatabase, inAmbientTransactionOrJoin } from '../../db/ambient-transaction.js'
 import { idsOf, newId, nowIso } from '../../db/ids.js'
 import type { Database, TimeWindowType } from '../../db/types.js'
 import { AppError, describeDetail, notFound, validationError } from '../../http/errors.js'
@@ -32,6 +33,9 @@ import type {
   Occurrence as OccurrenceShape,
   Series,
   SeriesDetail,
+  SeriesJob,
+  SeriesJobsQuery,
+  SeriesListed,
   SeriesListQuery,
   SeriesWindow,
   UpdateSeriesBody,
@@ -126,6 +130,21 @@ function serializeSeries(row: repository.SeriesRow, timeZone: string): Series {
   }
 }
 
+/**
+ * `work` in one transaction that every service it calls joins (the request's own when it has one),
+ * given the database as those services must see it inside.
+ */
+function atomically<T>(db: Db, work: (db: Db) => Promise<T>): Promise<T> {
+  return inAmbientTransactionOrJoin(db, () => work(ambientDatabase(db)))
+}
+
+/** The series, locked for the rest of the transaction (repository.lockSeries), or 404. */
+async function lockedSeriesRow(db: Db, organisationId: string, id: string): Promise<repository.SeriesRow> {
+  const row = await repository.lockSeries(db, organisationId, id)
+  if (!row) throw notFound('Job series')
+  return row
+}
+
 async function findSeriesRow(db: Db, organisationId: string, id: string): Promise<repository.SeriesRow> {
   const row = await repository.findSeries(db, organisationId, id)
   if (!row) throw notFound('Job series')
@@ -138,38 +157,87 @@ export async function createSeries(
   input: CreateSeriesBody,
   context: SeriesContext,
 ): Promise<SeriesDetail> {
-  const rule = assertRule(input.rrule, input.startDate)
-  assertWindow(input.window, '/body/window')
-  await assertTemplate(db, organisationId, input.job)
-  const now = nowIso()
-  const row: repository.SeriesRow = {
-    id: newId(),
-    organisation_id: organisationId,
-    template: JSON.stringify(input.job),
-    rrule: rule.text,
-    start_date: input.startDate,
-    end_date: null,
-    ...windowColumns(input.window),
-    created_at: now,
-    updated_at: now,
-  }
-  await repository.insertSeries(db, row)
-  await generateSeries(db, row, context.now(), context.horizonDays)
-  return getSeries(db, organisationId, row.id, context)
+  return atomically(db, async (db) => {
+    const rule = assertRule(input.rrule, input.startDate)
+    assertWindow(input.window, '/body/window')
+    await assertTemplate(db, organisationId, input.job)
+    const now = nowIso()
+    const row: repository.SeriesRow = {
+      id: newId(),
+      organisation_id: organisationId,
+      template: JSON.stringify(input.job),
+      rrule: rule.text,
+      start_date: input.startDate,
+      end_date: null,
+      ...windowColumns(input.window),
+      created_at: now,
+      updated_at: now,
+    }
+    await repository.insertSeries(db, row)
+    await generateSeries(db, row, context.now(), context.horizonDays)
+    return getSeries(db, organisationId, row.id, context)
+  })
 }
 
 export async function listSeries(
   db: Db,
   organisationId: string,
   query: SeriesListQuery,
-): Promise<{ series: Series[]; pagination: Pagination }> {
+  context: SeriesContext,
+): Promise<{ series: SeriesListed[]; pagination: Pagination }> {
   const { rows, total } = await repository.listSeries(db, organisationId, {
     limit: query.limit,
     offset: offsetOf(query),
   })
-  const series: Series[] = []
-  for (const row of rows) series.push(serializeSeries(row, await seriesTimeZone(db, row)))
+  const series: SeriesListed[] = []
+  for (const row of rows) {
+    const timeZone = await seriesTimeZone(db, row)
+    series.push({ ...serializeSeries(row, timeZone), nextDate: await nextDateOf(db, row, timeZone, context) })
+  }
   return { series, pagination: paginationOf(query, total) }
+}
+
+/**
+ * The date the series' next occurrence from today happens on: skipped ones passed over, a moved one
+ * on its new date (one moved before today is passed over too). Null when none is left.
+ */
+async function nextDateOf(
+  db: Db,
+  row: repository.SeriesRow,
+  timeZone: string,
+  context: SeriesContext,
+): Promise<string | null> {
+  const today = localDateOf(context.now(), timeZone)
+  const exceptions = await repository.listExceptions(db, row.organisation_id, row.id)
+  // Enough occurrences that a run of skipped ones still leaves one to show.
+  const upcoming = nextOccurrences(planOf(row), exceptions, today, exceptions.length + NEXT_OCCURRENCES)
+  const dates = upcoming.filter((o) => !o.skipped && o.onDate >= today).map((o) => o.onDate)
+  return dates.sort()[0] ?? null
+}
+
+/** The series' generated jobs, latest occurrence first (404 for another organisation's series). */
+export async function listSeriesJobs(
+  db: Db,
+  organisationId: string,
+  id: string,
+  query: SeriesJobsQuery,
+): Promise<{ jobs: SeriesJob[]; pagination: Pagination }> {
+  await findSeriesRow(db, organisationId, id)
+  const { rows, total } = await repository.listSeriesJobs(db, organisationId, id, {
+    limit: query.limit,
+    offset: offsetOf(query),
+  })
+  const jobs = rows.map((row) => ({
+    id: row.id,
+    number: `J-${row.number}`,
+    title: row.title,
+    status: row.status,
+    occurrenceDate: row.occurrence_date,
+    earliestStart: row.earliest_start,
+    latestEnd: row.latest_end,
+    timeWindowType: row.time_window_type,
+  }))
+  return { jobs, pagination: paginationOf(query, total) }
 }
 
 function occurrenceShape(occurrence: Occurrence, jobId: string | null): OccurrenceShape {
@@ -228,29 +296,31 @@ export async function updateSeries(
   input: UpdateSeriesBody,
   context: SeriesContext,
 ): Promise<SeriesDetail> {
-  const row = await findSeriesRow(db, organisationId, id)
-  const startDate = input.startDate ?? row.start_date
-  const rule =
-    input.rrule !== undefined || input.startDate !== undefined
-      ? assertRule(input.rrule ?? row.rrule, startDate)
-      : parseRule(row.rrule)
-  assertWindow(input.window, '/body/window')
-  const template: JobTemplate = { ...templateOf(row), ...(input.job ?? {}) }
-  if (input.job !== undefined) await assertTemplate(db, organisationId, template)
-  const window = input.window !== undefined ? input.window : windowOfRow(row)
-  const updated: repository.SeriesRow = {
-    ...row,
-    template: JSON.stringify(template),
-    rrule: rule.text,
-    start_date: startDate,
-    ...windowColumns(window),
-    updated_at: nowIso(),
-  }
-  const { id: _id, organisation_id: _org, created_at: _created, ...changes } = updated
-  await repository.updateSeries(db, organisationId, id, changes)
-  if (input.applyTo === 'FUTURE_JOBS') await applyToFutureJobs(db, updated, input, context)
-  await generateSeries(db, updated, context.now(), context.horizonDays)
-  return getSeries(db, organisationId, id, context)
+  return atomically(db, async (db) => {
+    const row = await lockedSeriesRow(db, organisationId, id)
+    const startDate = input.startDate ?? row.start_date
+    const rule =
+      input.rrule !== undefined || input.startDate !== undefined
+        ? assertRule(input.rrule ?? row.rrule, startDate)
+        : parseRule(row.rrule)
+    assertWindow(input.window, '/body/window')
+    const template: JobTemplate = { ...templateOf(row), ...(input.job ?? {}) }
+    if (input.job !== undefined) await assertTemplate(db, organisationId, template)
+    const window = input.window !== undefined ? input.window : windowOfRow(row)
+    const updated: repository.SeriesRow = {
+      ...row,
+      template: JSON.stringify(template),
+      rrule: rule.text,
+      start_date: startDate,
+      ...windowColumns(window),
+      updated_at: nowIso(),
+    }
+    const { id: _id, organisation_id: _org, created_at: _created, ...changes } = updated
+    await repository.updateSeries(db, organisationId, id, changes)
+    if (input.applyTo === 'FUTURE_JOBS') await applyToFutureJobs(db, updated, input, context)
+    await generateSeries(db, updated, context.now(), context.horizonDays)
+    return getSeries(db, organisationId, id, context)
+  })
 }
 
 /**
@@ -300,16 +370,18 @@ export async function endSeries(
   input: EndSeriesBody,
   context: SeriesContext,
 ): Promise<SeriesDetail> {
-  const row = await findSeriesRow(db, organisationId, id)
-  if (input.lastDate < row.start_date) {
-    throw validationError('/body/lastDate', `must be on or after the series' startDate ${row.start_date}`)
-  }
-  await repository.updateSeries(db, organisationId, id, { end_date: input.lastDate, updated_at: nowIso() })
-  for (const job of await repository.listOccurrenceJobs(db, organisationId, id)) {
-    if (job.deleted || job.status !== 'CREATED' || job.occurrence_date <= input.lastDate) continue
-    await cancelJob(db, organisationId, job.id, { reason: `The series ended on ${input.lastDate}` })
-  }
-  return getSeries(db, organisationId, id, context)
+  return atomically(db, async (db) => {
+    const row = await lockedSeriesRow(db, organisationId, id)
+    if (input.lastDate < row.start_date) {
+      throw validationError('/body/lastDate', `must be on or after the series' startDate ${row.start_date}`)
+    }
+    await repository.updateSeries(db, organisationId, id, { end_date: input.lastDate, updated_at: nowIso() })
+    for (const job of await repository.listOccurrenceJobs(db, organisationId, id)) {
+      if (job.deleted || job.status !== 'CREATED' || job.occurrence_date <= input.lastDate) continue
+      await cancelJob(db, organisationId, job.id, { reason: `The series ended on ${input.lastDate}` })
+    }
+    return getSeries(db, organisationId, id, context)
+  })
 }
 
 /**
@@ -317,7 +389,7 @@ export async function endSeries(
  * Dates more than ten years ahead are not looked for: rrule walks every period up to the date.
  */
 async function occurrenceOf(db: Db, organisationId: string, id: string, date: string, now: number) {
-  const row = await findSeriesRow(db, organisationId, id)
+  const row = await lockedSeriesRow(db, organisationId, id)
   const plan = planOf(row)
   const furthest = addDays(new Date(now).toISOString().slice(0, 10), LOOKAHEAD_DAYS)
   if (date > furthest) {
@@ -351,21 +423,23 @@ export async function skipOccurrence(
   date: string,
   context: SeriesContext,
 ): Promise<OccurrenceShape> {
-  const { job } = await occurrenceOf(db, organisationId, id, date, context.now())
-  assertNotDispatched(job, true)
-  await repository.upsertException(db, {
-    organisation_id: organisationId,
-    series_id: id,
-    occurrence_date: date,
-    kind: 'SKIP',
-    moved_to: null,
-    ...windowColumns(null),
-    created_at: nowIso(),
+  return atomically(db, async (db) => {
+    const { job } = await occurrenceOf(db, organisationId, id, date, context.now())
+    assertNotDispatched(job, true)
+    await repository.upsertException(db, {
+      organisation_id: organisationId,
+      series_id: id,
+      occurrence_date: date,
+      kind: 'SKIP',
+      moved_to: null,
+      ...windowColumns(null),
+      created_at: nowIso(),
+    })
+    if (job?.status === 'CREATED') {
+      await cancelJob(db, organisationId, job.id, { reason: `Occurrence ${date} of its series skipped` })
+    }
+    return { date, movedTo: null, skipped: true, jobId: job?.id ?? null }
   })
-  if (job?.status === 'CREATED') {
-    await cancelJob(db, organisationId, job.id, { reason: `Occurrence ${date} of its series skipped` })
-  }
-  return { date, movedTo: null, skipped: true, jobId: job?.id ?? null }
 }
 
 /** The occurrence happens on another date (and window); its CREATED job moves with it. */
@@ -377,28 +451,30 @@ export async function moveOccurrence(
   input: MoveOccurrenceBody,
   context: SeriesContext,
 ): Promise<OccurrenceShape> {
-  assertWindow(input.window, '/body/window')
-  const { row, plan, job } = await occurrenceOf(db, organisationId, id, date, context.now())
-  assertNotDispatched(job, false)
-  const exception = {
-    organisation_id: organisationId,
-    series_id: id,
-    occurrence_date: date,
-    kind: 'MOVE' as const,
-    moved_to: input.date,
-    ...windowColumns(input.window),
-    created_at: nowIso(),
-  }
-  await repository.upsertException(db, exception)
-  if (job) {
-    const timeZone = await seriesTimeZone(db, row)
-    const window = jobWindowOf(input.date, input.window ?? plan.window, timeZone)
-    await updateJob(db, organisationId, job.id, window)
-  } else {
-    await generateSeries(db, row, context.now(), context.horizonDays)
-  }
-  const [made] = (await repository.listOccurrenceJobs(db, organisationId, id, [date])).filter(
-    (j) => !j.deleted,
-  )
-  return { date, movedTo: input.date, skipped: false, jobId: made?.id ?? null }
+  return atomically(db, async (db) => {
+    assertWindow(input.window, '/body/window')
+    const { row, plan, job } = await occurrenceOf(db, organisationId, id, date, context.now())
+    assertNotDispatched(job, false)
+    const exception = {
+      organisation_id: organisationId,
+      series_id: id,
+      occurrence_date: date,
+      kind: 'MOVE' as const,
+      moved_to: input.date,
+      ...windowColumns(input.window),
+      created_at: nowIso(),
+    }
+    await repository.upsertException(db, exception)
+    if (job) {
+      const timeZone = await seriesTimeZone(db, row)
+      const window = jobWindowOf(input.date, input.window ?? plan.window, timeZone)
+      await updateJob(db, organisationId, job.id, window)
+    } else {
+      await generateSeries(db, row, context.now(), context.horizonDays)
+    }
+    const [made] = (await repository.listOccurrenceJobs(db, organisationId, id, [date])).filter(
+      (j) => !j.deleted,
+    )
+    return { date, movedTo: input.date, skipped: false, jobId: made?.id ?? null }
+  })
 }

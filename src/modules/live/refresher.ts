@@ -2,13 +2,10 @@
 // recomputes every shift under way (and prunes old positions); any instance recomputes an
 // organisation at once when one of its jobs or positions is written (wake). JOB_ETA_CHANGED is decided
 // under each job's lock (service.ts), so even a refresh running on two instances announces once.
-import { randomUUID } from 'node:crypto'
-import type { FastifyBaseLogger } from 'fastify'
 import type { Kysely } from 'kysely'
 import type { Clock } from '../../clock.js'
-import { isDatabaseUnavailable } from '../../db/database.js'
+import { LeasedTask, logTaskFailure, type TaskLog } from '../../db/leases.js'
 import type { Database } from '../../db/types.js'
-import * as live from './repository.js'
 import { organisationsOnShift, prunePositions, refreshEtas } from './service.js'
 
 export const LIVE_LEASE = 'live-refresh'
@@ -23,9 +20,8 @@ export interface LiveSettings {
 }
 
 export class LiveRefresher {
-  /** Who this process is in the lease table. */
-  readonly holder = randomUUID()
-  private timer: NodeJS.Timeout | undefined
+  /** The periodic refresh, on the instance holding the lease. */
+  private readonly periodic: LeasedTask
   private readonly pending = new Set<string>()
   /** The recomputation asked for by wakes and not yet done, if any. */
   private scheduled: Promise<void> | null = null
@@ -35,20 +31,28 @@ export class LiveRefresher {
     private readonly db: Kysely<Database>,
     private readonly clock: Clock,
     readonly settings: LiveSettings,
-    private readonly log: Pick<FastifyBaseLogger, 'error' | 'warn'>,
-  ) {}
+    private readonly log: TaskLog,
+  ) {
+    this.periodic = new LeasedTask(
+      db,
+      clock,
+      {
+        name: LIVE_LEASE,
+        periodSeconds: settings.liveRefreshSeconds,
+        what: 'live refresh',
+        run: (now) => this.refreshAll(now),
+      },
+      log,
+    )
+  }
 
   start(): void {
-    if (this.settings.liveRefreshSeconds <= 0 || this.timer) return
-    this.timer = setInterval(() => void this.tick(), this.settings.liveRefreshSeconds * 1000)
-    this.timer.unref()
+    this.periodic.start()
   }
 
   async close(): Promise<void> {
-    if (this.timer) clearInterval(this.timer)
-    this.timer = undefined
+    await this.periodic.close()
     await this.settled()
-    await live.releaseLease(this.db, LIVE_LEASE, this.holder).catch(() => {})
   }
 
   /**
@@ -77,37 +81,17 @@ export class LiveRefresher {
     }
   }
 
-  /**
-   * The periodic refresh: only while this process holds the lease (taken or renewed for one and a
-   * half periods, so another instance takes over if this one dies). Whether it ran here.
-   */
-  async tick(): Promise<boolean> {
-    const now = this.clock()
-    const period = Math.max(1, this.settings.liveRefreshSeconds) * 1000
-    try {
-      const held = await live.claimLease(
-        this.db,
-        LIVE_LEASE,
-        this.holder,
-        new Date(now).toISOString(),
-        new Date(now + period * 1.5).toISOString(),
-      )
-      if (!held) return false
-      await prunePositions(this.db, this.settings.positionRetentionDays, now)
-      for (const organisationId of await organisationsOnShift(this.db, now)) {
-        await refreshEtas(this.db, organisationId, { thresholdMinutes: this.settings.etaChangeMinutes }, now)
-      }
-      return true
-    } catch (error) {
-      this.logFailure(error, {})
-      return false
-    }
+  /** The periodic refresh, if this process holds the lease (tests call it). Whether it ran here. */
+  tick(): Promise<boolean> {
+    return this.periodic.tick()
   }
 
-  /** A database outage is expected to stop a refresh (the next one catches up): warn, not error. */
-  private logFailure(error: unknown, context: { organisationId?: string }): void {
-    const level = isDatabaseUnavailable(error) ? 'warn' : 'error'
-    this.log[level]({ err: error, ...context }, 'live refresh failed')
+  /** Every shift under way, and the positions past their retention pruned. */
+  private async refreshAll(now: number): Promise<void> {
+    await prunePositions(this.db, this.settings.positionRetentionDays, now)
+    for (const organisationId of await organisationsOnShift(this.db, now)) {
+      await refreshEtas(this.db, organisationId, { thresholdMinutes: this.settings.etaChangeMinutes }, now)
+    }
   }
 
   private async refreshPending(): Promise<void> {
@@ -121,7 +105,7 @@ export class LiveRefresher {
           this.clock(),
         )
       } catch (error) {
-        this.logFailure(error, { organisationId })
+        logTaskFailure(this.log, 'live refresh', error, { organisationId })
       }
     }
   }

@@ -242,34 +242,3 @@ export async function updateSentEta(
     .where('job_id', '=', jobId)
     .execute()
 }
-
-/**
- * Takes or renews the named lease until `expiresAt` when it is free, expired or already ours.
- * Whether we hold it now.
- */
-export async function claimLease(
-  db: Executor,
-  name: string,
-  holder: string,
-  now: string,
-  expiresAt: string,
-): Promise<boolean> {
-  const renewed = await db
-    .updateTable('leases')
-    .set({ holder, expires_at: expiresAt })
-    .where('name', '=', name)
-    .where((eb) => eb.or([eb('holder', '=', holder), eb('expires_at', '<=', now)]))
-    .executeTakeFirst()
-  if (Number(renewed.numUpdatedRows) > 0) return true
-  const inserted = await db
-    .insertInto('leases')
-    .values({ name, holder, expires_at: expiresAt })
-    .onConflict((oc) => oc.column('name').doNothing())
-    .executeTakeFirst()
-  return Number(inserted.numInsertedOrUpdatedRows ?? 0n) > 0
-}
-
-/** Gives the lease up (shutdown), so another instance need not wait for it to expire. */
-export async function releaseLease(db: Executor, name: string, holder: string): Promise<void> {
-  await db.deleteFrom('leases').where('name', '=', name).where('holder', '=', holder).execute()
-}

@@ -257,10 +257,3 @@ export async function organisationsOnShift(db: Executor, now: number): Promise<s
 export async function prunePositions(db: Executor, retentionDays: number, now: number): Promise<number> {
   return live.deletePositionsBefore(db, iso(now - retentionDays * DAY))
 }
-
-/**
- * Named leases of background work that one instance at a time must do (the live refresh, the job
- * series generator): take or renew one until `expiresAt`; give it up on shutdown.
- */
-export const claimLease = live.claimLease
-export const releaseLease = live.releaseLease

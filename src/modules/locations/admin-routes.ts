@@ -80,7 +80,7 @@ export const locationAdminRoutes: FastifyPluginAsyncTypebox<RouteOptions> = asyn
         tags: ['Locations'],
         summary: 'Delete a depot or hub',
         description:
-          'Permanent. Refused with 409 IN_USE while vehicles, shifts or jobs use the location; ' +
+          'Permanent. Refused with 409 IN_USE while vehicles, shifts, jobs or job series not ended use the location; ' +
           'deactivate it instead (PATCH isActive false) to keep its history.',
         params: IdParams,
         response: {

@@ -9,6 +9,7 @@ import {
   type ListOrderValues,
   listOrderValues,
 } from '../../http/list-order.js'
+import { countLiveSeriesReferring } from '../job-series/repository.js'
 
 export type LocationUpdate = Updateable<LocationsTable>
 
@@ -180,6 +181,8 @@ export interface LocationReferences {
   vehicles: number
   shifts: number
   jobs: number
+  /** Job series still making jobs at the location. */
+  series: number
 }
 
 /** Rows that would keep the location from being deleted (soft-deleted jobs do not count). */
@@ -197,8 +200,13 @@ export async function countLocationReferences(
     if (table === 'jobs') query = query.where('deleted_at', 'is', null)
     return query.executeTakeFirstOrThrow().then((row) => Number(row.total))
   }
-  const [vehicles, shifts, jobs] = await Promise.all([count('vehicles'), count('shifts'), count('jobs')])
-  return { vehicles, shifts, jobs }
+  const [vehicles, shifts, jobs, series] = await Promise.all([
+    count('vehicles'),
+    count('shifts'),
+    count('jobs'),
+    countLiveSeriesReferring(db, organisationId, id),
+  ])
+  return { vehicles, shifts, jobs, series }
 }
 
 /** Soft-deleted jobs keep their row but lose the reference, so their depot can be deleted. */

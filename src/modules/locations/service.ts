@@ -202,11 +202,12 @@ export async function deleteLocation(
   return db.transaction().execute(async (trx) => {
     if (!(await repository.findLocationForUpdate(trx, organisationId, id))) throw notFound('Location')
     const references = await repository.countLocationReferences(trx, organisationId, id)
-    const { vehicles, shifts, jobs } = references
-    if (vehicles + shifts + jobs > 0) {
+    const { vehicles, shifts, jobs, series } = references
+    if (vehicles + shifts + jobs + series > 0) {
+      const users = describeUsage({ vehicle: vehicles, shift: shifts, job: jobs, 'job series': series })
       throw new AppError(
         'IN_USE',
-        `Location is used by ${describeUsage({ vehicle: vehicles, shift: shifts, job: jobs })}; move or delete them first, ` +
+        `Location is used by ${users}; move or delete them first, ` +
           'or deactivate the location instead (PATCH isActive false)',
       )
     }

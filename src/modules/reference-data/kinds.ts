@@ -106,8 +106,9 @@ export const TAGS: ReferenceKind<Database['tags']> = {
     delete: {
       summary: 'Delete a tag',
       description:
-        'Refused with 409 IN_USE while a vehicle or a job that is not deleted carries the tag (the ' +
-        'message says how many); deleted jobs lose the tag silently.',
+        'Refused with 409 IN_USE while a vehicle or a job that is not deleted carries the tag, or a job ' +
+        'series that has not ended gives it to its jobs (the message says how many); deleted jobs lose the ' +
+        'tag silently.',
     },
     taken: 'Another tag of the organisation has this name',
     inUse: 'Vehicles or jobs still carry the tag',
@@ -176,8 +177,9 @@ export const CAPACITY_DIMENSIONS: ReferenceKind<Database['capacity_dimensions']>
     delete: {
       summary: 'Delete a capacity dimension',
       description:
-        'Refused with 409 IN_USE while a vehicle has a capacity, or a job that is not deleted a demand, ' +
-        'in the dimension (the message says how many); demands of deleted jobs go with it.',
+        'Refused with 409 IN_USE while a vehicle has a capacity, or a job that is not deleted or a job ' +
+        'series that has not ended a demand, in the dimension (the message says how many); demands of ' +
+        'deleted jobs go with it.',
     },
     taken: 'Another capacity dimension of the organisation has this key',
     inUse: 'Vehicle capacities or job demands still use the dimension',

@@ -5,6 +5,7 @@ import { type Kysely, sql } from 'kysely'
 import { isPostgres } from '../../db/database.js'
 import { lockForUpdate } from '../../db/locking.js'
 import type { Database, Executor } from '../../db/types.js'
+import { countLiveSeriesReferring } from '../job-series/repository.js'
 import { type BaseRow, CAPACITY_DIMENSIONS, type ReferenceKind, TAGS } from './kinds.js'
 
 // biome-ignore lint/suspicious/noExplicitAny: tables and columns are chosen by the kind's configuration
@@ -21,8 +22,12 @@ export interface ReferenceRepository<Row extends BaseRow> {
   findByUniqueValue(db: Executor, organisationId: string, value: string): Promise<Row | undefined>
   findByIds(db: Executor, organisationId: string, ids: readonly string[]): Promise<Row[]>
   update(db: Executor, organisationId: string, id: string, changes: Partial<Row>): Promise<number>
-  /** How many vehicles and live (not deleted) jobs refer to the row. */
-  countUsage(db: Executor, organisationId: string, id: string): Promise<{ vehicles: number; jobs: number }>
+  /** How many vehicles, live (not deleted) jobs and job series still making jobs refer to the row. */
+  countUsage(
+    db: Executor,
+    organisationId: string,
+    id: string,
+  ): Promise<{ vehicles: number; jobs: number; series: number }>
   /**
    * Deletes the row, first dropping the references of soft-deleted jobs: those are gone from the API
    * and must not keep the row alive forever. Callers check that nothing else refers to it.
@@ -99,7 +104,7 @@ export function referenceRepository<Row extends BaseRow>(kind: ReferenceKind<Row
     },
 
     async countUsage(db, organisationId, id) {
-      const [vehicles, jobs] = await Promise.all([
+      const [vehicles, jobs, series] = await Promise.all([
         untyped(db)
           .selectFrom(usage.vehicles)
           .select((eb) => eb.fn.countAll<number>().as('total'))
@@ -118,8 +123,9 @@ export function referenceRepository<Row extends BaseRow>(kind: ReferenceKind<Row
           .where(`used.${usage.column}`, '=', id)
           .where('jobs.deleted_at', 'is', null)
           .executeTakeFirstOrThrow(),
+        countLiveSeriesReferring(db, organisationId, id),
       ])
-      return { vehicles: Number(vehicles.total), jobs: Number(jobs.total) }
+      return { vehicles: Number(vehicles.total), jobs: Number(jobs.total), series }
     },
 
     async delete(db, organisationId, id) {

@@ -154,8 +154,12 @@ export function referenceService<Row extends BaseRow>(
           const current = await repository.findForUpdate(trx, organisationId, id)
           if (!current) throw notFound(names.noun)
           const usage = await repository.countUsage(trx, organisationId, id)
-          if (usage.vehicles > 0 || usage.jobs > 0) {
-            const users = describeUsage({ vehicle: usage.vehicles, job: usage.jobs })
+          if (usage.vehicles > 0 || usage.jobs > 0 || usage.series > 0) {
+            const users = describeUsage({
+              vehicle: usage.vehicles,
+              job: usage.jobs,
+              'job series': usage.series,
+            })
             const label = current[uniqueField] as string
             throw inUse(`${names.noun} "${label}" is used by ${users}; ${messages.inUseRemedy}`)
           }
