@@ -28,6 +28,8 @@ export interface Operation {
   pathParams: Parameter[]
   queryParams: Parameter[]
   body?: { required: boolean; schema: JsonSchema }
+  /** The body is raw bytes, not JSON (an attachment upload): documented, but with no JSON schema. */
+  rawBody: boolean
   /** Documented statuses → validator of the JSON body. */
   responses: Map<number, ValidateFunction>
   /** Documented statuses whose answer is bytes, not JSON (an attachment's content). */
@@ -97,6 +99,7 @@ export function loadOperations(): Operation[] {
           ...(bodySchema && {
             body: { required: Boolean(operation.requestBody.required), schema: bodySchema },
           }),
+          rawBody: Boolean(operation.requestBody) && !bodySchema,
           responses,
           binary,
         })
