@@ -44,6 +44,7 @@ import { automationAdminRoutes } from './modules/automations/admin-routes.js'
 import { executionAdminRoutes } from './modules/automations/execution-routes.js'
 import type { Webhooks } from './modules/automations/webhooks.js'
 import { boardAdminRoutes } from './modules/board/admin-routes.js'
+import { completionAdminRoutes, myCompletionRoutes } from './modules/completion/admin-routes.js'
 import { customerMessageAdminRoutes } from './modules/customer-messages/admin-routes.js'
 import { customerAdminRoutes } from './modules/customers/admin-routes.js'
 import { customerRoutes } from './modules/customers/routes.js'
@@ -63,6 +64,7 @@ import { locationRoutes } from './modules/locations/routes.js'
 import { myDayRoutes } from './modules/my-day/routes.js'
 import { organisationAdminRoutes } from './modules/organisations/admin-routes.js'
 import { teamAdminRoutes } from './modules/organisations/team-admin-routes.js'
+import { proofAdminRoutes, proofRoutes } from './modules/proof/routes.js'
 import { capacityDimensionAdminRoutes, tagAdminRoutes } from './modules/reference-data/admin-routes.js'
 import type { RouteOptions } from './modules/route-options.js'
 import { routePlanAdminRoutes } from './modules/route-plans/admin-routes.js'
@@ -214,6 +216,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     await api.register(shiftRoutes, options)
     await api.register(eventFeedRoutes, options)
     await api.register(attachmentRoutes, options)
+    await api.register(proofRoutes, options)
   })
   // The admin API also takes a dashboard session (cookie + CSRF token). Which sessions each module
   // admits (modules/auth/access.ts): single routes may say otherwise (organisation PATCH and team changes: ADMIN).
@@ -234,9 +237,12 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     ['dispatch', searchAdminRoutes],
     ['dispatch', geocodingAdminRoutes],
     ['dispatch', formAdminRoutes],
+    ['dispatch', completionAdminRoutes],
+    ['dispatch', proofAdminRoutes],
     ['admin', formTemplateAdminRoutes],
     ['worker', myDayRoutes],
     ['worker', myAttachmentRoutes],
+    ['worker', myCompletionRoutes],
     ['worker', livePositionRoutes],
     ['dispatch', liveAdminRoutes],
     ['dispatch', routePlanAdminRoutes],

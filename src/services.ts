@@ -29,6 +29,8 @@ import { CustomerMail } from './modules/customer-messages/service.js'
 import { Geocoder } from './modules/geocoding/geocoder.js'
 import { SeriesGenerator } from './modules/job-series/generator.js'
 import { LiveRefresher } from './modules/live/refresher.js'
+import { proofPdf } from './modules/proof/pdf.js'
+import { loadProof } from './modules/proof/service.js'
 import type { RouteOptions } from './modules/route-options.js'
 import { PLAN_RUNNER_DEFAULTS, PlanRunner } from './modules/route-plans/runner.js'
 import { solveDay } from './modules/route-plans/solve-day.js'
@@ -80,6 +82,11 @@ export function buildServices(
   // The dispatcher delivers committed outbox events from the moment the app is ready, is nudged
   // after every successful write, and finishes its deliveries when the app closes.
   const webhookConfig = { ...WEBHOOK_DEFAULTS, ...deps.config }
+  // Attachments: the database's chunks, or the S3 bucket of ATTACHMENT_STORE (its SDK loaded only then).
+  // The store gets the database itself: content is streamed out after a request's handler returns.
+  const attachmentStore = deps.attachmentStore ?? buildAttachmentStore(deps)
+  if (attachmentStore instanceof S3AttachmentStore)
+    app.addHook('onClose', async () => attachmentStore.close())
   // Customer emails go out with the webhooks, from the same claims (customer-messages/service.ts);
   // without SMTP_URL there is nothing to send them with, and none are made.
   const smtpUrl = deps.config.smtpUrl
@@ -88,6 +95,17 @@ export function buildServices(
         retentionDays: webhookConfig.webhookRetentionDays,
         ...(deps.clock ? { clock: deps.clock } : {}),
         logger: app.log,
+        // A completed job's email carries its proof (proof/service.ts), as the admin API draws it.
+        proofPdf: async (organisationId, jobId) => {
+          const proof = await loadProof(
+            deps.db,
+            attachmentStore,
+            organisationId,
+            jobId,
+            (deps.clock ?? Date.now)(),
+          )
+          return { filename: `${proof.number}-proof.pdf`, content: await proofPdf(proof) }
+        },
       })
     : undefined
   const webhooks = new Webhooks(deps.db, webhookConfig, app.log, customerMail ? [customerMail] : [])
@@ -124,11 +142,6 @@ export function buildServices(
     ...(deps.clock ? { clock: deps.clock } : {}),
     ...(deps.passwordParams ? { passwordParams: deps.passwordParams } : {}),
   })
-  // Attachments: the database's chunks, or the S3 bucket of ATTACHMENT_STORE (its SDK loaded only then).
-  // The store gets the database itself: content is streamed out after a request's handler returns.
-  const attachmentStore = deps.attachmentStore ?? buildAttachmentStore(deps)
-  if (attachmentStore instanceof S3AttachmentStore)
-    app.addHook('onClose', async () => attachmentStore.close())
   // Route modules get the request's view of the database; background work above gets the database itself.
   const routeOptions: RouteOptions = {
     db: requestDb,

@@ -181,6 +181,9 @@ for (const dialect of DIALECTS) {
       const [completed, ...after] = smtp.received.slice(start + 1)
       expect(after).toEqual([])
       expect(completed?.headers).toMatch(/^Subject: .*your visit is complete$/m)
+      // The job's proof of completion goes with it, as a PDF named by the job's number.
+      expect(completed?.raw).toMatch(/Content-Type: application\/pdf/i)
+      expect(completed?.raw).toMatch(/filename="?J-\d+-proof\.pdf/)
 
       const listed = (await s.admin.get('/customer-messages')).body.data
       expect(listed.pagination.total).toBe(2)

@@ -127,6 +127,7 @@ for (const dialect of DIALECTS) {
         customerId: null,
         assignedUserId: ben,
         completedAt: completed.completedAt,
+        attachments: [],
       })
       const unassigned = received.find((r) => r.json.event === 'JOB_UNASSIGNED')
       expect(unassigned?.json.data).toMatchObject({ jobId: job.id, previousAssignedUserId: ana })

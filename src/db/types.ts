@@ -434,6 +434,27 @@ export interface FormTemplatesTable {
   is_active: Bool
   created_at: Timestamp
   updated_at: Timestamp
+  /** JSON text: the Requires object every job the template applies to needs (migration 0033). */
+  requires: ColumnType<string, string | undefined, string>
+}
+
+/** A job's own completion requirements (migration 0033); no row: none. */
+export interface JobRequirementsTable {
+  organisation_id: string
+  job_id: string
+  signature: Bool
+  photos: number
+  notes: Bool
+  updated_at: Timestamp
+}
+
+/** What the worker wrote on completing the job (migration 0033). */
+export interface JobCompletionNotesTable {
+  organisation_id: string
+  job_id: string
+  notes: string
+  written_by_user_id: string | null
+  created_at: Timestamp
 }
 
 /** Maintained by triggers (migration 0004): live jobs per (status, priority, location), '*' = any. */
@@ -641,6 +662,8 @@ export interface Database {
   job_series_exceptions: JobSeriesExceptionsTable
   attachments: AttachmentsTable
   attachment_chunks: AttachmentChunksTable
+  job_requirements: JobRequirementsTable
+  job_completion_notes: JobCompletionNotesTable
 }
 
 export type JobRow = Selectable<JobsTable>

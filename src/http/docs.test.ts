@@ -26,6 +26,8 @@ const ADDITIONS = [
   'GET /jobs/{id}/attachments',
   'GET /jobs/{id}/attachments/{attachmentId}/content',
   'GET /jobs/{id}/attachments/{attachmentId}/thumbnail',
+  // Issue 31 §3: the job's proof of completion as a PDF.
+  'GET /jobs/{id}/proof',
 ]
 
 // The documentation does not depend on the database engine: SQLite is enough.

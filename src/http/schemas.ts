@@ -251,6 +251,8 @@ export const ERROR_CODE_DESCRIPTIONS: Record<ErrorCode, string> = {
   PLAN_NOT_READY: 'The route plan is not DONE',
   JOBS_NOT_PLANNABLE: 'Some jobs cannot be planned on the date; each is listed',
   FORM_REQUIRED: 'A form the job needs has not been submitted yet; `details` lists each',
+  COMPLETION_REQUIREMENTS:
+    'What completing the job requires (a signature, so many photos, notes) is missing; `details` names each',
   OUTSIDE_TIME_WINDOW: 'The job has a HARD window and the scheduled visit falls outside it',
   OFF_SHIFT: 'The worker has no shift at that time (30 min either side): positions are taken only on shift',
   OUTSIDE_SHIFT:

@@ -67,6 +67,7 @@ export function sampleEventData(event: EventType, at: string): EventData[EventTy
       customerId: null,
       assignedUserId: `${TEST_EVENT_PREFIX}user`,
       completedAt: at,
+      attachments: [],
     },
     JOB_ETA_CHANGED: {
       jobId,

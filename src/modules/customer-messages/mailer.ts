@@ -15,6 +15,8 @@ export interface OutgoingMail {
   text: string
   /** A stable Message-ID: a client seeing one message twice shows it once. */
   messageId: string
+  /** Files sent with it (a completed job's proof PDF). */
+  attachments?: { filename: string; content: Buffer; contentType: string }[]
 }
 
 /** How long one SMTP conversation may take, connection to the server's answer to the message. */
@@ -46,6 +48,7 @@ export class SmtpMailer {
         subject: mail.subject,
         text: mail.text,
         messageId: mail.messageId,
+        ...(mail.attachments && { attachments: mail.attachments }),
       })
       return { ok: true, error: null, durationMs: Math.round(performance.now() - started) }
     } catch (error) {

@@ -50,6 +50,11 @@ export interface CustomerMailOptions {
   /** The service's clock: whether an arrival window is today, in the depot's zone. */
   clock?: () => number
   logger?: FastifyBaseLogger
+  /**
+   * A completed job's proof as a PDF, sent with its COMPLETED email (proof/service.ts); when it cannot
+   * be made, the email goes without it (and the log says why).
+   */
+  proofPdf?: (organisationId: string, jobId: string) => Promise<{ filename: string; content: Buffer }>
 }
 
 export class CustomerMail implements OutboxFollower {
@@ -84,11 +89,13 @@ export class CustomerMail implements OutboxFollower {
   }
 
   private async send(row: CustomerMessageRow): Promise<void> {
+    const attachments = row.kind === 'COMPLETED' ? await this.proofOf(row) : []
     const result = await this.mailer.send({
       to: row.recipient,
       subject: row.subject,
       text: row.body,
       messageId: `<${row.id}@fieldservice>`,
+      ...(attachments.length > 0 && { attachments }),
     })
     await repository.completeMessage(this.db, row.id, {
       status: result.ok ? 'SENT' : 'FAILED',
@@ -98,6 +105,17 @@ export class CustomerMail implements OutboxFollower {
     })
     if (!result.ok)
       this.options.logger?.warn({ message: row.id, error: result.error }, 'customer email failed')
+  }
+
+  private async proofOf(row: CustomerMessageRow) {
+    if (!this.options.proofPdf) return []
+    try {
+      const proof = await this.options.proofPdf(row.organisation_id, row.job_id)
+      return [{ ...proof, contentType: 'application/pdf' }]
+    } catch (error) {
+      this.options.logger?.warn({ err: error, message: row.id }, 'proof PDF not attached to the email')
+      return []
+    }
   }
 
   /** Once a minute, with the dispatcher's housekeeping: interrupted sends failed, old messages pruned. */

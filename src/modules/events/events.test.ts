@@ -427,7 +427,7 @@ for (const dialect of DIALECTS) {
       const c = (await s.admin.post(`/jobs/${job.id}/complete`)).body.data.job
       const completed = await s.drain()
       expect(completed.map((e) => e.event)).toEqual(['JOB_COMPLETED', 'STATUS_CHANGED'])
-      // Spec §6: exactly these fields, in this order.
+      // Spec §6's six fields, in this order, then ours: the attachments it was completed with.
       expect(Object.keys(completed[0]?.data ?? {})).toEqual([
         'jobId',
         'title',
@@ -435,6 +435,7 @@ for (const dialect of DIALECTS) {
         'customerId',
         'assignedUserId',
         'completedAt',
+        'attachments',
       ])
       expect(completed[0]?.data).toEqual({
         ...subject,
@@ -442,6 +443,7 @@ for (const dialect of DIALECTS) {
         customerId: s.customer.id,
         assignedUserId: ben.user.id,
         completedAt: c.completedAt,
+        attachments: [],
       })
 
       const other = await createJob(s, { title: 'Other' })
@@ -542,6 +544,7 @@ describe('event schemas', () => {
     customerId: null,
     assignedUserId: 'u1',
     completedAt: '2026-11-23T10:00:00.000Z',
+    attachments: [{ id: 'a1', kind: 'PHOTO' }],
   }
   const payload = (d: object) => ({ event: 'JOB_COMPLETED', timestamp: '2026-11-23T10:00:00.000Z', data: d })
 

@@ -97,6 +97,20 @@ export const JobCompletedData = Type.Object(
     customerId: NullableId('The customer; null when the job has none'),
     assignedUserId: NullableId('The worker; null when the job had none'),
     completedAt: DateTime,
+    attachments: Type.Array(
+      Type.Object(
+        {
+          id: Type.String({ description: 'The attachment: GET /jobs/{jobId}/attachments/{id}/content' }),
+          kind: StringEnum(['PHOTO', 'SIGNATURE', 'FILE']),
+        },
+        Closed,
+      ),
+      {
+        description:
+          'The photos, signatures and files the job was completed with, oldest first (ours, additive to ' +
+          'spec §6); the proof PDF is GET /jobs/{jobId}/proof',
+      },
+    ),
   },
   { ...Closed, title: 'JobCompletedData' },
 )
@@ -257,8 +271,8 @@ export const EVENT_DESCRIPTIONS: Readonly<Record<EventType, string>> = {
     'by STATUS_CHANGED), or a re-assignment to another worker (status stays ASSIGNED, followed by ' +
     'JOB_ASSIGNED).',
   JOB_COMPLETED:
-    'A job was completed (admin POST /jobs/:id/complete). `data` has exactly the fields of spec §6. ' +
-    'Followed by STATUS_CHANGED.',
+    'A job was completed (admin POST /jobs/:id/complete). `data` has the fields of spec §6, and ' +
+    '`attachments`: the proof it was completed with. Followed by STATUS_CHANGED.',
   JOB_CANCELLED: 'A job was cancelled (admin POST /jobs/:id/cancel). Followed by STATUS_CHANGED.',
   FORM_SUBMITTED:
     'A form submission was received for a job (admin POST /jobs/:id/form-submissions), in any job status.',

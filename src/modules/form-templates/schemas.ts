@@ -1,8 +1,10 @@
 // Form templates: the forms a worker fills in on a job — what each asks (typed fields), and which jobs
 // need it (all, or those with a tag). A job that needs an active template cannot be completed until a
 // submission answers it (422 FORM_REQUIRED).
+
 import { type Static, Type } from '@sinclair/typebox'
 import { DateTime, Envelope, Id, Nullable, PageQuery, Pagination, StringEnum } from '../../http/schemas.js'
+import { Requires, RequiresInput } from '../completion/schemas.js'
 
 export const MAX_FIELDS = 50
 export const MAX_OPTIONS = 50
@@ -77,6 +79,10 @@ export const FormTemplate = Type.Object(
     tagId: Nullable(Type.String({ description: 'TAGGED_JOBS: the tag; null for ALL_JOBS' })),
     fields: Type.Array(FormField),
     isActive: Type.Boolean({ description: 'Inactive templates are kept but no job needs them' }),
+    requires: Type.Object(Requires.properties, {
+      additionalProperties: false,
+      description: 'What completing a job the template applies to needs (422 COMPLETION_REQUIREMENTS)',
+    }),
     createdAt: DateTime,
     updatedAt: DateTime,
   },
@@ -99,6 +105,7 @@ export const CreateFormTemplateBody = Type.Object(
     tagId: Type.Optional(Nullable(Type.String({ maxLength: 200, description: 'Required for TAGGED_JOBS' }))),
     fields: Fields,
     isActive: Type.Optional(Type.Boolean({ default: true, description: 'Default true' })),
+    requires: Type.Optional(RequiresInput),
   },
   {
     additionalProperties: false,
@@ -126,6 +133,7 @@ export const UpdateFormTemplateBody = Type.Object(
     tagId: Type.Optional(Nullable(Type.String({ maxLength: 200 }))),
     fields: Type.Optional(Fields),
     isActive: Type.Optional(Type.Boolean()),
+    requires: Type.Optional(RequiresInput),
   },
   { additionalProperties: false, examples: [{ isActive: false }] },
 )

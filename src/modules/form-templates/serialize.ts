@@ -1,4 +1,5 @@
 import type { FormTemplateRow } from '../../db/types.js'
+import type { Requires } from '../completion/schemas.js'
 import type { FormField, FormTemplate } from './schemas.js'
 
 export function serializeFormTemplate(row: FormTemplateRow): FormTemplate {
@@ -10,6 +11,7 @@ export function serializeFormTemplate(row: FormTemplateRow): FormTemplate {
     tagId: row.tag_id,
     fields: JSON.parse(row.fields) as FormField[],
     isActive: Boolean(row.is_active),
+    requires: JSON.parse(row.requires) as Requires,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
   }

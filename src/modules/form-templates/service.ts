@@ -1,5 +1,6 @@
 // Form templates: their rules (fields well-formed, a TAGGED_JOBS template names a tag of the
 // organisation), which templates a job needs, and answers checked against a template.
+
 import type { Kysely, Transaction } from 'kysely'
 import { sqlBool } from '../../db/database.js'
 import { newId, nowIso } from '../../db/ids.js'
@@ -8,6 +9,7 @@ import type { Database, Executor, FormTemplateRow } from '../../db/types.js'
 import { AppError, describeDetail, type ErrorDetail, notFound, validationError } from '../../http/errors.js'
 import { offsetOf, paginationOf } from '../../http/pagination.js'
 import type { Pagination } from '../../http/schemas.js'
+import type { Requires, RequiresInput } from '../completion/schemas.js'
 import * as repository from './repository.js'
 import {
   type CreateFormTemplateBody,
@@ -112,6 +114,16 @@ export async function getFormTemplate(
   return serializeFormTemplate(row)
 }
 
+/** The requirements as stored: every key, what was left out not required. */
+function requiresText(input: RequiresInput | undefined): string {
+  const requires: Requires = {
+    signature: input?.signature ?? false,
+    photos: input?.photos ?? 0,
+    notes: input?.notes ?? false,
+  }
+  return JSON.stringify(requires)
+}
+
 export async function createFormTemplate(
   db: Kysely<Database>,
   organisationId: string,
@@ -131,6 +143,7 @@ export async function createFormTemplate(
       tag_id: tagId,
       fields: JSON.stringify(fields),
       is_active: sqlBool(body.isActive ?? true),
+      requires: requiresText(body.requires),
       created_at: now,
       updated_at: now,
     }
@@ -161,6 +174,7 @@ export async function updateFormTemplate(
       tag_id: tagId,
       ...(fields !== undefined && { fields: JSON.stringify(fields) }),
       ...(body.isActive !== undefined && { is_active: sqlBool(body.isActive) }),
+      ...(body.requires !== undefined && { requires: requiresText(body.requires) }),
       updated_at: nowIso(),
     }
     await repository.updateFormTemplate(trx, organisationId, id, changes)

@@ -270,13 +270,20 @@ export const jobAdminRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (ap
           '(data exactly as spec §6: jobId, title, status, customerId, assignedUserId, completedAt) and ' +
           `STATUS_CHANGED, both with the completion's time (completedAt, changedAt). ${EVENTS} ` +
           'A job that needs an active form template (all jobs, or jobs with its tag) is completed only once a ' +
-          'submission answers it: else 422 FORM_REQUIRED, `details` naming each missing form.',
+          'submission answers it: else 422 FORM_REQUIRED, `details` naming each missing form. Then what ' +
+          'the job and its form templates require (GET /jobs/{id}/completion): else 422 ' +
+          'COMPLETION_REQUIREMENTS naming each missing signature, photo or notes; `notes` sent here count.',
         params: IdParams,
         body: CompleteJobBody,
         response: {
           200: JobResponse,
           ...TRANSITION_ERRORS,
-          ...errorResponses('INVALID_TRANSITION', 'FORM_REQUIRED', 'OUTSIDE_SHIFT'),
+          ...errorResponses(
+            'INVALID_TRANSITION',
+            'FORM_REQUIRED',
+            'COMPLETION_REQUIREMENTS',
+            'OUTSIDE_SHIFT',
+          ),
         },
       },
       config: { optionalBody: true },
@@ -285,6 +292,7 @@ export const jobAdminRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (ap
       data: {
         job: await dispatch.completeJob(db, request.auth.organisationId, request.params.id, undefined, {
           completedAt: request.body?.completedAt,
+          notes: request.body?.notes,
         }),
       },
       message: SUCCESS,

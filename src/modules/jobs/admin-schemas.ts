@@ -1,7 +1,9 @@
 // Request bodies of the admin job routes. Every route answers with the public single-job shape
 // (JobResponse from ./schemas.ts), but the assignment check, whose answer is here.
+
 import { type Static, Type } from '@sinclair/typebox'
 import { DateTimeInput, Envelope, Nullable, StringEnum } from '../../http/schemas.js'
+import { CompletionNotes } from '../completion/schemas.js'
 import { ASSIGNMENT_PROBLEM_CODES } from './assignment-check.js'
 
 const ReferenceId = (description: string) => Type.String({ minLength: 1, maxLength: 200, description })
@@ -88,7 +90,10 @@ export type StartJobBody = Static<typeof StartJobBody>
 
 /** complete's optional body (none, or {}: completed now). */
 export const CompleteJobBody = Type.Object(
-  { completedAt: HappenedAt('the job was completed', "; not before the job's startedAt (400)") },
+  {
+    completedAt: HappenedAt('the job was completed', "; not before the job's startedAt (400)"),
+    notes: Type.Optional(CompletionNotes),
+  },
   { additionalProperties: false, description: 'Optional: no body, or {}, completes the job now' },
 )
 export type CompleteJobBody = Static<typeof CompleteJobBody>

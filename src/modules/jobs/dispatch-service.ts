@@ -8,6 +8,7 @@ import { type Clock, systemClock } from '../../clock.js'
 import { idsOf, nowIso } from '../../db/ids.js'
 import type { Database, JobRow, JobUpdate } from '../../db/types.js'
 import { AppError, notFound, validationError } from '../../http/errors.js'
+import { assertCompletionRequirements, completedAttachments } from '../completion/service.js'
 import { type EventData, recordEvent, recordEvents } from '../events/service.js'
 import { assertFormsSubmitted } from '../form-templates/service.js'
 import { type AssignableUser, findUsersForAssignment } from '../organisations/users-service.js'
@@ -83,6 +84,13 @@ async function transitionIn(
   // The events' data carry when it happened (STATUS_CHANGED's changedAt, JOB_COMPLETED's completedAt);
   // the outbox orders them by when they were recorded, so a feed cursor never skips one sent late.
   const change = changeOf(before, action, changes, at, reason)
+  if (change && action === 'complete') {
+    // JOB_COMPLETED names the proof it was completed with (additive to spec §6's six fields).
+    const attachments = await completedAttachments(trx, organisationId, id)
+    for (const event of change.events) {
+      if (event.event === 'JOB_COMPLETED') event.data = { ...event.data, attachments }
+    }
+  }
   if (change) {
     await repository.updateJob(trx, organisationId, id, { ...changes, updated_at: recordedAt })
     await recordEvents(trx, organisationId, change.events, recordedAt)
@@ -255,6 +263,8 @@ export async function unassignJob(db: Db, organisationId: string, id: string) {
 export interface HappenedBody {
   startedAt?: string
   completedAt?: string
+  /** complete: the worker's notes, kept with the job's proof (completion/service.ts). */
+  notes?: string
 }
 
 /**
@@ -283,8 +293,9 @@ export async function startJob(
 }
 
 /**
- * 422 FORM_REQUIRED while a form template the job needs has no submission. `body.completedAt` as
- * startJob's startedAt (and not before the job's startedAt).
+ * 422 FORM_REQUIRED while a form template the job needs has no submission, then 422
+ * COMPLETION_REQUIREMENTS while its signature, photos or notes are missing (`body.notes` counts).
+ * `body.completedAt` as startJob's startedAt (and not before the job's startedAt).
  */
 export async function completeJob(
   db: Db,
@@ -302,6 +313,7 @@ export async function completeJob(
     'complete',
     async (trx, current, at, recordedAt) => {
       await assertFormsSubmitted(trx, organisationId, id)
+      await assertCompletionRequirements(trx, organisationId, id, { notes: body.notes, userId: assignee })
       return {
         completed_at: at,
         complete_recorded_at: recordedAt,

@@ -270,7 +270,7 @@ for (const dialect of DIALECTS) {
           data: { ...subject, status: 'COMPLETED', previousStatus: 'IN_PROGRESS', changedAt: c.updatedAt },
         },
       ])
-      // Spec §6: exactly these fields, in this order.
+      // Spec §6's six fields, in this order, then ours: the attachments it was completed with.
       expect(Object.keys(events[0]?.data)).toEqual([
         'jobId',
         'title',
@@ -278,6 +278,7 @@ for (const dialect of DIALECTS) {
         'customerId',
         'assignedUserId',
         'completedAt',
+        'attachments',
       ])
       expect(events[0]?.data).toEqual({
         ...subject,
@@ -285,6 +286,7 @@ for (const dialect of DIALECTS) {
         customerId: customer.id,
         assignedUserId: ana.user.id,
         completedAt: c.completedAt,
+        attachments: [],
       })
 
       // A completed job is read-only through the public API, and has no further transitions.

@@ -11,7 +11,7 @@
 //   STATUS_CHANGED  previousStatus, changedAt
 //   JOB_ASSIGNED    customerId, assignedUserId, shiftId, scheduledStart, scheduledEnd
 //   JOB_UNASSIGNED  previousAssignedUserId
-//   JOB_COMPLETED   customerId, assignedUserId, completedAt            (exactly these: spec §6)
+//   JOB_COMPLETED   customerId, assignedUserId, completedAt (spec §6), attachments (ours)
 //   JOB_CANCELLED   customerId, assignedUserId, previousStatus, cancelledAt, reason (null when none given)
 // A transition emits its own event first, then STATUS_CHANGED when the status moved. Re-assigning an
 // ASSIGNED job to a different worker emits JOB_UNASSIGNED (for the previous worker) then JOB_ASSIGNED,
@@ -85,7 +85,10 @@ export function jobUnassignedEvent(after: JobRow, previousAssignedUserId: string
   return { event: 'JOB_UNASSIGNED', data: { ...subject(after), previousAssignedUserId } }
 }
 
-/** Spec §6 lists these fields and no others. */
+/**
+ * Spec §6's six fields, and `attachments` (ours, additive): the proof the job was completed with,
+ * which dispatch-service.ts fills in from the attachments in the completing transaction.
+ */
 export function jobCompletedEvent(after: JobRow): JobEvent {
   return {
     event: 'JOB_COMPLETED',
@@ -96,6 +99,7 @@ export function jobCompletedEvent(after: JobRow): JobEvent {
       customerId: after.customer_id,
       assignedUserId: after.assigned_user_id,
       completedAt: present(after.completed_at, 'completed_at'),
+      attachments: [],
     },
   }
 }

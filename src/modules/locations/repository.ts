@@ -9,7 +9,7 @@ import {
   type ListOrderValues,
   listOrderValues,
 } from '../../http/list-order.js'
-import { countLiveSeriesReferring } from '../job-series/repository.js'
+import { countSeriesUsing } from '../job-series/references.js'
 
 export type LocationUpdate = Updateable<LocationsTable>
 
@@ -204,7 +204,7 @@ export async function countLocationReferences(
     count('vehicles'),
     count('shifts'),
     count('jobs'),
-    countLiveSeriesReferring(db, organisationId, id),
+    countSeriesUsing(db, organisationId, id),
   ])
   return { vehicles, shifts, jobs, series }
 }

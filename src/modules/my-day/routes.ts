@@ -174,7 +174,9 @@ export const myDayRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (
         description:
           'IN_PROGRESS → COMPLETED (completedAt now, or the `completedAt` the phone sends; actualDuration), ' +
           'emitting JOB_COMPLETED and STATUS_CHANGED; ' +
-          `422 FORM_REQUIRED while a form the job needs has no submission. ${ONLY_MINE}`,
+          '422 FORM_REQUIRED while a form the job needs has no submission; 422 COMPLETION_REQUIREMENTS while ' +
+          'its signature, photos or notes are missing (GET …/completion is the checklist; `notes` sent here ' +
+          `count). ${ONLY_MINE}`,
         params: IdParams,
         body: CompleteJobBody,
         response: {
@@ -182,13 +184,18 @@ export const myDayRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (
           ...COMMON_ERRORS,
           ...NOT_FOUND_ERROR,
           ...BODY_ERRORS,
-          ...errorResponses('INVALID_TRANSITION', 'FORM_REQUIRED', 'OUTSIDE_SHIFT'),
+          ...errorResponses(
+            'INVALID_TRANSITION',
+            'FORM_REQUIRED',
+            'COMPLETION_REQUIREMENTS',
+            'OUTSIDE_SHIFT',
+          ),
         },
       },
     },
     async (request) => {
       const { organisationId, userId } = me(request)
-      const body = { completedAt: request.body?.completedAt }
+      const body = { completedAt: request.body?.completedAt, notes: request.body?.notes }
       return {
         data: { job: await my.completeMyJob(db, organisationId, userId, request.params.id, clock(), body) },
         message: SUCCESS,

@@ -5,7 +5,7 @@ import { type Kysely, sql } from 'kysely'
 import { isPostgres } from '../../db/database.js'
 import { lockForUpdate } from '../../db/locking.js'
 import type { Database, Executor } from '../../db/types.js'
-import { countLiveSeriesReferring } from '../job-series/repository.js'
+import { countSeriesUsing } from '../job-series/references.js'
 import { type BaseRow, CAPACITY_DIMENSIONS, type ReferenceKind, TAGS } from './kinds.js'
 
 // biome-ignore lint/suspicious/noExplicitAny: tables and columns are chosen by the kind's configuration
@@ -123,7 +123,7 @@ export function referenceRepository<Row extends BaseRow>(kind: ReferenceKind<Row
           .where(`used.${usage.column}`, '=', id)
           .where('jobs.deleted_at', 'is', null)
           .executeTakeFirstOrThrow(),
-        countLiveSeriesReferring(db, organisationId, id),
+        countSeriesUsing(db, organisationId, id),
       ])
       return { vehicles: Number(vehicles.total), jobs: Number(jobs.total), series }
     },

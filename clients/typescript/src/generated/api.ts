@@ -425,6 +425,7 @@ export class EventsApi {
 export type ListJobAttachmentsResult = operations['listJobAttachments']['responses'][200]['content']['application/json']['data']
 export type GetJobAttachmentContentResult = void
 export type GetJobAttachmentThumbnailResult = void
+export type GetJobProofResult = void
 
 /** Attachments */
 export class AttachmentsApi {
@@ -461,6 +462,17 @@ export class AttachmentsApi {
    */
   getJobThumbnail(id: operations['getJobAttachmentThumbnail']['parameters']['path']['id'], attachmentId: operations['getJobAttachmentThumbnail']['parameters']['path']['attachmentId'], options?: RequestOptions): Promise<GetJobAttachmentThumbnailResult> {
     return this.http.request('GET', `/jobs/${encodeURIComponent(String(id))}/attachments/${encodeURIComponent(String(attachmentId))}/thumbnail`, {}, options)
+  }
+
+  /**
+   * A job's proof of completion (PDF)
+   *
+   * One printable PDF: the job, its customer and address, the technician, when it was started and completed (in its depot’s time zone), the notes written on completing, every form’s answers, the photos, and the customer’s signature with their name and time; HEIC photos and files are listed by name. Any status: a job not completed yet says so at the top. 404 for a job that is not yours.
+   *
+   * `GET /jobs/{id}/proof`
+   */
+  getJobProof(id: operations['getJobProof']['parameters']['path']['id'], options?: RequestOptions): Promise<GetJobProofResult> {
+    return this.http.request('GET', `/jobs/${encodeURIComponent(String(id))}/proof`, {}, options)
   }
 }
 

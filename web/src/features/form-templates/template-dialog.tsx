@@ -6,6 +6,7 @@ import { FormError } from '../../ui/form'
 import { FormDialog } from '../../ui/form-dialog'
 import { SelectField, TextAreaField, TextField } from '../../ui/form-fields'
 import { useFormState } from '../../ui/use-form-state'
+import { NOTHING_REQUIRED, RequiresFields } from '../completion/requires-fields'
 import { FieldsEditor, fieldsOf, newRow, rowOf } from './fields-editor'
 import {
   type FormTemplate,
@@ -16,6 +17,13 @@ import {
 } from './queries'
 
 const KNOWN = ['name', 'description', 'appliesTo', 'tagId', 'isActive'] as const
+
+/** The first error of /body/requires/…, for the requirements' fieldset. */
+function requiresError(error: unknown): string | undefined {
+  if (!(error instanceof ApiError)) return undefined
+  const detail = error.details.find((d) => d.path.startsWith('/body/requires'))
+  return detail ? `${detail.path.replace('/body/requires/', '')} ${detail.message}` : undefined
+}
 
 /** `/body/fields/2/key` → { 2: { key: message } }. */
 function rowErrors(error: unknown): { rows: Record<number, Record<string, string>>; shown: number } {
@@ -48,10 +56,11 @@ export function TemplateDialog({ template, onClose }: { template?: FormTemplate;
       tagId: template?.tagId ?? '',
       isActive: true,
       rows: template ? template.fields.map(rowOf) : [newRow({ required: true })],
+      requires: template?.requires ?? NOTHING_REQUIRED,
     }),
     { fields: KNOWN, submission: mutation },
   )
-  const { name, description, appliesTo, tagId, isActive, rows } = form.values
+  const { name, description, appliesTo, tagId, isActive, rows, requires } = form.values
 
   const fieldRows = rowErrors(mutation.error)
   const shownByField = KNOWN.filter((field) => form.error(field)).length
@@ -70,6 +79,7 @@ export function TemplateDialog({ template, onClose }: { template?: FormTemplate;
       appliesTo,
       tagId: appliesTo === 'TAGGED_JOBS' ? tagId || null : null,
       fields: fieldsOf(rows),
+      requires,
     }
     if (template) update.mutate({ id: template.id, body }, { onSuccess: onClose })
     else create.mutate({ ...body, isActive }, { onSuccess: onClose })
@@ -114,6 +124,12 @@ export function TemplateDialog({ template, onClose }: { template?: FormTemplate;
         )}
         <h3>Fields</h3>
         <FieldsEditor rows={rows} onChange={(next) => form.setField('rows', next)} errors={fieldRows.rows} />
+        <RequiresFields
+          legend="Completing a job that needs this form also needs"
+          value={requires}
+          onChange={(next) => form.setField('requires', next)}
+          error={requiresError(mutation.error)}
+        />
         {!template && (
           <label className="choice">
             <input type="checkbox" {...form.checkbox('isActive')} />

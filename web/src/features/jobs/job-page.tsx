@@ -12,6 +12,7 @@ import { Field } from '../../ui/form'
 import { PageHeader } from '../../ui/page-header'
 import { ErrorState, LoadingState } from '../../ui/states'
 import { useToast } from '../../ui/toast'
+import { JobCompletion } from '../completion/job-completion'
 import { useSeries } from '../series/queries'
 import { shortDate, storedSeriesWords } from '../series/rule'
 import { SeriesDialog } from '../series/series-dialog'
@@ -256,6 +257,11 @@ function JobView({ job }: { job: JobDetail }) {
           </dl>
         </div>
       </div>
+      <JobCompletion
+        jobId={job.id}
+        open={job.status !== 'COMPLETED' && job.status !== 'CANCELLED'}
+        timeZone={zone}
+      />
       <FormSubmissions jobId={job.id} timeZone={zone} />
 
       {action === 'edit' && (

@@ -9,16 +9,18 @@ import { Badge } from '../../ui/badge'
 import { Banner } from '../../ui/banner'
 import { Button, ButtonLink } from '../../ui/button'
 import { ConfirmDialog } from '../../ui/confirm-dialog'
+import { Field } from '../../ui/form'
 import { ErrorState, LoadingState } from '../../ui/states'
 import { useToast } from '../../ui/toast'
 import { windowTypeLabel } from '../jobs/job-labels'
+import { CompletionChecklist, checklistItems } from './completion-checklist'
 import { clock, clockRange, duration } from './format'
 import { addressOf, placeOf } from './job-card'
 import { LateBadge, PendingBadge, ShownStatusBadge } from './job-status'
 import { geoUrl, mapsUrl } from './navigate'
 import type { QueuedAction } from './offline-queue'
 import { applyPending, isCompletionPending, isFormPending, missingForms } from './pending'
-import { useMyJob } from './queries'
+import { useMyCompletion, useMyJob } from './queries'
 import { useJobAction, useQueue } from './queue-context'
 import { describeAction, RefusalNotice } from './queue-panel'
 import type { MyJob } from './types'
@@ -197,19 +199,33 @@ function JobActions({ job }: { job: MyJob }) {
   const [confirming, setConfirming] = useState<Confirming>(null)
   const [pending, setPending] = useState(false)
   const [error, setError] = useState<unknown>(null)
+  const [notes, setNotes] = useState('')
   const missing = missingForms(job)
+  const completion = useMyCompletion(job.id, job.status === 'IN_PROGRESS')
 
   if (job.status !== 'ASSIGNED' && job.status !== 'IN_PROGRESS') return null
   const kind = job.status === 'ASSIGNED' ? 'start' : 'complete'
+  const checklist = completion.data ? checklistItems(completion.data, notes) : []
+  const stillNeeded = checklist.filter((item) => !item.done && !item.label.startsWith('Form: '))
+  const notesRequired = completion.data?.requires.notes === true && completion.data.has.notes === null
   const close = () => {
     setConfirming(null)
     setError(null)
   }
   const confirm = async () => {
+    const trimmed = notes.trim()
+    if (kind === 'complete' && notesRequired && !trimmed) {
+      setError(new Error('Write what was done in Notes: this job cannot be completed without them.'))
+      return
+    }
     setPending(true)
     setError(null)
     try {
-      const result = await run({ kind, jobId: job.id, jobTitle: job.title })
+      const result = await run(
+        kind === 'start'
+          ? { kind, jobId: job.id, jobTitle: job.title }
+          : { kind, jobId: job.id, jobTitle: job.title, ...(trimmed && { notes: trimmed }) },
+      )
       close()
       if (result === 'queued') toast.success('Saved on this phone: it will be sent when you are back online')
       else toast.success(kind === 'start' ? 'Job started' : 'Job completed')
@@ -259,12 +275,35 @@ function JobActions({ job }: { job: MyJob }) {
           <p>
             <strong>{job.title}</strong> is marked completed now. This cannot be undone from the app.
           </p>
+          <CompletionChecklist items={checklist} />
           {missing.length > 0 && (
             <Banner tone="warning" title="Forms still to fill in">
               {missing.map((form) => form.template.name).join(', ')}: the job cannot be completed without{' '}
               {missing.length === 1 ? 'it' : 'them'}.
             </Banner>
           )}
+          {stillNeeded.length > 0 && (
+            <Banner tone="warning" title="Still needed">
+              {stillNeeded.map((item) => item.label).join(', ')}: the job cannot be completed without{' '}
+              {stillNeeded.length === 1 ? 'it' : 'them'}.
+            </Banner>
+          )}
+          <Field
+            label="Notes"
+            optional={!notesRequired}
+            hint={notesRequired ? 'Required for this job: what was done, parts fitted, readings' : undefined}
+          >
+            {(control) => (
+              <textarea
+                {...control}
+                className="textarea"
+                rows={3}
+                maxLength={5000}
+                value={notes}
+                onChange={(event) => setNotes(event.target.value)}
+              />
+            )}
+          </Field>
         </ConfirmDialog>
       )}
     </div>

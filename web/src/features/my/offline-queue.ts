@@ -17,7 +17,7 @@ interface ActionBase {
 
 export type QueuedAction =
   | (ActionBase & { kind: 'start' })
-  | (ActionBase & { kind: 'complete' })
+  | (ActionBase & { kind: 'complete'; notes?: string })
   | (ActionBase & { kind: 'form'; templateId: string; formName: string; answers: FormAnswers })
 
 type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never
@@ -86,6 +86,7 @@ function refusalMessage(error: ApiError): string {
     return `The job changed meanwhile (it may have been cancelled): ${error.message}`
   }
   if (error.code === 'FORM_REQUIRED') return `A required form is missing: ${error.message}`
+  if (error.code === 'COMPLETION_REQUIREMENTS') return `Something the job needs is missing: ${error.message}`
   if (error.details.length > 0) {
     return `${error.message}: ${error.details.map((d) => `${d.path.replace(/^\/body\/answers\//, '')} ${d.message}`).join('; ')}`
   }

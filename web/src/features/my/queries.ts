@@ -17,6 +17,7 @@ export const myKeys = {
   all: ['my'] as const,
   day: (date: string) => ['my', 'day', date] as const,
   job: (id: string) => ['my', 'job', id] as const,
+  completion: (id: string) => ['my', 'completion', id] as const,
 }
 
 export function useMyDay(date: string) {
@@ -63,6 +64,17 @@ export function useMyJob(id: string) {
   })
 }
 
+/** What completing the job needs and has (the checklist before Complete); kept for offline use. */
+export function useMyCompletion(id: string, enabled = true) {
+  return useQuery({
+    queryKey: myKeys.completion(id),
+    queryFn: async () =>
+      (await unwrap(api.GET('/my/jobs/{id}/completion', { params: { path: { id } } }))).completion,
+    networkMode: 'offlineFirst',
+    enabled,
+  })
+}
+
 /**
  * `happenedAt`: when the worker did it, for an action sent later than it was made (the offline
  * queue's replay); the server takes its own clock without it.
@@ -73,9 +85,14 @@ export async function startJob(id: string, key: string, happenedAt?: string): Pr
   return (await unwrap(api.POST('/my/jobs/{id}/start', { params, body }))).job
 }
 
-export async function completeJob(id: string, key: string, happenedAt?: string): Promise<MyJob> {
+export async function completeJob(
+  id: string,
+  key: string,
+  happenedAt?: string,
+  notes?: string,
+): Promise<MyJob> {
   const params = { path: { id }, header: { 'Idempotency-Key': key } }
-  const body = happenedAt ? { completedAt: happenedAt } : {}
+  const body = { ...(happenedAt && { completedAt: happenedAt }), ...(notes && { notes }) }
   return (await unwrap(api.POST('/my/jobs/{id}/complete', { params, body }))).job
 }
 
@@ -103,18 +120,24 @@ export async function sendQueuedAction(
     const submission = await submitForm(action.jobId, action.templateId, action.answers, action.key)
     showSubmission(queryClient, submission)
   } else {
-    const send = action.kind === 'start' ? startJob : completeJob
+    const notes = action.kind === 'complete' ? action.notes : undefined
+    const send = (key: string, happenedAt?: string) =>
+      action.kind === 'start'
+        ? startJob(action.jobId, key, happenedAt)
+        : completeJob(action.jobId, key, happenedAt, notes)
     let job: MyJob
     try {
-      job = await send(action.jobId, action.key, queued ? action.queuedAt : undefined)
+      job = await send(action.key, queued ? action.queuedAt : undefined)
     } catch (error) {
       if (!queued || !refusedTime(error)) throw error
       // The work stands even when its time is not believed (done past the end of the shift, a phone
       // clock far ahead): recorded when received rather than lost. Under a key of its own, as the
       // refusal stays stored under the first; derived from it, so a replay of this one is one too.
-      job = await send(action.jobId, `${action.key}:received`)
+      job = await send(`${action.key}:received`)
     }
     showJob(queryClient, job)
+    if (action.kind === 'complete')
+      void queryClient.invalidateQueries({ queryKey: myKeys.completion(action.jobId) })
   }
 }
 

@@ -10,3 +10,4 @@ export type FormField = Schema<'FormField'>
 export type FieldType = FormField['type']
 export type FormSubmission = Schema<'FormSubmission'>
 export type FormAnswers = RequestBody<'/my/jobs/{id}/forms/{templateId}', 'post'>['answers']
+export type Completion = Schema<'Completion'>
