@@ -153,3 +153,18 @@ export async function updateCustomer(
     .executeTakeFirst()
   return Number(result.numUpdatedRows)
 }
+
+/** The customers with these externalIds (migration 0032's unique index reads them). */
+export async function findCustomersByExternalIds(
+  db: Executor,
+  organisationId: string,
+  externalIds: readonly string[],
+): Promise<CustomerRow[]> {
+  if (externalIds.length === 0) return []
+  return db
+    .selectFrom('customers')
+    .selectAll()
+    .where('organisation_id', '=', organisationId)
+    .where('external_id', 'in', externalIds)
+    .execute()
+}

@@ -219,3 +219,18 @@ export async function insertJobDemand(
     })
     .execute()
 }
+
+/** The jobs with these externalIds, soft-deleted ones too (they keep theirs: migration 0032). */
+export async function findJobsByExternalIds(
+  db: Executor,
+  organisationId: string,
+  externalIds: readonly string[],
+): Promise<JobRow[]> {
+  if (externalIds.length === 0) return []
+  return db
+    .selectFrom('jobs')
+    .selectAll()
+    .where('organisation_id', '=', organisationId)
+    .where('external_id', 'in', externalIds)
+    .execute()
+}
