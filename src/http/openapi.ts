@@ -294,6 +294,11 @@ export async function installOpenApi<Event extends string>(
           'Recurring jobs: a job template and an RFC 5545 rule whose occurrences become ordinary jobs a few weeks ahead',
       },
       {
+        name: 'Imports',
+        description:
+          'CSV imports of customers and jobs: upsert by externalId, a dry run to preview, progress to poll',
+      },
+      {
         name: 'Forms',
         description:
           'Form templates (what workers fill in, and which jobs need it) and submissions on jobs (each sends FORM_SUBMITTED)',

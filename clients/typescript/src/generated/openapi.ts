@@ -649,6 +649,8 @@ export type components = {
              * @example 2026-11-23T09:00:00.000Z
              */
             updatedAt: string;
+            /** @description Your own reference for the customer (an ERP or CRM key), unique in your organisation; CSV imports update the customer with the same externalId. null: none */
+            externalId: string | null;
         };
         /** EventFeedPagination */
         EventFeedPagination: {
@@ -825,6 +827,8 @@ export type components = {
              * @description The occurrence's date in its series' rule (YYYY-MM-DD, the depot's calendar); a moved occurrence keeps it
              */
             occurrenceDate: string | null;
+            /** @description Your own reference for the job (an ERP or CRM key), unique in your organisation; CSV imports update the job with the same externalId. null: none */
+            externalId: string | null;
             customer: {
                 /** @description Opaque identifier */
                 id: string;
@@ -1359,6 +1363,8 @@ export type components = {
              * @description The occurrence's date in its series' rule (YYYY-MM-DD, the depot's calendar); a moved occurrence keeps it
              */
             occurrenceDate: string | null;
+            /** @description Your own reference for the job (an ERP or CRM key), unique in your organisation; CSV imports update the job with the same externalId. null: none */
+            externalId: string | null;
             customer: {
                 /** @description Opaque identifier */
                 id: string;
@@ -1728,6 +1734,12 @@ export type components = {
                     /** @description The visit's address as people write it; when null (or ""), the customer's address is shown. Coordinates stay the routing truth (jobLatitude/jobLongitude); null clears it */
                     current: string | null;
                 };
+                externalId?: {
+                    /** @description Your own reference for the job (an ERP or CRM key), unique in your organisation; CSV imports update the job with the same externalId. null: none */
+                    previous: string | null;
+                    /** @description Your own reference for the job (an ERP or CRM key), unique in your organisation; CSV imports update the job with the same externalId. null: none */
+                    current: string | null;
+                };
                 tags?: {
                     /** @description Tag ids, sorted ascending */
                     previous: string[];
@@ -1867,6 +1879,12 @@ export type components = {
                     /** @description The visit's address as people write it; when null (or ""), the customer's address is shown. Coordinates stay the routing truth (jobLatitude/jobLongitude); null clears it */
                     previous: string | null;
                     /** @description The visit's address as people write it; when null (or ""), the customer's address is shown. Coordinates stay the routing truth (jobLatitude/jobLongitude); null clears it */
+                    current: string | null;
+                };
+                externalId?: {
+                    /** @description Your own reference for the job (an ERP or CRM key), unique in your organisation; CSV imports update the job with the same externalId. null: none */
+                    previous: string | null;
+                    /** @description Your own reference for the job (an ERP or CRM key), unique in your organisation; CSV imports update the job with the same externalId. null: none */
                     current: string | null;
                 };
                 tags?: {
@@ -2407,6 +2425,8 @@ export interface operations {
                     latestEnd?: string | null;
                     /** @description The visit's address as people write it; when null (or ""), the customer's address is shown. Coordinates stay the routing truth (jobLatitude/jobLongitude); null clears it */
                     address?: string | null;
+                    /** @description Your own reference, unique in your organisation (at most 200 characters); null clears it */
+                    externalId?: string | null;
                 };
             };
         };
@@ -3112,6 +3132,8 @@ export interface operations {
                     latestEnd?: string | null;
                     /** @description The visit's address as people write it; when null (or ""), the customer's address is shown. Coordinates stay the routing truth (jobLatitude/jobLongitude); null clears it */
                     address?: string | null;
+                    /** @description Your own reference, unique in your organisation (at most 200 characters); null clears it */
+                    externalId?: string | null;
                 };
             };
         };
@@ -3584,6 +3606,8 @@ export interface operations {
                     phone?: string | null;
                     /** @description For whoever visits: gate codes, when to call (at most 2000 characters); null clears it */
                     notes?: string | null;
+                    /** @description Your own reference, unique in your organisation (at most 200 characters); null clears it */
+                    externalId?: string | null;
                 };
             };
         };
@@ -4042,6 +4066,8 @@ export interface operations {
                     phone?: string | null;
                     /** @description For whoever visits: gate codes, when to call (at most 2000 characters); null clears it */
                     notes?: string | null;
+                    /** @description Your own reference, unique in your organisation (at most 200 characters); null clears it */
+                    externalId?: string | null;
                 };
             };
         };
