@@ -230,3 +230,21 @@ export async function findCustomersForSearch(
 ): Promise<CustomerFound[]> {
   return searchRepository.findCustomersMatching(db, organisationId, terms, limit)
 }
+
+/** A page of customers as the API shows them, in id order after `after` (CSV export). */
+export async function listCustomersById(
+  db: Executor,
+  organisationId: string,
+  search: string | undefined,
+  after: string | null,
+  limit: number,
+): Promise<Customer[]> {
+  const rows = await repository.listCustomersById(
+    db,
+    organisationId,
+    search?.trim() || undefined,
+    after,
+    limit,
+  )
+  return rows.map(serializeCustomer)
+}

@@ -1,5 +1,6 @@
-import type { Readable } from 'node:stream'
+import { Readable } from 'node:stream'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import { AppError } from '../../http/errors.js'
 import {
   BODY_ERRORS,
   COMMON_ERRORS,
@@ -9,7 +10,15 @@ import {
   SUCCESS,
 } from '../../http/schemas.js'
 import type { RouteOptions } from '../route-options.js'
-import { CreateImportBody, ImportResponse } from './schemas.js'
+import { exportCustomers, exportJobs } from './csv-export.js'
+import {
+  CreateImportBody,
+  CsvFile,
+  CsvUpload,
+  CustomerExportQuery,
+  ImportResponse,
+  JobExportQuery,
+} from './schemas.js'
 import * as imports from './service.js'
 
 const TAGS = ['Imports']
@@ -45,7 +54,9 @@ export const importAdminRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async 
     '/imports/:id/file',
     {
       bodyLimit: imports.MAX_IMPORT_BYTES,
-      config: { streamedBody: true },
+      // Not one transaction round the handler (an Idempotency-Key's usual way): each batch commits on its
+      // own so GET /imports/:id shows the progress from any instance while the file is read.
+      config: { externalEffects: true },
       schema: {
         operationId: 'uploadImportFile',
         tags: TAGS,
@@ -59,7 +70,7 @@ export const importAdminRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async 
           'JOB_CREATED, a changed one JOB_UPDATED, an unchanged one nothing. 409 when the import already ' +
           'had its file. A file that cannot be read as CSV ends FAILED with `failure`.',
         params: IdParams,
-        consumes: ['text/csv'],
+        body: CsvUpload,
         response: {
           200: ImportResponse,
           ...COMMON_ERRORS,
@@ -70,6 +81,9 @@ export const importAdminRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async 
       },
     },
     async (request) => {
+      if (!(request.body instanceof Readable)) {
+        throw new AppError('UNSUPPORTED_MEDIA_TYPE', 'The file must be sent as Content-Type: text/csv')
+      }
       const length = Number(request.headers['content-length'])
       const finished = await imports.runImport(
         db,
@@ -100,5 +114,60 @@ export const importAdminRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async 
       data: { import: await imports.getImport(db, request.auth.organisationId, request.params.id) },
       message: SUCCESS,
     }),
+  )
+
+  const CSV_NOTE =
+    'Streamed as it is read (keyset-paged by id, no row limit), UTF-8 with a header row. Text cells ' +
+    "starting with = + - @ tab or CR get a leading ' so a spreadsheet never runs them as formulas."
+
+  app.get(
+    '/customers/export.csv',
+    {
+      schema: {
+        operationId: 'exportCustomersCsv',
+        tags: TAGS,
+        summary: 'Download customers as CSV',
+        description: `The customers GET /customers would list with the same search, in id order. ${CSV_NOTE}`,
+        querystring: CustomerExportQuery,
+        produces: ['text/csv'],
+        response: { 200: CsvFile, ...COMMON_ERRORS },
+      },
+    },
+    async (request, reply) => {
+      reply
+        .type('text/csv; charset=utf-8')
+        .header('content-disposition', 'attachment; filename="customers.csv"')
+      // A stream is sent as it is read; the 200 schema documents the text it makes.
+      return reply.send(
+        exportCustomers(db, request.auth.organisationId, request.query.search) as unknown as string,
+      )
+    },
+  )
+
+  app.get(
+    '/jobs/export.csv',
+    {
+      schema: {
+        operationId: 'exportJobsCsv',
+        tags: TAGS,
+        summary: 'Download jobs as CSV',
+        description: `The live jobs GET /jobs would list with the same status, priority, customerId and locationId filters, in id order. ${CSV_NOTE}`,
+        querystring: JobExportQuery,
+        produces: ['text/csv'],
+        response: { 200: CsvFile, ...COMMON_ERRORS },
+      },
+    },
+    async (request, reply) => {
+      reply.type('text/csv; charset=utf-8').header('content-disposition', 'attachment; filename="jobs.csv"')
+      const { status, priority, customerId, locationId } = request.query
+      return reply.send(
+        exportJobs(db, request.auth.organisationId, {
+          status,
+          priority,
+          customerId: customerId || undefined,
+          locationId: locationId || undefined,
+        }) as unknown as string,
+      )
+    },
   )
 }

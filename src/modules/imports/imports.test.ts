@@ -132,7 +132,20 @@ for (const dialect of DIALECTS) {
         })
       expect((await other.admin.get(`/imports/${started.id}`)).status).toBe(404)
       expect((await put(other.headers)).statusCode).toBe(404)
-      expect((await put(headers)).statusCode).toBe(200)
+      const json = await t.app.inject({
+        method: 'PUT',
+        url: `/v1/admin/imports/${started.id}/file`,
+        headers,
+        payload: { externalId: 'X' },
+      })
+      expect(json.statusCode).toBe(415)
+      const keyed = await t.app.inject({
+        method: 'PUT',
+        url: `/v1/admin/imports/${started.id}/file`,
+        headers: { ...headers, 'content-type': 'text/csv', 'idempotency-key': `file-${started.id}` },
+        payload: 'externalId,name,latitude,longitude\nX,Y,1,2\n',
+      })
+      expect(keyed.statusCode).toBe(200)
       const second = await put(headers)
       expect(second.statusCode).toBe(409)
       expect(second.json().code).toBe('CONFLICT')
@@ -231,5 +244,50 @@ for (const dialect of DIALECTS) {
         .executeTakeFirstOrThrow()
       expect(Number(n)).toBe(10_000)
     }, 600_000)
+  })
+}
+
+for (const dialect of DIALECTS) {
+  describe(`${dialect}: CSV exports`, () => {
+    let t: TestContext
+
+    beforeAll(async () => {
+      t = await createTestApp(dialect)
+    })
+    afterAll(() => t.close())
+
+    it('streams the filtered list as CSV, formula-safe, and only the caller’s organisation', async () => {
+      const { headers } = await createTenant(t, { scopes: ['admin'] })
+      const other = await createTenant(t, { scopes: ['admin'] })
+      const api = client(t, headers)
+      const c1 = (
+        await api.post('/customers', { name: '=HYPERLINK("x")', latitude: 1, longitude: 2, externalId: 'E1' })
+      ).body.data.customer
+      await api.post('/customers', { name: 'Plain, with comma', latitude: 1, longitude: 2 })
+      await client(t, other.headers).post('/customers', { name: 'Not mine', latitude: 1, longitude: 2 })
+      await api.post('/jobs', { title: 'High one', priority: 'HIGH', customerId: c1.id })
+      await api.post('/jobs', { title: 'Low one', priority: 'LOW' })
+
+      const get = (url: string) => t.app.inject({ method: 'GET', url: `/v1/admin${url}`, headers })
+      const customers = await get('/customers/export.csv')
+      expect(customers.statusCode).toBe(200)
+      expect(customers.headers['content-type']).toMatch(/^text\/csv/)
+      const lines = customers.body.trim().split('\n')
+      expect(lines[0]).toMatch(/^id,externalId,name,address,/)
+      expect(lines).toHaveLength(3)
+      expect(customers.body).toContain(`,E1,"'=HYPERLINK(""x"")",`)
+      expect(customers.body).toContain('"Plain, with comma"')
+      expect(customers.body).not.toContain('Not mine')
+
+      const searched = await get('/customers/export.csv?search=plain')
+      expect(searched.body.trim().split('\n')).toHaveLength(2)
+
+      const high = await get('/jobs/export.csv?priority=HIGH')
+      expect(high.statusCode).toBe(200)
+      const jobLines = high.body.trim().split('\n')
+      expect(jobLines).toHaveLength(2)
+      expect(jobLines[1]).toContain('High one')
+      expect((await get('/jobs/export.csv?priority=URGENTISH')).statusCode).toBe(400)
+    })
   })
 }

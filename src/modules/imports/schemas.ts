@@ -1,5 +1,5 @@
 import { type Static, Type } from '@sinclair/typebox'
-import { DateTime, Envelope, Id, Nullable } from '../../http/schemas.js'
+import { DateTime, Envelope, Id, JobPriority, JobStatus, Nullable } from '../../http/schemas.js'
 
 export const ImportKind = Type.Union([Type.Literal('customers'), Type.Literal('jobs')], {
   description: 'What each row of the file is',
@@ -109,3 +109,39 @@ export const Import = Type.Object(
 export type Import = Static<typeof Import>
 
 export const ImportResponse = Envelope(Type.Object({ import: Import }), 'The import')
+
+export const CsvFile = Type.String({ description: 'CSV text (text/csv), a header row first' })
+
+export const CustomerExportQuery = Type.Object(
+  {
+    search: Type.Optional(
+      Type.String({ maxLength: 200, description: 'Case-insensitive substring of the name or the address' }),
+    ),
+  },
+  { additionalProperties: false },
+)
+
+export const JobExportQuery = Type.Object(
+  {
+    status: Type.Optional(JobStatus),
+    priority: Type.Optional(JobPriority),
+    customerId: Type.Optional(Type.String({ maxLength: 200 })),
+    locationId: Type.Optional(Type.String({ maxLength: 200 })),
+  },
+  { additionalProperties: false },
+)
+
+/**
+ * PUT …/file's body: the CSV, by content type. No `type` keyword: the parser hands the handler the
+ * request stream itself, which it reads as it arrives (the schema documents it; nothing validates it).
+ */
+export const CsvUpload = {
+  content: {
+    'text/csv': {
+      schema: Type.Unsafe<unknown>({
+        format: 'binary',
+        description: 'The CSV file: UTF-8, a header row first, at most 20 MB',
+      }),
+    },
+  },
+}

@@ -18,7 +18,7 @@ import * as changeFeed from './change-feed-repository.js'
 import * as counts from './counts-repository.js'
 import * as dateOrder from './date-order-repository.js'
 import * as days from './day-repository.js'
-import { CHANGE_FIELDS, CREATED_EVENT_PROPERTIES, columnsOfBody } from './fields.js'
+import { CHANGE_FIELDS, CREATED_EVENT_PROPERTIES, columnsOfBody, JOB_FIELDS } from './fields.js'
 import * as headerSearch from './header-search-repository.js'
 import * as lists from './list-repository.js'
 import * as repository from './repository.js'
@@ -525,4 +525,32 @@ export async function findJobsForSearch(
     date: row.date,
     customerName: row.customer_name,
   }))
+}
+
+/** The list filters a CSV export of jobs takes (GET /jobs' status, customerId, locationId, priority). */
+export interface JobExportFilters {
+  status?: string
+  customerId?: string
+  locationId?: string
+  priority?: string
+}
+
+/** A page of live jobs in API names (the listed shape's columns), in id order after `after`: CSV export. */
+export async function listJobsById(
+  db: Executor,
+  organisationId: string,
+  filters: JobExportFilters,
+  after: string | null,
+  limit: number,
+): Promise<Record<string, unknown>[]> {
+  const rows = await repository.listJobsById(db, organisationId, filters, after, limit)
+  return rows.map((row) => {
+    const job: Record<string, unknown> = {}
+    for (const field of JOB_FIELDS as readonly { column: string; name?: string; prefix?: string }[]) {
+      if (!field.name) continue
+      const value = row[field.column as keyof JobRow]
+      job[field.name] = field.prefix && value !== null ? `${field.prefix}${value}` : value
+    }
+    return job
+  })
 }
