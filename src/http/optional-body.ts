@@ -15,11 +15,6 @@ declare module 'fastify' {
     optionalBody?: boolean
     /** Set for every write route without a body schema: any body other than none or `{}` is a 400. */
     takesNoBody?: boolean
-    /**
-     * The body is not JSON but a stream the handler reads itself (a CSV import's file, under the
-     * route's own content-type parser): neither validated nor refused here.
-     */
-    streamedBody?: boolean
   }
 }
 
@@ -58,7 +53,6 @@ export function installOptionalBodies(app: FastifyInstance): void {
       prepend(route, defaultToEmptyBody)
       return
     }
-    if (route.config?.streamedBody) return
     const methods = ([] as string[]).concat(route.method)
     if (route.schema?.body || !methods.some((method) => WRITE_METHODS.has(method))) return
     route.config = { ...route.config, takesNoBody: true }

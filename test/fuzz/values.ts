@@ -28,6 +28,7 @@ export type Resource =
   | 'formTemplates'
   | 'absences'
   | 'jobSeries'
+  | 'imports'
 
 /** An id to be picked from the pools when the request is sent: generated values stay replayable. */
 export class IdRef {
