@@ -30,7 +30,7 @@ const NO_BODY = {
 const REFUSED = ['{"reason":"x"}', '{"force":true}', '[]', '[{}]', 'null', '"x"', '0', 'false', '{"":null}']
 
 /** The write operations of both documents that declare no request body. */
-const BODYLESS = loadOperations().filter((o) => o.method !== 'GET' && !o.body)
+const BODYLESS = loadOperations().filter((o) => o.method !== 'GET' && !o.body && !o.file)
 /** Those a key may call (signing out is for a session: checked on its own below). */
 const BY_KEY = BODYLESS.filter((o) => o.key !== 'DELETE /v1/admin/session')
 

@@ -28,6 +28,8 @@ export interface Operation {
   pathParams: Parameter[]
   queryParams: Parameter[]
   body?: { required: boolean; schema: JsonSchema }
+  /** A body that is not JSON (a CSV import's file): its media type. Fuzzed as if bodyless (JSON: 415). */
+  file?: string
   /** Documented statuses → validator of the JSON body. */
   responses: Map<number, ValidateFunction>
 }
@@ -83,6 +85,7 @@ export function loadOperations(): Operation[] {
           if (schema) responses.set(Number(status), ajv.compile(inlineRefs(schema, components) as JsonSchema))
         }
         const bodySchema = operation.requestBody?.content?.['application/json']?.schema
+        const [file] = bodySchema ? [] : Object.keys(operation.requestBody?.content ?? {})
         operations.push({
           key: `${method.toUpperCase()} ${prefix}${path}`,
           api,
@@ -93,6 +96,7 @@ export function loadOperations(): Operation[] {
           ...(bodySchema && {
             body: { required: Boolean(operation.requestBody.required), schema: bodySchema },
           }),
+          ...(file && { file }),
           responses,
         })
       }

@@ -110,7 +110,11 @@ export type Import = Static<typeof Import>
 
 export const ImportResponse = Envelope(Type.Object({ import: Import }), 'The import')
 
-export const CsvFile = Type.String({ description: 'CSV text (text/csv), a header row first' })
+/** A CSV download's 200: the file, by content type (the handler sends a stream; nothing serializes it). */
+export const CsvFile = {
+  description: 'The CSV file: UTF-8, a header row first',
+  content: { 'text/csv': { schema: Type.String({ description: 'CSV text, a header row first' }) } },
+}
 
 export const CustomerExportQuery = Type.Object(
   {

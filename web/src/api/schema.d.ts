@@ -20865,7 +20865,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description CSV text (text/csv), a header row first */
+            /** @description The CSV file: UTF-8, a header row first */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -20892,7 +20892,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "text/csv": components["schemas"]["Error"] & {
+                    "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
                         code: "VALIDATION_ERROR";
                     };
@@ -20905,7 +20905,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "text/csv": components["schemas"]["Error"] & {
+                    "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
                         code: "UNAUTHORIZED";
                     };
@@ -20923,7 +20923,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "text/csv": components["schemas"]["Error"] & {
+                    "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
                         code: "FORBIDDEN" | "PLAN_UPGRADE_REQUIRED";
                     };
@@ -20942,7 +20942,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "text/csv": components["schemas"]["Error"] & {
+                    "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
                         code: "RATE_LIMITED";
                     };
@@ -20960,7 +20960,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "text/csv": components["schemas"]["Error"] & {
+                    "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
                         code: "INTERNAL_ERROR";
                     };
@@ -20979,7 +20979,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "text/csv": components["schemas"]["Error"] & {
+                    "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
                         code: "SERVICE_UNAVAILABLE";
                     };
@@ -21001,7 +21001,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description CSV text (text/csv), a header row first */
+            /** @description The CSV file: UTF-8, a header row first */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -21028,7 +21028,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "text/csv": components["schemas"]["Error"] & {
+                    "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
                         code: "VALIDATION_ERROR";
                     };
@@ -21041,7 +21041,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "text/csv": components["schemas"]["Error"] & {
+                    "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
                         code: "UNAUTHORIZED";
                     };
@@ -21059,7 +21059,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "text/csv": components["schemas"]["Error"] & {
+                    "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
                         code: "FORBIDDEN" | "PLAN_UPGRADE_REQUIRED";
                     };
@@ -21078,7 +21078,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "text/csv": components["schemas"]["Error"] & {
+                    "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
                         code: "RATE_LIMITED";
                     };
@@ -21096,7 +21096,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "text/csv": components["schemas"]["Error"] & {
+                    "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
                         code: "INTERNAL_ERROR";
                     };
@@ -21115,7 +21115,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "text/csv": components["schemas"]["Error"] & {
+                    "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
                         code: "SERVICE_UNAVAILABLE";
                     };
