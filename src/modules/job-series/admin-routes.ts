@@ -15,6 +15,8 @@ import {
   MoveOccurrenceBody,
   OccurrenceParams,
   OccurrenceResponse,
+  SeriesJobsQuery,
+  SeriesJobsResponse,
   SeriesListQuery,
   SeriesListResponse,
   SeriesResponse,
@@ -70,13 +72,35 @@ export const jobSeriesAdminRoutes: FastifyPluginAsyncTypebox<RouteOptions> = asy
         operationId: 'listJobSeries',
         tags: TAGS,
         summary: 'List job series',
-        description: 'Newest first.',
+        description:
+          'Newest first; each with nextDate, the date its next occurrence happens on (skipped ones passed over).',
         querystring: SeriesListQuery,
         response: { 200: SeriesListResponse, ...COMMON_ERRORS },
       },
     },
     async (request) => ({
-      data: await series.listSeries(db, request.auth.organisationId, request.query),
+      data: await series.listSeries(db, request.auth.organisationId, request.query, context),
+      message: SUCCESS,
+    }),
+  )
+
+  app.get(
+    '/job-series/:id/jobs',
+    {
+      schema: {
+        operationId: 'listJobSeriesJobs',
+        tags: TAGS,
+        summary: "List a job series' generated jobs",
+        description:
+          'The jobs made for its occurrences so far (deleted ones left out), latest occurrence first, with ' +
+          'their status and window.',
+        params: IdParams,
+        querystring: SeriesJobsQuery,
+        response: { 200: SeriesJobsResponse, ...COMMON_ERRORS, ...NOT_FOUND_ERROR },
+      },
+    },
+    async (request) => ({
+      data: await series.listSeriesJobs(db, request.auth.organisationId, request.params.id, request.query),
       message: SUCCESS,
     }),
   )

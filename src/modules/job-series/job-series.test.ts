@@ -618,11 +618,98 @@ for (const dialect of DIALECTS) {
         await theirs.admin.post(`/job-series/${id}/end`, { lastDate: '2027-02-01' }),
         await theirs.admin.post(`/job-series/${id}/occurrences/2027-02-01/skip`),
         await theirs.admin.post(`/job-series/${id}/occurrences/2027-02-01/move`, { date: '2027-01-30' }),
+        await theirs.admin.get(`/job-series/${id}/jobs`),
       ]) {
         expect(response.status).toBe(404)
         expect(response.body.code).toBe('NOT_FOUND')
       }
       expect((await mine.admin.get(`/job-series/${id}`)).body.data.series.job.title).toBe('A')
+    })
+
+    it('lists the next date of each series, skipped occurrences passed over and moved ones on their new date', async () => {
+      const { admin } = await tenant()
+      const weekly = (
+        await admin.post('/job-series', {
+          job: { title: 'Weekly' },
+          rrule: 'FREQ=WEEKLY;BYDAY=MO,TH',
+          startDate: '2027-01-01',
+          window: NINE_TO_ELEVEN,
+        })
+      ).body.data.series
+      const once = (
+        await admin.post('/job-series', {
+          job: { title: 'Once' },
+          rrule: 'FREQ=DAILY;COUNT=1',
+          startDate: '2027-01-05',
+        })
+      ).body.data.series
+      const nextDates = async () =>
+        Object.fromEntries(
+          (
+            (await admin.get('/job-series')).body.data.series as {
+              job: { title: string }
+              nextDate: string | null
+            }[]
+          ).map((s) => [s.job.title, s.nextDate]),
+        )
+      // Today is Monday 2027-01-04: the weekly series' next is today, the one-off's tomorrow.
+      expect(await nextDates()).toEqual({ Weekly: '2027-01-04', Once: '2027-01-05' })
+      expect((await admin.post(`/job-series/${weekly.id}/occurrences/2027-01-04/skip`)).status).toBe(200)
+      expect(
+        (await admin.post(`/job-series/${weekly.id}/occurrences/2027-01-07/move`, { date: '2027-01-09' }))
+          .status,
+      ).toBe(200)
+      expect(await nextDates()).toEqual({ Weekly: '2027-01-09', Once: '2027-01-05' })
+      now = MONDAY + 2 * DAY
+      expect(await nextDates()).toEqual({ Weekly: '2027-01-09', Once: null })
+      expect(once.id).toBeTruthy()
+    })
+
+    it("lists a series' generated jobs with their status, latest occurrence first, deleted ones left out", async () => {
+      const { admin, organisationId } = await tenant()
+      const series = (
+        await admin.post('/job-series', {
+          job: { title: 'Gutter check' },
+          rrule: 'FREQ=WEEKLY;BYDAY=MO;COUNT=4',
+          startDate: '2027-01-04',
+          window: NINE_TO_ELEVEN,
+        })
+      ).body.data.series
+      const other = (
+        await admin.post('/job-series', {
+          job: { title: 'Other' },
+          rrule: 'FREQ=DAILY;COUNT=2',
+          startDate: '2027-01-04',
+        })
+      ).body.data.series
+      const made = await seriesJobs(admin, series.id)
+      await setJobState(t.database.db, organisationId, made[1]!.id, { status: 'ASSIGNED' })
+      expect((await admin.delete(`/jobs/${made[0]!.id}`)).status).toBe(200)
+      const page = await admin.get(`/job-series/${series.id}/jobs?limit=2`)
+      expect(page.status, JSON.stringify(page.body)).toBe(200)
+      expect(page.body.data.pagination).toEqual({ page: 1, limit: 2, total: 3, totalPages: 2 })
+      expect(page.body.data.jobs).toEqual([
+        {
+          id: made[3]!.id,
+          number: expect.stringMatching(/^J-\d+$/),
+          title: 'Gutter check',
+          status: 'CREATED',
+          occurrenceDate: '2027-01-25',
+          earliestStart: '2027-01-25T09:00:00.000Z',
+          latestEnd: '2027-01-25T11:00:00.000Z',
+          timeWindowType: 'HARD',
+        },
+        expect.objectContaining({ id: made[2]!.id, occurrenceDate: '2027-01-18' }),
+      ])
+      const second = await admin.get(`/job-series/${series.id}/jobs?limit=2&page=2`)
+      expect(second.body.data.jobs.map((j: JobShape) => [j.occurrenceDate, j.status])).toEqual([
+        ['2027-01-11', 'ASSIGNED'],
+      ])
+      expect((await admin.get(`/job-series/${other.id}/jobs`)).body.data.pagination.total).toBe(2)
+      const missing = await admin.get('/job-series/nope/jobs')
+      expect(missing.status).toBe(404)
+      expect(missing.body.code).toBe('NOT_FOUND')
+      expect((await admin.get(`/job-series/${series.id}/jobs?limit=0`)).status).toBe(400)
     })
   })
 }

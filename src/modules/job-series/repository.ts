@@ -176,3 +176,56 @@ export async function listOccurrenceJobs(
     time_window_type: row.time_window_type,
   }))
 }
+
+/** A generated job as the series' page lists it. */
+export interface SeriesJobRow {
+  id: string
+  number: number
+  title: string
+  status: JobStatus
+  occurrence_date: string
+  earliest_start: string | null
+  latest_end: string | null
+  time_window_type: TimeWindowType
+}
+
+/** One page of the series' generated jobs (not deleted), latest occurrence first, and how many. */
+export async function listSeriesJobs(
+  db: Executor,
+  organisationId: string,
+  seriesId: string,
+  page: { limit: number; offset: number },
+): Promise<{ rows: SeriesJobRow[]; total: number }> {
+  const scoped = db
+    .selectFrom('jobs')
+    .where('organisation_id', '=', organisationId)
+    .where('series_id', '=', seriesId)
+    .where('deleted_at', 'is', null)
+  const [rows, total] = await Promise.all([
+    scoped
+      .select([
+        'id',
+        'number',
+        'title',
+        'status',
+        'occurrence_date',
+        'earliest_start',
+        'latest_end',
+        'time_window_type',
+      ])
+      .orderBy('occurrence_date', 'desc')
+      .orderBy('id', 'desc')
+      .limit(page.limit)
+      .offset(page.offset)
+      .execute(),
+    scoped.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
+  ])
+  return {
+    rows: rows.map((row) => ({
+      ...row,
+      number: Number(row.number),
+      occurrence_date: row.occurrence_date as string,
+    })),
+    total: Number(total.total),
+  }
+}

@@ -9,6 +9,7 @@ import {
   Envelope,
   EXAMPLE_ID,
   Id,
+  JobStatus,
   Nullable,
   NullableObject,
   PageQuery,
@@ -161,6 +162,9 @@ export type OccurrenceParams = Static<typeof OccurrenceParams>
 export const SeriesListQuery = Type.Object(PageQuery(50), { additionalProperties: false })
 export type SeriesListQuery = Static<typeof SeriesListQuery>
 
+export const SeriesJobsQuery = Type.Object(PageQuery(20), { additionalProperties: false })
+export type SeriesJobsQuery = Static<typeof SeriesJobsQuery>
+
 const seriesProperties = {
   id: Id,
   job: JobTemplate,
@@ -178,6 +182,37 @@ const seriesProperties = {
 
 export const Series = Type.Object(seriesProperties, { title: 'JobSeries' })
 export type Series = Static<typeof Series>
+
+export const SeriesListed = Type.Object(
+  {
+    ...seriesProperties,
+    nextDate: Nullable(
+      Type.String({
+        format: 'date',
+        description:
+          'The date the next occurrence from today (the depot’s) happens on, skipped ones passed over and a ' +
+          'moved one on its new date; null when none is left',
+      }),
+    ),
+  },
+  { title: 'JobSeriesListed' },
+)
+export type SeriesListed = Static<typeof SeriesListed>
+
+export const SeriesJob = Type.Object(
+  {
+    id: Id,
+    number: Type.String({ description: 'J-<number>, as the job shows it' }),
+    title: Type.String(),
+    status: JobStatus,
+    occurrenceDate: Type.String({ format: 'date', description: "The occurrence's date in the rule" }),
+    earliestStart: Nullable(DateTime),
+    latestEnd: Nullable(DateTime),
+    timeWindowType: TimeWindowType,
+  },
+  { title: 'JobSeriesJob' },
+)
+export type SeriesJob = Static<typeof SeriesJob>
 
 export const Occurrence = Type.Object(
   {
@@ -203,8 +238,12 @@ export type SeriesDetail = Static<typeof SeriesDetail>
 
 export const SeriesResponse = Envelope(Type.Object({ series: SeriesDetail }), 'The series')
 export const SeriesListResponse = Envelope(
-  Type.Object({ series: Type.Array(Series), pagination: Pagination }),
+  Type.Object({ series: Type.Array(SeriesListed), pagination: Pagination }),
   'Job series, newest first',
+)
+export const SeriesJobsResponse = Envelope(
+  Type.Object({ jobs: Type.Array(SeriesJob), pagination: Pagination }),
+  'The jobs generated for the series (deleted ones left out), latest occurrence first',
 )
 export const OccurrenceResponse = Envelope(
   Type.Object({ occurrence: Occurrence }),

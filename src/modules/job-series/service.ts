@@ -33,6 +33,9 @@ import type {
   Occurrence as OccurrenceShape,
   Series,
   SeriesDetail,
+  SeriesJob,
+  SeriesJobsQuery,
+  SeriesListed,
   SeriesListQuery,
   SeriesWindow,
   UpdateSeriesBody,
@@ -180,14 +183,61 @@ export async function listSeries(
   db: Db,
   organisationId: string,
   query: SeriesListQuery,
-): Promise<{ series: Series[]; pagination: Pagination }> {
+  context: SeriesContext,
+): Promise<{ series: SeriesListed[]; pagination: Pagination }> {
   const { rows, total } = await repository.listSeries(db, organisationId, {
     limit: query.limit,
     offset: offsetOf(query),
   })
-  const series: Series[] = []
-  for (const row of rows) series.push(serializeSeries(row, await seriesTimeZone(db, row)))
+  const series: SeriesListed[] = []
+  for (const row of rows) {
+    const timeZone = await seriesTimeZone(db, row)
+    series.push({ ...serializeSeries(row, timeZone), nextDate: await nextDateOf(db, row, timeZone, context) })
+  }
   return { series, pagination: paginationOf(query, total) }
+}
+
+/**
+ * The date the series' next occurrence from today happens on: skipped ones passed over, a moved one
+ * on its new date (one moved before today is passed over too). Null when none is left.
+ */
+async function nextDateOf(
+  db: Db,
+  row: repository.SeriesRow,
+  timeZone: string,
+  context: SeriesContext,
+): Promise<string | null> {
+  const today = localDateOf(context.now(), timeZone)
+  const exceptions = await repository.listExceptions(db, row.organisation_id, row.id)
+  // Enough occurrences that a run of skipped ones still leaves one to show.
+  const upcoming = nextOccurrences(planOf(row), exceptions, today, exceptions.length + NEXT_OCCURRENCES)
+  const dates = upcoming.filter((o) => !o.skipped && o.onDate >= today).map((o) => o.onDate)
+  return dates.sort()[0] ?? null
+}
+
+/** The series' generated jobs, latest occurrence first (404 for another organisation's series). */
+export async function listSeriesJobs(
+  db: Db,
+  organisationId: string,
+  id: string,
+  query: SeriesJobsQuery,
+): Promise<{ jobs: SeriesJob[]; pagination: Pagination }> {
+  await findSeriesRow(db, organisationId, id)
+  const { rows, total } = await repository.listSeriesJobs(db, organisationId, id, {
+    limit: query.limit,
+    offset: offsetOf(query),
+  })
+  const jobs = rows.map((row) => ({
+    id: row.id,
+    number: `J-${row.number}`,
+    title: row.title,
+    status: row.status,
+    occurrenceDate: row.occurrence_date,
+    earliestStart: row.earliest_start,
+    latestEnd: row.latest_end,
+    timeWindowType: row.time_window_type,
+  }))
+  return { jobs, pagination: paginationOf(query, total) }
 }
 
 function occurrenceShape(occurrence: Occurrence, jobId: string | null): OccurrenceShape {

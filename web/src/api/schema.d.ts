@@ -796,7 +796,7 @@ export type paths = {
         };
         /**
          * List job series
-         * @description Newest first.
+         * @description Newest first; each with nextDate, the date its next occurrence happens on (skipped ones passed over).
          */
         get: operations["listJobSeries"];
         put?: never;
@@ -805,6 +805,26 @@ export type paths = {
          * @description A job template (the fields of POST /jobs but its window, plus tagIds and demands) and an RFC 5545 rule from startDate. Each occurrence’s window is `window`’s local times on its date in the depot’s time zone (the template’s location, else the organisation’s primary depot, else UTC); no window: the whole local day, HARD. Occurrences become ordinary jobs (status CREATED, seriesId and occurrenceDate set, JOB_CREATED each) from today to SERIES_HORIZON_DAYS ahead (default 28), now and then every hour as the days pass. 400 at /body/rrule for a rule outside the subset or with no occurrence; the template’s 400s name /body/job/<field>.
          */
         post: operations["createJobSeries"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/job-series/{id}/jobs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a job series' generated jobs
+         * @description The jobs made for its occurrences so far (deleted ones left out), latest occurrence first, with their status and window.
+         */
+        get: operations["listJobSeriesJobs"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -3309,38 +3329,6 @@ export type components = {
             date: string | null;
             customerName: string | null;
         };
-        /** JobSeries */
-        JobSeries: {
-            /** @description Opaque identifier */
-            id: string;
-            job: components["schemas"]["JobTemplate"];
-            /** @description Normalised RRULE text (RFC 5545), without DTSTART */
-            rrule: string;
-            /** @description The rule in words, e.g. "every 3 months on the 2nd Tuesday" */
-            ruleText: string;
-            /** Format: date */
-            startDate: string;
-            /**
-             * Format: date
-             * @description Set by POST …/end: no occurrence after it
-             */
-            endDate: string | null;
-            window: components["schemas"]["SeriesWindow"];
-            /** @description The depot time zone the window and dates are read in */
-            timeZone: string;
-            /**
-             * Format: date-time
-             * @description ISO 8601 datetime in UTC with milliseconds
-             * @example 2026-11-23T09:00:00.000Z
-             */
-            createdAt: string;
-            /**
-             * Format: date-time
-             * @description ISO 8601 datetime in UTC with milliseconds
-             * @example 2026-11-23T09:00:00.000Z
-             */
-            updatedAt: string;
-        };
         /** JobSeriesDetail */
         JobSeriesDetail: {
             /** @description Opaque identifier */
@@ -3374,6 +3362,75 @@ export type components = {
             updatedAt: string;
             /** @description The next 5 occurrences from today (the depot’s), skipped ones included and flagged */
             nextOccurrences: components["schemas"]["SeriesOccurrence"][];
+        };
+        /** JobSeriesJob */
+        JobSeriesJob: {
+            /** @description Opaque identifier */
+            id: string;
+            /** @description J-<number>, as the job shows it */
+            number: string;
+            title: string;
+            /** @enum {string} */
+            status: "CREATED" | "ASSIGNED" | "IN_PROGRESS" | "COMPLETED" | "CANCELLED";
+            /**
+             * Format: date
+             * @description The occurrence's date in the rule
+             */
+            occurrenceDate: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 datetime in UTC with milliseconds
+             * @example 2026-11-23T09:00:00.000Z
+             */
+            earliestStart: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 datetime in UTC with milliseconds
+             * @example 2026-11-23T09:00:00.000Z
+             */
+            latestEnd: string | null;
+            /**
+             * @description HARD: must be kept — the route optimiser plans the visit inside the window or not at all, and assigning a job outside its own HARD window is refused (422 OUTSIDE_TIME_WINDOW); SOFT: preferred — a visit may end after it, at a cost (the organisation's routing.latenessPenaltyPerMinute)
+             * @enum {string}
+             */
+            timeWindowType: "HARD" | "SOFT";
+        };
+        /** JobSeriesListed */
+        JobSeriesListed: {
+            /** @description Opaque identifier */
+            id: string;
+            job: components["schemas"]["JobTemplate"];
+            /** @description Normalised RRULE text (RFC 5545), without DTSTART */
+            rrule: string;
+            /** @description The rule in words, e.g. "every 3 months on the 2nd Tuesday" */
+            ruleText: string;
+            /** Format: date */
+            startDate: string;
+            /**
+             * Format: date
+             * @description Set by POST …/end: no occurrence after it
+             */
+            endDate: string | null;
+            window: components["schemas"]["SeriesWindow"];
+            /** @description The depot time zone the window and dates are read in */
+            timeZone: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 datetime in UTC with milliseconds
+             * @example 2026-11-23T09:00:00.000Z
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 datetime in UTC with milliseconds
+             * @example 2026-11-23T09:00:00.000Z
+             */
+            updatedAt: string;
+            /**
+             * Format: date
+             * @description The date the next occurrence from today (the depot’s) happens on, skipped ones passed over and a moved one on its new date; null when none is left
+             */
+            nextDate: string | null;
         };
         /**
          * JobTemplate
@@ -17652,7 +17709,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: {
-                            series: components["schemas"]["JobSeries"][];
+                            series: components["schemas"]["JobSeriesListed"][];
                             pagination: components["schemas"]["Pagination"];
                         };
                         /** @example Success */
@@ -17973,6 +18030,173 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
                         code: "IDEMPOTENCY_KEY_REUSED";
+                    };
+                };
+            };
+            /** @description Rate limit of the key exceeded; retry after `Retry-After` seconds (RATE_LIMITED) */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code: "RATE_LIMITED";
+                    };
+                };
+            };
+            /** @description Unexpected error; nothing of it is shown, it is logged with the request id (INTERNAL_ERROR) */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code: "INTERNAL_ERROR";
+                    };
+                };
+            };
+            /** @description Database unreachable for the moment (SERVICE_UNAVAILABLE); retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code: "SERVICE_UNAVAILABLE";
+                    };
+                };
+            };
+        };
+    };
+    listJobSeriesJobs: {
+        parameters: {
+            query?: {
+                /** @description 1-indexed page number */
+                page?: number;
+                /** @description Page size (default 20, max 100) */
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description Resource id
+                 * @example 0193e2f4-5b7a-7c3d-9e1f-2a4b6c8d0e1f
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The jobs generated for the series (deleted ones left out), latest occurrence first */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            jobs: components["schemas"]["JobSeriesJob"][];
+                            pagination: components["schemas"]["Pagination"];
+                        };
+                        /** @example Success */
+                        message: string;
+                    };
+                };
+            };
+            /** @description The request is not valid; `details` names each offending field (VALIDATION_ERROR) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code: "VALIDATION_ERROR";
+                    };
+                };
+            };
+            /** @description Missing, malformed, unknown, revoked or expired API key (UNAUTHORIZED) */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code: "UNAUTHORIZED";
+                    };
+                };
+            };
+            /** @description The key lacks the required scope (FORBIDDEN); or The organisation's plan has no API access (PLAN_UPGRADE_REQUIRED) */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code: "FORBIDDEN" | "PLAN_UPGRADE_REQUIRED";
+                    };
+                };
+            };
+            /** @description Resource not found (NOT_FOUND) */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code: "NOT_FOUND";
                     };
                 };
             };

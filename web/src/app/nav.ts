@@ -29,6 +29,7 @@ export const NAV: NavSection[] = [
     heading: 'Operations',
     items: [
       { label: 'Jobs', to: '/jobs' },
+      { label: 'Series', to: '/series' },
       { label: 'Customers', to: '/customers' },
       { label: 'Fleet', to: '/fleet' },
       { label: 'Shifts', to: '/shifts' },

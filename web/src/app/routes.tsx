@@ -15,6 +15,8 @@ import { JobsPage } from '../features/jobs/jobs-page'
 import { myRoutes } from '../features/my/routes'
 import { OrganisationPage } from '../features/organisation/organisation-page'
 import { PlanPage } from '../features/plan/plan-page'
+import { SeriesListPage } from '../features/series/series-list-page'
+import { SeriesPage } from '../features/series/series-page'
 import { ShiftsPage } from '../features/shifts/shifts-page'
 import { SignInPage } from '../features/sign-in/sign-in-page'
 import { TeamPage } from '../features/team/team-page'
@@ -43,6 +45,8 @@ export const routes: RouteObject[] = [
       { path: 'plan', element: <PlanPage /> },
       { path: 'jobs', element: <JobsPage /> },
       { path: 'jobs/:jobId', element: <JobPage /> },
+      { path: 'series', element: <SeriesListPage /> },
+      { path: 'series/:seriesId', element: <SeriesPage /> },
       { path: 'customers', element: <CustomersPage /> },
       { path: 'fleet', element: <FleetPage /> },
       { path: 'shifts', element: <ShiftsPage /> },

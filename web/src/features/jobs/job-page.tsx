@@ -2,7 +2,7 @@
 // form submissions; and the actions its status allows — assign, unassign, start, complete, cancel —
 // each confirmed first, plus edit and delete. Another organisation's job is "not found".
 import { useState } from 'react'
-import { useNavigate, useParams } from 'react-router'
+import { Link, useNavigate, useParams } from 'react-router'
 import { formatDuration } from '../../lib/form-values'
 import { formatDateTime } from '../../lib/time'
 import { Badge } from '../../ui/badge'
@@ -12,6 +12,9 @@ import { Field } from '../../ui/form'
 import { PageHeader } from '../../ui/page-header'
 import { ErrorState, LoadingState } from '../../ui/states'
 import { useToast } from '../../ui/toast'
+import { useSeries } from '../series/queries'
+import { shortDate, storedSeriesWords } from '../series/rule'
+import { SeriesDialog } from '../series/series-dialog'
 import { AssignDialog } from './assign-dialog'
 import { CustomerContact } from './customer-contact'
 import { FormSubmissions } from './form-submissions'
@@ -20,7 +23,7 @@ import { priorityOf, statusOf, windowTypeLabel } from './job-labels'
 import { useJobTimeZone } from './job-time'
 import { type JobDetail, type LifecycleAction, useDeleteJob, useJob, useJobTransition } from './queries'
 
-type Action = LifecycleAction | 'assign' | 'edit' | 'delete'
+type Action = LifecycleAction | 'assign' | 'edit' | 'delete' | 'repeat'
 
 /** What each action asks and says, for its confirmation. */
 const CONFIRM: Record<LifecycleAction, { title: string; label: string; body: string; done: string }> = {
@@ -135,6 +138,8 @@ function JobView({ job }: { job: JobDetail }) {
           Cancel job
         </Button>
       )}
+      {/* A job of a series is one of its visits already: its series page repeats it. */}
+      {!job.seriesId && <Button onClick={() => setAction('repeat')}>Repeat…</Button>}
       <Button variant="ghost" onClick={() => setAction('delete')}>
         Delete
       </Button>
@@ -158,6 +163,14 @@ function JobView({ job }: { job: JobDetail }) {
           <dl className="details">
             <dt>Number</dt>
             <dd className="mono">{job.number}</dd>
+            {job.seriesId && (
+              <>
+                <dt>Series</dt>
+                <dd>
+                  <SeriesLink seriesId={job.seriesId} occurrenceDate={job.occurrenceDate} />
+                </dd>
+              </>
+            )}
             <dt>Customer</dt>
             <dd>
               {job.customer ? (
@@ -255,6 +268,17 @@ function JobView({ job }: { job: JobDetail }) {
           }}
         />
       )}
+      {action === 'repeat' && (
+        <SeriesDialog
+          source={{ job }}
+          onClose={() => setAction(null)}
+          onSaved={(series) => {
+            setAction(null)
+            toast.success(`Series ${series.job.title} created`)
+            navigate(`/series/${series.id}`)
+          }}
+        />
+      )}
       {action === 'assign' && (
         <AssignDialog
           job={job}
@@ -312,6 +336,22 @@ function JobView({ job }: { job: JobDetail }) {
         </ConfirmDialog>
       )}
     </div>
+  )
+}
+
+/** "Part of series: Every 3 months on the 2nd Tuesday, 09:00–12:00 (must be kept)", a link to it. */
+function SeriesLink({ seriesId, occurrenceDate }: { seriesId: string; occurrenceDate: string | null }) {
+  const series = useSeries(seriesId)
+  return (
+    <span className="stack" style={{ gap: 0 }}>
+      <span>
+        Part of series:{' '}
+        <Link to={`/series/${seriesId}`}>
+          {series.data ? storedSeriesWords(series.data.series) : 'its series'}
+        </Link>
+      </span>
+      {occurrenceDate && <span className="muted">The visit of {shortDate(occurrenceDate)} in its rule</span>}
+    </span>
   )
 }
 
