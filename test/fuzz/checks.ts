@@ -54,6 +54,12 @@ export function checkResponse(
     if (typeof response.headers.allow !== 'string') problems.push('OPTIONS answered without Allow')
     return problems
   }
+  const csv = method === request.op.method && resolved.cleanPath ? request.op.csvResponses : undefined
+  if (csv?.has(status)) {
+    if (!String(response.headers['content-type']).startsWith('text/csv'))
+      problems.push(`a documented CSV answered content-type ${response.headers['content-type']}`)
+    return problems
+  }
   let body: unknown
   try {
     body = JSON.parse(response.body)

@@ -30,6 +30,8 @@ export interface Operation {
   body?: { required: boolean; schema: JsonSchema }
   /** A body that is not JSON (a CSV import's file): its media type. Fuzzed as if bodyless (JSON: 415). */
   file?: string
+  /** Statuses documented as a CSV file (text/csv), not JSON: the downloads. */
+  csvResponses?: Set<number>
   /** Documented statuses → validator of the JSON body. */
   responses: Map<number, ValidateFunction>
 }
@@ -80,9 +82,11 @@ export function loadOperations(): Operation[] {
           schema: p.schema,
         }))
         const responses = new Map<number, ValidateFunction>()
+        const csvResponses = new Set<number>()
         for (const [status, response] of Object.entries(operation.responses as Record<string, JsonSchema>)) {
           const schema = response.content?.['application/json']?.schema
           if (schema) responses.set(Number(status), ajv.compile(inlineRefs(schema, components) as JsonSchema))
+          if (response.content?.['text/csv']) csvResponses.add(Number(status))
         }
         const bodySchema = operation.requestBody?.content?.['application/json']?.schema
         const [file] = bodySchema ? [] : Object.keys(operation.requestBody?.content ?? {})
@@ -97,6 +101,7 @@ export function loadOperations(): Operation[] {
             body: { required: Boolean(operation.requestBody.required), schema: bodySchema },
           }),
           ...(file && { file }),
+          ...(csvResponses.size > 0 && { csvResponses }),
           responses,
         })
       }

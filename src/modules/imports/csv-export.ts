@@ -1,7 +1,8 @@
 // CSV exports of the customer and job lists: keyset-paged reads (1,000 rows a page, by id) piped
 // through csv-stringify as they arrive, so no export holds more than a page in memory and none has
 // a row limit. Text a person typed is formula-safe: a cell starting with = + - @ tab or CR gets a
-// leading ' so a spreadsheet shows it instead of running it.
+// leading ' so a spreadsheet shows it instead of running it (a plain number such as -2.2346 stays
+// as it is: it is read as a number, and a re-import reads it back).
 import { Readable } from 'node:stream'
 import { stringify } from 'csv-stringify'
 import type { Kysely } from 'kysely'
@@ -11,12 +12,14 @@ import * as jobs from '../jobs/service.js'
 
 const PAGE_ROWS = 1000
 const FORMULA_START = /^[=+\-@\t\r]/
+/** A plain number (a coordinate such as -2.2346) is read as a number by every spreadsheet, never run. */
+const PLAIN_NUMBER = /^-?[0-9]+(\.[0-9]+)?$/
 
 /** A text cell as a spreadsheet will show it, never as a formula. */
 export function safeCell(value: unknown): string {
   if (value === null || value === undefined) return ''
   const text = String(value)
-  return FORMULA_START.test(text) ? `'${text}` : text
+  return FORMULA_START.test(text) && !PLAIN_NUMBER.test(text) ? `'${text}` : text
 }
 
 const CUSTOMER_COLUMNS = [

@@ -277,6 +277,11 @@ for (const dialect of DIALECTS) {
       expect(lines).toHaveLength(3)
       expect(customers.body).toContain(`,E1,"'=HYPERLINK(""x"")",`)
       expect(customers.body).toContain('"Plain, with comma"')
+      // A negative coordinate is a number, not a formula: left as it is.
+      await api.post('/customers', { name: '-1 minus', latitude: 1, longitude: -2.5 })
+      const again = (await get('/customers/export.csv?search=minus')).body
+      expect(again).toContain(",'-1 minus,")
+      expect(again).toContain(',1,-2.5,')
       expect(customers.body).not.toContain('Not mine')
 
       const searched = await get('/customers/export.csv?search=plain')
