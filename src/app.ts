@@ -29,6 +29,9 @@ import { capConnections, type ServerLimits } from './http/server-limits.js'
 import { installUnroutedAnswers } from './http/unrouted.js'
 import { installValidators } from './http/validation.js'
 import { apiKeyAdminRoutes } from './modules/api-keys/admin-routes.js'
+import { attachmentAdminRoutes } from './modules/attachments/admin-routes.js'
+import { myAttachmentRoutes } from './modules/attachments/my-routes.js'
+import { attachmentRoutes } from './modules/attachments/routes.js'
 import {
   type ApiKeyResolver,
   adminScope,
@@ -211,6 +214,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     await api.register(locationRoutes, options)
     await api.register(shiftRoutes, options)
     await api.register(eventFeedRoutes, options)
+    await api.register(attachmentRoutes, options)
   })
   // The admin API also takes a dashboard session (cookie + CSRF token). Which sessions each module
   // admits (modules/auth/access.ts): single routes may say otherwise (organisation PATCH and team changes: ADMIN).
@@ -226,6 +230,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     ['dispatch', absenceAdminRoutes],
     ['dispatch', jobAdminRoutes],
     ['dispatch', jobSeriesAdminRoutes],
+    ['dispatch', attachmentAdminRoutes],
     ['dispatch', customerAdminRoutes],
     ['dispatch', importAdminRoutes],
     ['dispatch', searchAdminRoutes],
@@ -233,6 +238,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     ['dispatch', formAdminRoutes],
     ['admin', formTemplateAdminRoutes],
     ['worker', myDayRoutes],
+    ['worker', myAttachmentRoutes],
     ['worker', livePositionRoutes],
     ['dispatch', liveAdminRoutes],
     ['dispatch', routePlanAdminRoutes],

@@ -1,6 +1,7 @@
 // Every environment variable the service reads, typed, in one place.
 import { DEFAULT_CHANGE_SETTLE_MS } from './http/list-order.js'
 import { SERVER_LIMIT_DEFAULTS, type ServerLimits } from './http/server-limits.js'
+import { parseS3StoreUrl } from './modules/attachments/s3-store.js'
 
 export interface Config extends ServerLimits {
   /** `postgres://…` selects PostgreSQL; anything else is a SQLite file path (or `:memory:`). */
@@ -60,6 +61,13 @@ export interface Config extends ServerLimits {
   seriesHorizonDays: number
   /** Generate series' jobs this often, on one instance at a time (SERIES_GENERATE_SECONDS); 0: never here. */
   seriesGenerateSeconds: number
+  /**
+   * Where attachment content is kept (ATTACHMENT_STORE): unset, the database (chunks); an
+   * `s3://bucket/prefix?endpoint=…&region=…` URL, that S3-compatible bucket.
+   */
+  attachmentStore: string | undefined
+  /** Bytes of attachments an organisation may keep unless it has its own quota (ATTACHMENT_QUOTA_BYTES). */
+  attachmentQuotaBytes: number
   /** Prometheus metrics on a port of their own (not the API's); 0 turns the endpoint off. */
   metricsPort: number
   /** Interface of the metrics port: loopback unless the scraper runs on another host. */
@@ -168,6 +176,9 @@ export const SERIES_DEFAULTS = {
   seriesGenerateSeconds: 3600,
 } as const
 
+/** Attachments (issue 31): 5 GiB per organisation unless it has its own quota. */
+export const DEFAULT_ATTACHMENT_QUOTA_BYTES = 5 * 1024 ** 3
+
 function boolean(name: string, fallback: boolean, env: NodeJS.ProcessEnv): boolean {
   const raw = env[name]?.trim().toLowerCase()
   if (raw === undefined || raw === '') return fallback
@@ -274,6 +285,14 @@ function geocoderFormat(env: NodeJS.ProcessEnv): 'nominatim' | 'photon' | undefi
   return raw
 }
 
+/** ATTACHMENT_STORE: unset for the database, else an s3:// URL (checked here, used by attachments/s3-store.ts). */
+function attachmentStore(env: NodeJS.ProcessEnv): string | undefined {
+  const raw = env.ATTACHMENT_STORE?.trim()
+  if (!raw) return undefined
+  parseS3StoreUrl(raw)
+  return raw
+}
+
 function port(name: string, fallback: number, env: NodeJS.ProcessEnv): number {
   const value = integer(name, fallback, env)
   if (value > 65535) throw new Error(`${name} must be a port number (0 to 65535), got "${env[name]}"`)
@@ -314,6 +333,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     liveRefreshSeconds: integer('LIVE_REFRESH_SECONDS', LIVE_DEFAULTS.liveRefreshSeconds, env),
     seriesHorizonDays: positive('SERIES_HORIZON_DAYS', SERIES_DEFAULTS.seriesHorizonDays, env),
     seriesGenerateSeconds: integer('SERIES_GENERATE_SECONDS', SERIES_DEFAULTS.seriesGenerateSeconds, env),
+    attachmentStore: attachmentStore(env),
+    attachmentQuotaBytes: positive('ATTACHMENT_QUOTA_BYTES', DEFAULT_ATTACHMENT_QUOTA_BYTES, env),
     metricsPort: port('METRICS_PORT', DEFAULT_METRICS_PORT, env),
     metricsHost: env.METRICS_HOST || '127.0.0.1',
     shutdownDelayMs: integer('SHUTDOWN_DELAY_MS', 5000, env),

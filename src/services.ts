@@ -7,6 +7,7 @@ import type { Kysely } from 'kysely'
 import { type Clock, systemClock } from './clock.js'
 import {
   type Config,
+  DEFAULT_ATTACHMENT_QUOTA_BYTES,
   DEFAULT_PUBLIC_BASE_URL,
   DEFAULT_ROUTE_PLAN_QUEUE_MAX,
   DEFAULT_SMTP_FROM,
@@ -18,6 +19,9 @@ import {
 import type { Database } from './db/types.js'
 import type { IpLimit } from './http/ip-rate-limit.js'
 import type { RateLimits } from './http/rate-limit.js'
+import { DatabaseAttachmentStore } from './modules/attachments/db-store.js'
+import { parseS3StoreUrl, S3AttachmentStore } from './modules/attachments/s3-store.js'
+import type { AttachmentStore } from './modules/attachments/store.js'
 import { ApiKeyResolver, buildDashboardSignIn, type SessionLogin } from './modules/auth/index.js'
 import { type WebhookConfig, Webhooks } from './modules/automations/webhooks.js'
 import { SmtpMailer } from './modules/customer-messages/mailer.js'
@@ -39,9 +43,12 @@ export interface ServiceDeps {
     Partial<Pick<Config, keyof typeof LIVE_DEFAULTS>> &
     Partial<Pick<Config, keyof typeof SERIES_DEFAULTS>> &
     Partial<Pick<Config, keyof typeof SESSION_DEFAULTS>> &
-    Partial<Pick<Config, 'publicBaseUrl' | 'smtpUrl' | 'smtpFrom' | 'geocoderUrl' | 'geocoderFormat'>>
+    Partial<Pick<Config, 'publicBaseUrl' | 'smtpUrl' | 'smtpFrom' | 'geocoderUrl' | 'geocoderFormat'>> &
+    Partial<Pick<Config, 'attachmentStore' | 'attachmentQuotaBytes'>>
   /** The server's "now": dashboard sessions, ETAs, shifts, plans of today and "On my way" (tests move it); Date.now by default. */
   clock?: Clock
+  /** Where attachment content is kept, in place of what config.attachmentStore says (tests). */
+  attachmentStore?: AttachmentStore
   /** scrypt parameters of new password hashes (tests use cheap ones); DEFAULT_SCRYPT by default. */
   passwordParams?: ScryptParams
 }
@@ -117,6 +124,11 @@ export function buildServices(
     ...(deps.clock ? { clock: deps.clock } : {}),
     ...(deps.passwordParams ? { passwordParams: deps.passwordParams } : {}),
   })
+  // Attachments: the database's chunks, or the S3 bucket of ATTACHMENT_STORE (its SDK loaded only then).
+  // The store gets the database itself: content is streamed out after a request's handler returns.
+  const attachmentStore = deps.attachmentStore ?? buildAttachmentStore(deps)
+  if (attachmentStore instanceof S3AttachmentStore)
+    app.addHook('onClose', async () => attachmentStore.close())
   // Route modules get the request's view of the database; background work above gets the database itself.
   const routeOptions: RouteOptions = {
     db: requestDb,
@@ -131,11 +143,21 @@ export function buildServices(
     seriesHorizonDays: seriesSettings.horizonDays,
     publicBaseUrl: deps.config.publicBaseUrl ?? DEFAULT_PUBLIC_BASE_URL,
     smtpConfigured: deps.config.smtpUrl !== undefined,
+    attachments: {
+      store: attachmentStore,
+      quotaBytes: deps.config.attachmentQuotaBytes ?? DEFAULT_ATTACHMENT_QUOTA_BYTES,
+      clock,
+    },
     ...(deps.config.geocoderUrl
       ? { geocoder: new Geocoder({ url: deps.config.geocoderUrl, format: deps.config.geocoderFormat }) }
       : {}),
   }
   return { routeOptions, login, webhooks, live, series }
+}
+
+function buildAttachmentStore(deps: ServiceDeps): AttachmentStore {
+  const url = deps.config.attachmentStore
+  return url ? new S3AttachmentStore(parseS3StoreUrl(url)) : new DatabaseAttachmentStore(deps.db)
 }
 
 function pickLive(config: ServiceDeps['config']): Partial<Record<keyof typeof LIVE_DEFAULTS, number>> {

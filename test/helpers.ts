@@ -11,6 +11,7 @@ import { createDatabase, type DatabaseHandle, type Dialect } from '../src/db/dat
 import { migrateToLatest } from '../src/db/migrator.js'
 import type { PlanTier } from '../src/db/types.js'
 import { createApiKey, type Scope } from '../src/modules/api-keys/service.js'
+import type { AttachmentStore } from '../src/modules/attachments/store.js'
 import type { WebhookConfig } from '../src/modules/automations/webhooks.js'
 import { createOrganisation } from '../src/modules/organisations/service.js'
 import type { ScryptParams } from '../src/modules/sessions/passwords.js'
@@ -126,7 +127,7 @@ export const TEST_PASSWORD_PARAMS: ScryptParams = { ln: 10, r: 8, p: 1 }
 export async function createTestApp(
   dialect: Dialect,
   config: TestAppConfig = {},
-  options: { clock?: () => number; positions?: PositionSource } = {},
+  options: { clock?: () => number; positions?: PositionSource; attachmentStore?: AttachmentStore } = {},
 ): Promise<TestContext> {
   const database = await createTestDatabase(dialect)
   const app = await buildApp({

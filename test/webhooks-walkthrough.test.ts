@@ -99,6 +99,8 @@ for (const dialect of DIALECTS) {
         JOB_ETA_CHANGED: 0,
         // Sent only by My day's "On my way" (test/tracking.test.ts); this walkthrough uses an API key.
         JOB_EN_ROUTE: 0,
+        // Sent by uploads (src/modules/attachments/attachments.test.ts); none here.
+        ATTACHMENT_ADDED: 0,
       }
       const total = Object.values(expected).reduce((a, b) => a + b, 0)
       const received = await receiver.waitFor(total)

@@ -35,6 +35,8 @@ export interface OrganisationsTable {
   /** The maps' tile server URL template (https, {z} {x} {y}) and its attribution (migration 0027); null: no tiles. */
   map_tile_url: ColumnType<string | null, string | null | undefined, string | null>
   map_attribution: ColumnType<string | null, string | null | undefined, string | null>
+  /** Bytes of attachments the organisation may keep (migration 0031); null: ATTACHMENT_QUOTA_BYTES. */
+  attachment_quota_bytes: ColumnType<string | number | null, number | null | undefined, number | null>
 }
 
 export interface UsersTable {
@@ -426,6 +428,32 @@ export interface JobSeriesExceptionsTable {
   created_at: Timestamp
 }
 
+/** An attachment of a job (migration 0031); its content is in the AttachmentStore under content_key. */
+export interface AttachmentsTable {
+  id: string
+  organisation_id: string
+  job_id: string
+  kind: 'PHOTO' | 'SIGNATURE' | 'FILE'
+  content_type: string
+  size_bytes: number
+  sha256: string
+  filename: string
+  signer_name: string | null
+  signed_at: Timestamp | null
+  uploaded_by_user_id: string | null
+  content_key: string
+  thumbnail_key: string | null
+  thumbnail_size_bytes: number | null
+  created_at: Timestamp
+}
+
+/** The database AttachmentStore's content, in order (migration 0031). */
+export interface AttachmentChunksTable {
+  content_key: string
+  seq: number
+  data: Uint8Array
+}
+
 export interface LeasesTable {
   name: string
   holder: string
@@ -650,6 +678,8 @@ export interface Database {
   job_series: JobSeriesTable
   job_series_exceptions: JobSeriesExceptionsTable
   imports: ImportsTable
+  attachments: AttachmentsTable
+  attachment_chunks: AttachmentChunksTable
 }
 
 export type JobRow = Selectable<JobsTable>
@@ -676,6 +706,7 @@ export type FormTemplateRow = Selectable<FormTemplatesTable>
 export type RoutePlanRow = Selectable<RoutePlansTable>
 export type IdempotencyClaimRow = Selectable<IdempotencyClaimsTable>
 export type CustomerMessageRow = Selectable<CustomerMessagesTable>
+export type AttachmentRow = Selectable<AttachmentsTable>
 
 /** What repository functions take first: the database, or the transaction a service opened. */
 export type Executor = Kysely<Database> | Transaction<Database>

@@ -20,7 +20,13 @@ const OPERATIONS = [
   'GET /shifts/{id}',
 ]
 /** Additions to the spec (docs/contract-decisions.md): the event feed. */
-const ADDITIONS = ['GET /events']
+const ADDITIONS = [
+  'GET /events',
+  // Issue 31 §2: a job's attachments, read-only, for archiving the proof of work.
+  'GET /jobs/{id}/attachments',
+  'GET /jobs/{id}/attachments/{attachmentId}/content',
+  'GET /jobs/{id}/attachments/{attachmentId}/thumbnail',
+]
 
 // The documentation does not depend on the database engine: SQLite is enough.
 describe('OpenAPI document and playground', () => {

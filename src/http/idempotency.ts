@@ -5,6 +5,8 @@
 // With a key, in request order:
 // - preValidation: the fingerprint (method, path with query, canonical JSON of the body) is taken
 //   before Ajv fills in defaults, so a retry that spells a default out differs from one that omits it;
+//   a raw-body route (an attachment upload, http/raw-body.ts) has not read its body yet: its
+//   fingerprint is the method and the path with the query (the upload's metadata), without the bytes;
 // - validation (the header: 1–255 printable ASCII characters): a request that fails it stores nothing;
 // - preHandler, after authentication, rate limit and scope checks: the key is claimed, or the stored
 //   response is replayed with `Idempotent-Replayed: true`, or 409/422;
@@ -42,6 +44,7 @@ import {
 } from '../modules/idempotency/service.js'
 import { AppError, ERROR_STATUS, type ErrorCode, validationError } from './errors.js'
 import { ADMIN_PREFIX, PUBLIC_PREFIX } from './openapi.js'
+import { takesRawBody } from './raw-body.js'
 import { appendRouteHook } from './route-hooks.js'
 import { ERROR_CODE_DESCRIPTIONS, ERROR_CODES_KEYWORD, errorResponses } from './schemas.js'
 
@@ -149,7 +152,11 @@ export function installIdempotency(app: FastifyInstance, options: IdempotencyOpt
   const fingerprint = (request: FastifyRequest, _reply: FastifyReply, done: () => void) => {
     const key = request.headers[IDEMPOTENCY_HEADER]
     if (typeof key === 'string') {
-      const print = fingerprintOf(request.method, request.url, request.body)
+      const print = fingerprintOf(
+        request.method,
+        request.url,
+        takesRawBody(request) ? undefined : request.body,
+      )
       request.idempotency = { key, owner: undefined, fingerprint: print, claimId: undefined, settled: false }
     }
     done()

@@ -167,7 +167,7 @@ const COOKIE_AUTH = {
 } as const
 
 interface OpenApiOperation {
-  requestBody?: { required?: boolean }
+  requestBody?: { required?: boolean; content?: Record<string, unknown> }
 }
 
 const operationKey = (method: string | string[], path: string) =>
@@ -193,6 +193,8 @@ function documentedOperationId(
 
 async function registerDocument(app: FastifyInstance, options: DocumentOptions): Promise<void> {
   const optionalBodies = new Set<string>()
+  // Raw-body routes (http/raw-body.ts) have no body schema: their body is documented as bytes.
+  const rawBodies = new Map<string, readonly string[]>()
   await app.register(swagger, {
     decorator: options.decorator,
     openapi: {
@@ -216,6 +218,8 @@ async function registerDocument(app: FastifyInstance, options: DocumentOptions):
       if (!url.startsWith(`${options.prefix}/`)) return { schema: { ...schema, hide: true }, url }
       if (route.config?.optionalBody)
         optionalBodies.add(operationKey(route.method, url.slice(options.prefix.length)))
+      if (route.config?.rawBody)
+        rawBodies.set(operationKey(route.method, url.slice(options.prefix.length)), route.config.rawBody)
       const response = documentedResponses(schema.response as Record<string, unknown> | undefined)
       const operationId = documentedOperationId(app, options.prefix, route.method, url, schema.operationId)
       return { schema: withOptionalDefaults({ ...schema, operationId, response }), url }
@@ -228,6 +232,14 @@ async function registerDocument(app: FastifyInstance, options: DocumentOptions):
         for (const [method, operation] of Object.entries(operations as Record<string, OpenApiOperation>)) {
           if (operation.requestBody && optionalBodies.has(operationKey(method, path))) {
             operation.requestBody.required = false
+          }
+          const raw = rawBodies.get(operationKey(method, path))
+          if (raw) {
+            const bytes = { schema: { type: 'string', format: 'binary' } }
+            operation.requestBody = {
+              required: true,
+              content: Object.fromEntries(raw.map((type) => [type, bytes])),
+            }
           }
         }
       }
@@ -256,6 +268,11 @@ export async function installOpenApi<Event extends string>(
       { name: 'Vehicles', description: 'Fleet, with depot, costs, tags and capacities (read-only)' },
       { name: 'Locations', description: 'Depots and hubs (read-only)' },
       { name: 'Shifts', description: 'Weekly shift templates with breaks (read-only)' },
+      {
+        name: 'Attachments',
+        description:
+          'Photos, signatures and files attached to jobs (read-only): the proof of the work, for your archive',
+      },
       {
         name: 'Events',
         description:
@@ -292,6 +309,12 @@ export async function installOpenApi<Event extends string>(
         name: 'Job series',
         description:
           'Recurring jobs: a job template and an RFC 5545 rule whose occurrences become ordinary jobs a few weeks ahead',
+      },
+      {
+        name: 'Attachments',
+        description:
+          'Photos, signatures and files on jobs: uploaded as raw bytes (sniffed, capped, within the ' +
+          "organisation's quota), listed, read and deleted",
       },
       {
         name: 'Imports',

@@ -53,6 +53,8 @@ export function installOptionalBodies(app: FastifyInstance): void {
       prepend(route, defaultToEmptyBody)
       return
     }
+    // A raw-body route (http/raw-body.ts) reads its body itself.
+    if (route.config?.rawBody) return
     const methods = ([] as string[]).concat(route.method)
     if (route.schema?.body || !methods.some((method) => WRITE_METHODS.has(method))) return
     route.config = { ...route.config, takesNoBody: true }

@@ -276,6 +276,8 @@ export const ERROR_CODE_DESCRIPTIONS: Record<ErrorCode, string> = {
   INVALID_TRANSITION: 'The job is not in a status this action applies to',
   OCCURRENCE_DISPATCHED:
     "The occurrence's job is already ASSIGNED, IN_PROGRESS, COMPLETED or CANCELLED: a series never changes it; change the job itself",
+  ATTACHMENT_QUOTA_EXCEEDED:
+    "The organisation's attachments would exceed its storage quota (ATTACHMENT_QUOTA_BYTES, or its own); nothing was stored",
   RATE_LIMITED: 'Rate limit of the key exceeded; retry after `Retry-After` seconds',
   TOO_MANY_PLANS:
     'The organisation already has as many route plans queued or running as it may (ROUTE_PLAN_QUEUE_MAX); ' +

@@ -3,6 +3,7 @@
 import type { Kysely } from 'kysely'
 import type { Clock } from '../clock.js'
 import type { Database } from '../db/types.js'
+import type { AttachmentSettings } from './attachments/service.js'
 import type { ApiKeyResolver, Dashboard } from './auth/index.js'
 import type { Webhooks } from './automations/webhooks.js'
 import type { Geocoder } from './geocoding/geocoder.js'
@@ -33,6 +34,8 @@ export interface RouteOptions {
   publicBaseUrl: string
   /** Whether SMTP_URL is set: customer emails can be sent (GET /organisation says so). */
   smtpConfigured: boolean
+  /** Where attachment content is kept (ATTACHMENT_STORE) and the default quota (ATTACHMENT_QUOTA_BYTES). */
+  attachments: AttachmentSettings
   /** The address lookup (GEOCODER_URL); absent when the service has none. */
   geocoder?: Geocoder
 }

@@ -54,10 +54,13 @@ export function checkResponse(
     if (typeof response.headers.allow !== 'string') problems.push('OPTIONS answered without Allow')
     return problems
   }
-  const csv = method === request.op.method && resolved.cleanPath ? request.op.csvResponses : undefined
-  if (csv?.has(status)) {
-    if (!String(response.headers['content-type']).startsWith('text/csv'))
-      problems.push(`a documented CSV answered content-type ${response.headers['content-type']}`)
+  const sameOperation = method === request.op.method && resolved.cleanPath
+  // Bytes where the operation documents bytes (an attachment's content): of its documented types.
+  if (sameOperation && request.op.binary.has(status)) {
+    if (String(response.headers['content-type']).startsWith('application/json'))
+      problems.push(`answered JSON where ${status} is documented as bytes`)
+    if (resolved.foreignPathIds.length > 0)
+      problems.push(`answered for another organisation's resource ${resolved.foreignPathIds.join(', ')}`)
     return problems
   }
   let body: unknown
@@ -69,7 +72,6 @@ export function checkResponse(
   }
   if (!String(response.headers['content-type']).startsWith('application/json'))
     problems.push(`content-type is ${response.headers['content-type']}`)
-  const sameOperation = method === request.op.method && resolved.cleanPath
   if (status >= 400) {
     const error = body as { error?: unknown; code?: unknown }
     if (!errorBodyValidator(error) || typeof error.error !== 'string' || typeof error.code !== 'string') {

@@ -28,12 +28,12 @@ export interface Operation {
   pathParams: Parameter[]
   queryParams: Parameter[]
   body?: { required: boolean; schema: JsonSchema }
-  /** A body that is not JSON (a CSV import's file): its media type. Fuzzed as if bodyless (JSON: 415). */
-  file?: string
-  /** Statuses documented as a CSV file (text/csv), not JSON: the downloads. */
-  csvResponses?: Set<number>
+  /** The body is raw bytes, not JSON (an attachment upload): documented, but with no JSON schema. */
+  rawBody: boolean
   /** Documented statuses → validator of the JSON body. */
   responses: Map<number, ValidateFunction>
+  /** Documented statuses whose answer is bytes, not JSON (an attachment's content). */
+  binary: Set<number>
 }
 
 const DOCUMENTS = [
@@ -82,11 +82,11 @@ export function loadOperations(): Operation[] {
           schema: p.schema,
         }))
         const responses = new Map<number, ValidateFunction>()
-        const csvResponses = new Set<number>()
+        const binary = new Set<number>()
         for (const [status, response] of Object.entries(operation.responses as Record<string, JsonSchema>)) {
           const schema = response.content?.['application/json']?.schema
           if (schema) responses.set(Number(status), ajv.compile(inlineRefs(schema, components) as JsonSchema))
-          if (response.content?.['text/csv']) csvResponses.add(Number(status))
+          else if (response.content) binary.add(Number(status))
         }
         const bodySchema = operation.requestBody?.content?.['application/json']?.schema
         const [file] = bodySchema ? [] : Object.keys(operation.requestBody?.content ?? {})
@@ -100,9 +100,9 @@ export function loadOperations(): Operation[] {
           ...(bodySchema && {
             body: { required: Boolean(operation.requestBody.required), schema: bodySchema },
           }),
-          ...(file && { file }),
-          ...(csvResponses.size > 0 && { csvResponses }),
+          rawBody: Boolean(operation.requestBody) && !bodySchema,
           responses,
+          binary,
         })
       }
     }

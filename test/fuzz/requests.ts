@@ -61,6 +61,7 @@ const PATH_RESOURCES: Record<string, Resource> = {
   absences: 'absences',
   'job-series': 'jobSeries',
   imports: 'imports',
+  attachments: 'attachments',
   // /my/jobs/{id}/forms/{templateId}
   forms: 'formTemplates',
 }

@@ -29,6 +29,7 @@ export type Resource =
   | 'absences'
   | 'jobSeries'
   | 'imports'
+  | 'attachments'
 
 /** An id to be picked from the pools when the request is sent: generated values stay replayable. */
 export class IdRef {

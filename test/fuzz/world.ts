@@ -50,6 +50,7 @@ const emptyPools = (): IdPools => ({
   absences: [],
   jobSeries: [],
   imports: [],
+  attachments: [],
 })
 
 export interface World {
@@ -248,6 +249,16 @@ async function seedOrganisation(
   const started = await admin.post('/imports', { kind: 'customers', dryRun: true })
   if (started.status !== 201) throw new Error(`seeding an import answered ${started.status}`)
   pools.imports.push(started.body.data.import.id)
+  // An attachment (a raw upload: the body is the file's bytes, not JSON) on the first job.
+  const attachment = await t.app.inject({
+    method: 'POST',
+    url: `/v1/admin/jobs/${pools.jobs[0]}/attachments?kind=FILE&filename=quote.pdf`,
+    headers: { ...tenant.headers, 'content-type': 'application/pdf' },
+    payload: Buffer.from('%PDF-1.4\n%%EOF\n'),
+  })
+  if (attachment.statusCode !== 201)
+    throw new Error(`seeding an attachment answered ${attachment.statusCode}`)
+  pools.attachments.push(attachment.json().data.attachment.id)
   return { pools, seeded }
 }
 

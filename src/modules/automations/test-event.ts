@@ -99,6 +99,20 @@ export function sampleEventData(event: EventType, at: string): EventData[EventTy
       trackingUrl: 'https://fieldservice.example/t/test-event-not-a-real-link',
       worker: { firstName: 'Sam' },
     },
+    ATTACHMENT_ADDED: {
+      attachmentId: `${TEST_EVENT_PREFIX}attachment`,
+      jobId,
+      title,
+      kind: 'PHOTO',
+      contentType: 'image/jpeg',
+      sizeBytes: 183_402,
+      filename: 'boiler-after.jpg',
+      signerName: null,
+      signedAt: null,
+      uploadedBy: null,
+      sha256: 'e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855',
+      contentUrl: `/v1/public/jobs/${jobId}/attachments/${TEST_EVENT_PREFIX}attachment/content`,
+    },
   }
   return samples[event]
 }

@@ -165,6 +165,30 @@ export const JobEnRouteData = Type.Object(
   { ...Closed, title: 'JobEnRouteData' },
 )
 
+export const AttachmentAddedData = Type.Object(
+  {
+    attachmentId: Type.String({ description: 'The attachment' }),
+    jobId: JobId,
+    title: Type.String({ description: 'The job title' }),
+    kind: StringEnum(['PHOTO', 'SIGNATURE', 'FILE']),
+    contentType: Type.String({
+      description:
+        'Sniffed from the content: image/jpeg, image/png, image/webp, image/heic, image/heif or application/pdf',
+    }),
+    sizeBytes: Type.Integer({ minimum: 0 }),
+    filename: Type.String(),
+    signerName: NullableId('SIGNATURE: who signed; else null'),
+    signedAt: Nullable(Type.String({ ...DateTime, description: 'SIGNATURE: when they signed; else null' })),
+    uploadedBy: NullableId('The user who uploaded it; null through an API key'),
+    sha256: Type.String({ description: 'Lower-case hex SHA-256 of the content' }),
+    contentUrl: Type.String({
+      description:
+        'Where the public API serves the content (read scope): /v1/public/jobs/{jobId}/attachments/{attachmentId}/content',
+    }),
+  },
+  { ...Closed, title: 'AttachmentAddedData' },
+)
+
 export const EVENT_DATA = {
   JOB_CREATED: JobCreatedData,
   JOB_UPDATED: JobUpdatedData,
@@ -176,6 +200,7 @@ export const EVENT_DATA = {
   FORM_SUBMITTED: FormSubmittedData,
   JOB_ETA_CHANGED: JobEtaChangedData,
   JOB_EN_ROUTE: JobEnRouteData,
+  ATTACHMENT_ADDED: AttachmentAddedData,
 } as const
 
 export type EventType = keyof typeof EVENT_DATA
@@ -245,6 +270,10 @@ export const EVENT_DESCRIPTIONS: Readonly<Record<EventType, string>> = {
   JOB_EN_ROUTE:
     'The worker set off to the job ("On my way", admin POST /my/jobs/:id/en-route); the status stays ' +
     'ASSIGNED. Sent once per job: pressing it again sends nothing and keeps the same tracking link.',
+  ATTACHMENT_ADDED:
+    'A photo, signature or file was attached to a job (admin POST /jobs/:id/attachments, or the worker’s ' +
+    'POST /my/jobs/:id/attachments), once per stored attachment: a retried upload with the same ' +
+    'Idempotency-Key sends nothing more. Read the content on the public API at `contentUrl` (read scope).',
 }
 
 /** JOB_COMPLETED → JobCompleted: the name of the event's schema in the OpenAPI documents. */

@@ -28,6 +28,11 @@ export type ErrorCode =
   | 'VALIDATION_ERROR'
 
 export type ErrorBody = components['schemas']['Error']
+export type Attachment = components['schemas']['Attachment']
+export type AttachmentAddedData = components['schemas']['AttachmentAddedData']
+export type AttachmentAddedFeedData = components['schemas']['AttachmentAddedFeedData']
+export type AttachmentAddedFeedEvent = components['schemas']['AttachmentAddedFeedEvent']
+export type AttachmentAddedWebhook = components['schemas']['AttachmentAddedWebhook']
 export type ChangeFeedPagination = components['schemas']['ChangeFeedPagination']
 export type CursorPagination = components['schemas']['CursorPagination']
 export type Customer = components['schemas']['Customer']
@@ -92,6 +97,7 @@ export type WebhookEventName =
   | 'FORM_SUBMITTED'
   | 'JOB_ETA_CHANGED'
   | 'JOB_EN_ROUTE'
+  | 'ATTACHMENT_ADDED'
 
 /** The body of every webhook the service sends, told apart by `event`. */
 export type WebhookEvent =
@@ -105,6 +111,7 @@ export type WebhookEvent =
   | components['schemas']['FormSubmittedWebhook']
   | components['schemas']['JobEtaChangedWebhook']
   | components['schemas']['JobEnRouteWebhook']
+  | components['schemas']['AttachmentAddedWebhook']
 
 export type ListJobsQuery = NonNullable<operations['listJobs']['parameters']['query']>
 export type ListJobsResult = operations['listJobs']['responses'][200]['content']['application/json']['data']
@@ -416,6 +423,48 @@ export class EventsApi {
   }
 }
 
+export type ListJobAttachmentsResult = operations['listJobAttachments']['responses'][200]['content']['application/json']['data']
+export type GetJobAttachmentContentResult = void
+export type GetJobAttachmentThumbnailResult = void
+
+/** Attachments */
+export class AttachmentsApi {
+  constructor(private readonly http: HttpClient) {}
+
+  /**
+   * A job's attachments
+   *
+   * Photos, signatures (with the signer’s name and time) and files of the job, newest first; `contentUrl` and `thumbnailUrl` point at this API. ATTACHMENT_ADDED announces each new one.
+   *
+   * `GET /jobs/{id}/attachments`
+   */
+  listJob(id: operations['listJobAttachments']['parameters']['path']['id'], options?: RequestOptions): Promise<ListJobAttachmentsResult> {
+    return this.http.request('GET', `/jobs/${encodeURIComponent(String(id))}/attachments`, {}, options)
+  }
+
+  /**
+   * An attachment's content
+   *
+   * The bytes as uploaded. Answered with its sniffed Content-Type, Content-Length, a strong ETag (its SHA-256; If-None-Match → 304), Content-Disposition (inline for images, attachment for anything else, the name made safe), X-Content-Type-Options: nosniff and Content-Security-Policy: sandbox; default-src 'none'.
+   *
+   * `GET /jobs/{id}/attachments/{attachmentId}/content`
+   */
+  getJobContent(id: operations['getJobAttachmentContent']['parameters']['path']['id'], attachmentId: operations['getJobAttachmentContent']['parameters']['path']['attachmentId'], options?: RequestOptions): Promise<GetJobAttachmentContentResult> {
+    return this.http.request('GET', `/jobs/${encodeURIComponent(String(id))}/attachments/${encodeURIComponent(String(attachmentId))}/content`, {}, options)
+  }
+
+  /**
+   * An attachment's thumbnail
+   *
+   * A WebP preview at most 320 px on its longer side; 404 for an attachment without one (HEIC, PDF). Answered with its sniffed Content-Type, Content-Length, a strong ETag (its SHA-256; If-None-Match → 304), Content-Disposition (inline for images, attachment for anything else, the name made safe), X-Content-Type-Options: nosniff and Content-Security-Policy: sandbox; default-src 'none'.
+   *
+   * `GET /jobs/{id}/attachments/{attachmentId}/thumbnail`
+   */
+  getJobThumbnail(id: operations['getJobAttachmentThumbnail']['parameters']['path']['id'], attachmentId: operations['getJobAttachmentThumbnail']['parameters']['path']['attachmentId'], options?: RequestOptions): Promise<GetJobAttachmentThumbnailResult> {
+    return this.http.request('GET', `/jobs/${encodeURIComponent(String(id))}/attachments/${encodeURIComponent(String(attachmentId))}/thumbnail`, {}, options)
+  }
+}
+
 /** Every operation of the API, grouped as the document tags them. */
 export class FieldserviceApi {
   /** Work to be done at a customer or depot */
@@ -430,6 +479,8 @@ export class FieldserviceApi {
   readonly shifts: ShiftsApi
   /** The event feed: every event of the last 30 days, with deletions (an addition to the spec) */
   readonly events: EventsApi
+  /** Photos, signatures and files attached to jobs (read-only): the proof of the work, for your archive */
+  readonly attachments: AttachmentsApi
 
   constructor(http: HttpClient) {
     this.jobs = new JobsApi(http)
@@ -438,5 +489,6 @@ export class FieldserviceApi {
     this.locations = new LocationsApi(http)
     this.shifts = new ShiftsApi(http)
     this.events = new EventsApi(http)
+    this.attachments = new AttachmentsApi(http)
   }
 }

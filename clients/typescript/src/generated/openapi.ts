@@ -243,6 +243,66 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/jobs/{id}/attachments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A job's attachments
+         * @description Photos, signatures (with the signer’s name and time) and files of the job, newest first; `contentUrl` and `thumbnailUrl` point at this API. ATTACHMENT_ADDED announces each new one.
+         */
+        get: operations["listJobAttachments"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/jobs/{id}/attachments/{attachmentId}/content": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * An attachment's content
+         * @description The bytes as uploaded. Answered with its sniffed Content-Type, Content-Length, a strong ETag (its SHA-256; If-None-Match → 304), Content-Disposition (inline for images, attachment for anything else, the name made safe), X-Content-Type-Options: nosniff and Content-Security-Policy: sandbox; default-src 'none'.
+         */
+        get: operations["getJobAttachmentContent"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/jobs/{id}/attachments/{attachmentId}/thumbnail": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * An attachment's thumbnail
+         * @description A WebP preview at most 320 px on its longer side; 404 for an attachment without one (HEIC, PDF). Answered with its sniffed Content-Type, Content-Length, a strong ETag (its SHA-256; If-None-Match → 304), Content-Disposition (inline for images, attachment for anything else, the name made safe), X-Content-Type-Options: nosniff and Content-Security-Policy: sandbox; default-src 'none'.
+         */
+        get: operations["getJobAttachmentThumbnail"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 };
 export type webhooks = {
     JOB_CREATED: {
@@ -565,6 +625,38 @@ export type webhooks = {
         patch?: never;
         trace?: never;
     };
+    ATTACHMENT_ADDED: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * ATTACHMENT_ADDED
+         * @description A photo, signature or file was attached to a job (admin POST /jobs/:id/attachments, or the worker’s POST /my/jobs/:id/attachments), once per stored attachment: a retried upload with the same Idempotency-Key sends nothing more. Read the content on the public API at `contentUrl` (read scope).
+         *
+         *     Sent as one HTTP POST with a JSON body to the URL of every active automation whose
+         *     trigger is this event, after the change has committed. A non-2xx answer, or no answer within 10 s, is
+         *     recorded as a failure in the automation's execution log and is not retried; it can be redelivered from
+         *     the execution log.
+         *
+         *     **Signature** ([Standard Webhooks](https://www.standardwebhooks.com)): `webhook-id` identifies the
+         *     delivery and is the same on every redelivery (use it to drop duplicates); `webhook-timestamp` is the
+         *     sending time in Unix seconds (refuse stale ones); `webhook-signature` is `v1,` followed by the base64
+         *     HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` (the raw body bytes), keyed with the
+         *     base64-decoded part of the automation's `whsec_…` secret after the prefix. While a rotated secret is
+         *     still valid, two signatures are sent, separated by a space: accept the request when either matches.
+         */
+        post: operations["webhookAttachmentAdded"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 };
 export type components = {
     schemas: {
@@ -579,6 +671,131 @@ export type components = {
                 path: string;
                 message: string;
             }[];
+        };
+        /** Attachment */
+        Attachment: {
+            /** @example 0193e2f4-5b7a-7c3d-9e1f-2a4b6c8d0e1f */
+            id: string;
+            jobId: string;
+            /**
+             * @description PHOTO: JPEG, PNG, WebP or HEIC/HEIF, ≤ 10 MiB; SIGNATURE: PNG drawn on the phone, ≤ 10 MiB, with its signer's name; FILE: PDF or any of the photo types, ≤ 25 MiB (admin API only)
+             * @enum {string}
+             */
+            kind: "PHOTO" | "SIGNATURE" | "FILE";
+            /**
+             * @description What the content is, sniffed from its bytes (never the uploader’s Content-Type)
+             * @example image/jpeg
+             */
+            contentType: string;
+            sizeBytes: number;
+            /** @description The name given at upload, without any folder part */
+            filename: string;
+            /** @description SIGNATURE: who signed; else null */
+            signerName: string | null;
+            /**
+             * Format: date-time
+             * @description SIGNATURE: when they signed; else null
+             * @example 2026-11-23T09:00:00.000Z
+             */
+            signedAt: string | null;
+            /** @description The user who uploaded it (a dashboard or phone session); null through an API key */
+            uploadedBy: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 datetime in UTC with milliseconds
+             * @example 2026-11-23T09:00:00.000Z
+             */
+            createdAt: string;
+            /** @description Lower-case hex SHA-256 of the content; also its ETag */
+            sha256: string;
+            /** @description Where to read the content, on the API that answered */
+            contentUrl: string;
+            /** @description A WebP preview ≤ 320 px (JPEG, PNG and WebP only); null for HEIC and PDF */
+            thumbnailUrl: string | null;
+        };
+        /** AttachmentAddedData */
+        AttachmentAddedData: {
+            /** @description The attachment */
+            attachmentId: string;
+            /** @description The job */
+            jobId: string;
+            /** @description The job title */
+            title: string;
+            /** @enum {string} */
+            kind: "PHOTO" | "SIGNATURE" | "FILE";
+            /** @description Sniffed from the content: image/jpeg, image/png, image/webp, image/heic, image/heif or application/pdf */
+            contentType: string;
+            sizeBytes: number;
+            filename: string;
+            /** @description SIGNATURE: who signed; else null */
+            signerName: string | null;
+            /**
+             * Format: date-time
+             * @description SIGNATURE: when they signed; else null
+             * @example 2026-11-23T09:00:00.000Z
+             */
+            signedAt: string | null;
+            /** @description The user who uploaded it; null through an API key */
+            uploadedBy: string | null;
+            /** @description Lower-case hex SHA-256 of the content */
+            sha256: string;
+            /** @description Where the public API serves the content (read scope): /v1/public/jobs/{jobId}/attachments/{attachmentId}/content */
+            contentUrl: string;
+        };
+        /** AttachmentAddedFeedData */
+        AttachmentAddedFeedData: {
+            /** @description The attachment */
+            attachmentId: string;
+            /** @description The job */
+            jobId: string;
+            /** @description The job title */
+            title: string;
+            /** @enum {string} */
+            kind: "PHOTO" | "SIGNATURE" | "FILE";
+            /** @description Sniffed from the content: image/jpeg, image/png, image/webp, image/heic, image/heif or application/pdf */
+            contentType: string;
+            sizeBytes: number;
+            filename: string;
+            /** @description SIGNATURE: who signed; else null */
+            signerName: string | null;
+            /**
+             * Format: date-time
+             * @description SIGNATURE: when they signed; else null
+             * @example 2026-11-23T09:00:00.000Z
+             */
+            signedAt: string | null;
+            /** @description The user who uploaded it; null through an API key */
+            uploadedBy: string | null;
+            /** @description Lower-case hex SHA-256 of the content */
+            sha256: string;
+            /** @description Where the public API serves the content (read scope): /v1/public/jobs/{jobId}/attachments/{attachmentId}/content */
+            contentUrl: string;
+        };
+        /** AttachmentAddedFeedEvent */
+        AttachmentAddedFeedEvent: {
+            /** @description The event; the delivery log of its webhooks names it as eventId */
+            id: string;
+            /** @enum {string} */
+            event: "ATTACHMENT_ADDED";
+            /**
+             * Format: date-time
+             * @description ISO 8601 datetime in UTC with milliseconds
+             * @example 2026-11-23T09:00:00.000Z
+             */
+            timestamp: string;
+            data: components["schemas"]["AttachmentAddedFeedData"];
+        };
+        /** AttachmentAddedWebhook */
+        AttachmentAddedWebhook: {
+            /** @enum {string} */
+            event: "ATTACHMENT_ADDED";
+            /**
+             * Format: date-time
+             * @description When the change happened (the same for every event one change emits)
+             * @example 2026-11-23T09:00:00.000Z
+             */
+            timestamp: string;
+            data: components["schemas"]["AttachmentAddedData"];
         };
         /** ChangeFeedPagination */
         ChangeFeedPagination: {
@@ -5326,7 +5543,7 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description Only these event types, comma-separated: JOB_CREATED, JOB_UPDATED, STATUS_CHANGED, JOB_ASSIGNED, JOB_UNASSIGNED, JOB_COMPLETED, JOB_CANCELLED, FORM_SUBMITTED, JOB_ETA_CHANGED, JOB_EN_ROUTE, JOB_DELETED
+                 * @description Only these event types, comma-separated: JOB_CREATED, JOB_UPDATED, STATUS_CHANGED, JOB_ASSIGNED, JOB_UNASSIGNED, JOB_COMPLETED, JOB_CANCELLED, FORM_SUBMITTED, JOB_ETA_CHANGED, JOB_EN_ROUTE, ATTACHMENT_ADDED, JOB_DELETED
                  * @example JOB_DELETED,STATUS_CHANGED
                  */
                 type?: string;
@@ -5359,7 +5576,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: {
-                            events: (components["schemas"]["JobCreatedFeedEvent"] | components["schemas"]["JobUpdatedFeedEvent"] | components["schemas"]["StatusChangedFeedEvent"] | components["schemas"]["JobAssignedFeedEvent"] | components["schemas"]["JobUnassignedFeedEvent"] | components["schemas"]["JobCompletedFeedEvent"] | components["schemas"]["JobCancelledFeedEvent"] | components["schemas"]["FormSubmittedFeedEvent"] | components["schemas"]["JobEtaChangedFeedEvent"] | components["schemas"]["JobEnRouteFeedEvent"] | components["schemas"]["JobDeletedFeedEvent"])[];
+                            events: (components["schemas"]["JobCreatedFeedEvent"] | components["schemas"]["JobUpdatedFeedEvent"] | components["schemas"]["StatusChangedFeedEvent"] | components["schemas"]["JobAssignedFeedEvent"] | components["schemas"]["JobUnassignedFeedEvent"] | components["schemas"]["JobCompletedFeedEvent"] | components["schemas"]["JobCancelledFeedEvent"] | components["schemas"]["FormSubmittedFeedEvent"] | components["schemas"]["JobEtaChangedFeedEvent"] | components["schemas"]["JobEnRouteFeedEvent"] | components["schemas"]["AttachmentAddedFeedEvent"] | components["schemas"]["JobDeletedFeedEvent"])[];
                             pagination: components["schemas"]["EventFeedPagination"];
                         };
                         /** @example Success */
@@ -5431,6 +5648,519 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
                         code: "CURSOR_EXPIRED";
+                    };
+                };
+            };
+            /** @description Rate limit of the key exceeded; retry after `Retry-After` seconds (RATE_LIMITED) */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code: "RATE_LIMITED";
+                    };
+                };
+            };
+            /** @description Unexpected error; nothing of it is shown, it is logged with the request id (INTERNAL_ERROR) */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code: "INTERNAL_ERROR";
+                    };
+                };
+            };
+            /** @description Database unreachable for the moment (SERVICE_UNAVAILABLE); retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code: "SERVICE_UNAVAILABLE";
+                    };
+                };
+            };
+        };
+    };
+    listJobAttachments: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The job
+                 * @example 0193e2f4-5b7a-7c3d-9e1f-2a4b6c8d0e1f
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A job's attachments */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @description Newest first; every one of the job */
+                            attachments: components["schemas"]["Attachment"][];
+                        };
+                        /** @example Success */
+                        message: string;
+                    };
+                };
+            };
+            /** @description The request is not valid; `details` names each offending field (VALIDATION_ERROR) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code: "VALIDATION_ERROR";
+                    };
+                };
+            };
+            /** @description Missing, malformed, unknown, revoked or expired API key (UNAUTHORIZED) */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code: "UNAUTHORIZED";
+                    };
+                };
+            };
+            /** @description The key lacks the required scope (FORBIDDEN); or The organisation's plan has no API access (PLAN_UPGRADE_REQUIRED) */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code: "FORBIDDEN" | "PLAN_UPGRADE_REQUIRED";
+                    };
+                };
+            };
+            /** @description Resource not found (NOT_FOUND) */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code: "NOT_FOUND";
+                    };
+                };
+            };
+            /** @description Rate limit of the key exceeded; retry after `Retry-After` seconds (RATE_LIMITED) */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code: "RATE_LIMITED";
+                    };
+                };
+            };
+            /** @description Unexpected error; nothing of it is shown, it is logged with the request id (INTERNAL_ERROR) */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code: "INTERNAL_ERROR";
+                    };
+                };
+            };
+            /** @description Database unreachable for the moment (SERVICE_UNAVAILABLE); retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code: "SERVICE_UNAVAILABLE";
+                    };
+                };
+            };
+        };
+    };
+    getJobAttachmentContent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The job
+                 * @example 0193e2f4-5b7a-7c3d-9e1f-2a4b6c8d0e1f
+                 */
+                id: string;
+                /**
+                 * @description The attachment
+                 * @example 0193e2f4-5b7a-7c3d-9e1f-2a4b6c8d0e1f
+                 */
+                attachmentId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The content, of its sniffed type */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/jpeg": string;
+                    "image/png": string;
+                    "image/webp": string;
+                    "image/heic": string;
+                    "image/heif": string;
+                    "application/pdf": string;
+                };
+            };
+            /** @description Not Modified: your copy (If-None-Match) is current */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The request is not valid; `details` names each offending field (VALIDATION_ERROR) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code: "VALIDATION_ERROR";
+                    };
+                };
+            };
+            /** @description Missing, malformed, unknown, revoked or expired API key (UNAUTHORIZED) */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code: "UNAUTHORIZED";
+                    };
+                };
+            };
+            /** @description The key lacks the required scope (FORBIDDEN); or The organisation's plan has no API access (PLAN_UPGRADE_REQUIRED) */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code: "FORBIDDEN" | "PLAN_UPGRADE_REQUIRED";
+                    };
+                };
+            };
+            /** @description Resource not found (NOT_FOUND) */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code: "NOT_FOUND";
+                    };
+                };
+            };
+            /** @description Rate limit of the key exceeded; retry after `Retry-After` seconds (RATE_LIMITED) */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code: "RATE_LIMITED";
+                    };
+                };
+            };
+            /** @description Unexpected error; nothing of it is shown, it is logged with the request id (INTERNAL_ERROR) */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code: "INTERNAL_ERROR";
+                    };
+                };
+            };
+            /** @description Database unreachable for the moment (SERVICE_UNAVAILABLE); retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code: "SERVICE_UNAVAILABLE";
+                    };
+                };
+            };
+        };
+    };
+    getJobAttachmentThumbnail: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The job
+                 * @example 0193e2f4-5b7a-7c3d-9e1f-2a4b6c8d0e1f
+                 */
+                id: string;
+                /**
+                 * @description The attachment
+                 * @example 0193e2f4-5b7a-7c3d-9e1f-2a4b6c8d0e1f
+                 */
+                attachmentId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The thumbnail */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/webp": string;
+                };
+            };
+            /** @description Not Modified: your copy (If-None-Match) is current */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The request is not valid; `details` names each offending field (VALIDATION_ERROR) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code: "VALIDATION_ERROR";
+                    };
+                };
+            };
+            /** @description Missing, malformed, unknown, revoked or expired API key (UNAUTHORIZED) */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code: "UNAUTHORIZED";
+                    };
+                };
+            };
+            /** @description The key lacks the required scope (FORBIDDEN); or The organisation's plan has no API access (PLAN_UPGRADE_REQUIRED) */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code: "FORBIDDEN" | "PLAN_UPGRADE_REQUIRED";
+                    };
+                };
+            };
+            /** @description Resource not found (NOT_FOUND) */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code: "NOT_FOUND";
                     };
                 };
             };
@@ -5770,6 +6500,35 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["JobEnRouteWebhook"];
+            };
+        };
+        responses: {
+            /** @description Delivered */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookAttachmentAdded: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Delivery id: the same on every redelivery of this delivery */
+                "webhook-id": string;
+                /** @description When this attempt was sent, in Unix seconds */
+                "webhook-timestamp": string;
+                /** @description v1,<base64 HMAC-SHA256>; two, space-separated, during a secret rotation */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AttachmentAddedWebhook"];
             };
         };
         responses: {

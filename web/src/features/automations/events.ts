@@ -18,6 +18,11 @@ export const EVENTS: { value: EventName; label: string; hint: string }[] = [
     hint: 'A stop’s predicted arrival moves by more than 15 minutes',
   },
   { value: 'JOB_EN_ROUTE', label: 'On the way', hint: 'A worker taps “On my way” (with the tracking link)' },
+  {
+    value: 'ATTACHMENT_ADDED',
+    label: 'Attachment added',
+    hint: 'A photo, signature or file is attached to a job',
+  },
 ]
 
 // Fails to compile when the API gains an event this list lacks.
