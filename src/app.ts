@@ -53,6 +53,7 @@ import { EVENT_DESCRIPTIONS, EVENT_PAYLOADS, EVENT_TYPES } from './modules/event
 import { formTemplateAdminRoutes } from './modules/form-templates/admin-routes.js'
 import { formAdminRoutes } from './modules/forms/admin-routes.js'
 import { geocodingAdminRoutes } from './modules/geocoding/admin-routes.js'
+import { importAdminRoutes } from './modules/imports/admin-routes.js'
 import { jobSeriesAdminRoutes } from './modules/job-series/admin-routes.js'
 import type { SeriesGenerator } from './modules/job-series/generator.js'
 import { jobAdminRoutes } from './modules/jobs/admin-routes.js'
@@ -234,6 +235,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     ['dispatch', jobSeriesAdminRoutes],
     ['dispatch', attachmentAdminRoutes],
     ['dispatch', customerAdminRoutes],
+    ['dispatch', importAdminRoutes],
     ['dispatch', searchAdminRoutes],
     ['dispatch', geocodingAdminRoutes],
     ['dispatch', formAdminRoutes],

@@ -31,6 +31,7 @@ import * as m0028 from './migrations/0028-job-address.js'
 import * as m0029 from './migrations/0029-user-colours.js'
 import * as m0030 from './migrations/0030-job-series.js'
 import * as m0031 from './migrations/0031-attachments.js'
+import * as m0032 from './migrations/0032-imports.js'
 import * as m0033 from './migrations/0033-completion-requirements.js'
 
 // Migrations are listed here, in order, so they run the same from source and from dist/.
@@ -66,6 +67,7 @@ export const MIGRATIONS: MigrationList = {
   '0029-user-colours': m0029,
   '0030-job-series': m0030,
   '0031-attachments': m0031,
+  '0032-imports': m0032,
   '0033-completion-requirements': m0033,
 }
 

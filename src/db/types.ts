@@ -184,6 +184,11 @@ export interface CustomersTable {
   phone: string | null
   /** Migration 0026: for whoever visits (gate codes, "call before arriving"). */
   notes: string | null
+  /**
+   * Migration 0032: the caller's own reference (an ERP key), unique per organisation where set; CSV
+   * imports upsert by it. Optional in the insert type for rows written directly.
+   */
+  external_id: ColumnType<string | null, string | null | undefined, string | null>
 }
 
 export interface JobsTable {
@@ -233,6 +238,11 @@ export interface JobsTable {
    */
   series_id: ColumnType<string | null, string | null | undefined, never>
   occurrence_date: ColumnType<string | null, string | null | undefined, never>
+  /**
+   * The caller's own reference (migration 0032), unique per organisation where set (deleted jobs
+   * keep theirs); CSV imports upsert by it. Optional in the insert type for rows written directly.
+   */
+  external_id: ColumnType<string | null, string | null | undefined, string | null>
 }
 
 /** Each organisation's last job number (migration 0026). */
@@ -376,6 +386,34 @@ export interface JobSeriesTable {
   created_at: Timestamp
   updated_at: Timestamp
 }
+
+/** One CSV import (migration 0032): its progress and result, readable from any instance. */
+export interface ImportsTable {
+  id: string
+  organisation_id: string
+  kind: 'customers' | 'jobs'
+  /** 0 or 1 */
+  dry_run: number
+  /** JSON text: our field name → the CSV's header name. */
+  mapping: string
+  status: 'PENDING' | 'RUNNING' | 'SUCCEEDED' | 'FAILED'
+  processed: number
+  created: number
+  updated: number
+  unchanged: number
+  failed: number
+  bytes_read: number
+  bytes_total: number | null
+  /** JSON text: the first 100 `{ row, field, error, code }`. */
+  errors: string
+  /** JSON text: the first 20 rows as mapped. */
+  sample: string
+  failure: string | null
+  created_at: Timestamp
+  updated_at: Timestamp
+  finished_at: Timestamp | null
+}
+export type ImportRow = Selectable<ImportsTable>
 
 /** One occurrence of a series skipped, or moved to another date (migration 0030). */
 export interface JobSeriesExceptionsTable {
@@ -660,6 +698,7 @@ export interface Database {
   shift_date_changes: ShiftDateChangesTable
   job_series: JobSeriesTable
   job_series_exceptions: JobSeriesExceptionsTable
+  imports: ImportsTable
   attachments: AttachmentsTable
   attachment_chunks: AttachmentChunksTable
   job_requirements: JobRequirementsTable

@@ -317,6 +317,11 @@ export async function installOpenApi<Event extends string>(
           "organisation's quota), listed, read and deleted",
       },
       {
+        name: 'Imports',
+        description:
+          'CSV imports of customers and jobs: upsert by externalId, a dry run to preview, progress to poll',
+      },
+      {
         name: 'Forms',
         description:
           'Form templates (what workers fill in, and which jobs need it) and submissions on jobs (each sends FORM_SUBMITTED)',

@@ -374,3 +374,13 @@ export function RotationBody(defaultSeconds: number, description: string) {
     { additionalProperties: false, examples: [{ gracePeriodSeconds: 3600 }] },
   )
 }
+
+/** A job's or customer's externalId in a write (migration 0032): the caller's reference, 1 to 200 characters with one visible. */
+export const ExternalIdInput = Nullable(
+  Type.String({
+    minLength: 1,
+    maxLength: 200,
+    pattern: '\\S',
+    description: 'Your own reference, unique in your organisation (at most 200 characters); null clears it',
+  }),
+)

@@ -54,6 +54,7 @@ const CREATED: Record<string, Resource> = {
   routePlan: 'routePlans',
   absence: 'absences',
   series: 'jobSeries',
+  import: 'imports',
 }
 
 interface FuzzState extends CheckContext {

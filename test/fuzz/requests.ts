@@ -60,6 +60,7 @@ const PATH_RESOURCES: Record<string, Resource> = {
   'form-templates': 'formTemplates',
   absences: 'absences',
   'job-series': 'jobSeries',
+  imports: 'imports',
   attachments: 'attachments',
   // /my/jobs/{id}/forms/{templateId}
   forms: 'formTemplates',

@@ -28,6 +28,7 @@ export type Resource =
   | 'formTemplates'
   | 'absences'
   | 'jobSeries'
+  | 'imports'
   | 'attachments'
 
 /** An id to be picked from the pools when the request is sent: generated values stay replayable. */

@@ -49,6 +49,7 @@ const emptyPools = (): IdPools => ({
   formTemplates: [],
   absences: [],
   jobSeries: [],
+  imports: [],
   attachments: [],
 })
 
@@ -245,6 +246,9 @@ async function seedOrganisation(
   })
   if (series.status !== 201) throw new Error(`seeding a job series answered ${series.status}`)
   pools.jobSeries.push(series.body.data.series.id)
+  const started = await admin.post('/imports', { kind: 'customers', dryRun: true })
+  if (started.status !== 201) throw new Error(`seeding an import answered ${started.status}`)
+  pools.imports.push(started.body.data.import.id)
   // An attachment (a raw upload: the body is the file's bytes, not JSON) on the first job.
   const attachment = await t.app.inject({
     method: 'POST',

@@ -24,6 +24,7 @@ const CUSTOMER_KEYS = [
   'notes',
   'createdAt',
   'updatedAt',
+  'externalId',
 ].sort()
 
 for (const dialect of DIALECTS) {

@@ -153,3 +153,40 @@ export async function updateCustomer(
     .executeTakeFirst()
   return Number(result.numUpdatedRows)
 }
+
+/** The customers with these externalIds (migration 0032's unique index reads them). */
+export async function findCustomersByExternalIds(
+  db: Executor,
+  organisationId: string,
+  externalIds: readonly string[],
+): Promise<CustomerRow[]> {
+  if (externalIds.length === 0) return []
+  return db
+    .selectFrom('customers')
+    .selectAll()
+    .where('organisation_id', '=', organisationId)
+    .where('external_id', 'in', externalIds)
+    .execute()
+}
+
+/** A page of customers in id order after `after` (CSV export's keyset), optionally matching `search`. */
+export async function listCustomersById(
+  db: Executor,
+  organisationId: string,
+  search: string | undefined,
+  after: string | null,
+  limit: number,
+): Promise<CustomerRow[]> {
+  let query = db.selectFrom('customers').selectAll().where('organisation_id', '=', organisationId)
+  if (after !== null) query = query.where('id', '>', after)
+  if (search) {
+    const pattern = `%${search.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`
+    query = query.where((eb) =>
+      eb.or([
+        eb('search_name', 'like', sql<string>`${pattern} escape '\\'`),
+        eb('search_address', 'like', sql<string>`${pattern} escape '\\'`),
+      ]),
+    )
+  }
+  return query.orderBy('id').limit(limit).execute()
+}

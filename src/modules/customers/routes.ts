@@ -20,6 +20,11 @@ import {
 } from './schemas.js'
 import * as customers from './service.js'
 
+const EXTERNAL_ID_TAKEN = errorResponses([
+  'CONFLICT',
+  'Another customer of your organisation has this externalId',
+])
+
 export const customerRoutes: FastifyPluginAsyncTypebox<{ db: Kysely<Database> }> = async (app, { db }) => {
   app.get(
     '/customers',
@@ -79,7 +84,7 @@ export const customerRoutes: FastifyPluginAsyncTypebox<{ db: Kysely<Database> }>
           'Omitted optional fields take defaults: address "", serviceDuration 900, priority NORMAL, ' +
           'timeWindowType HARD, operationalStart 00:00, operationalEnd 23:59.',
         body: CreateCustomerBody,
-        response: { 201: CustomerResponse, ...COMMON_ERRORS, ...BODY_ERRORS },
+        response: { 201: CustomerResponse, ...COMMON_ERRORS, ...BODY_ERRORS, ...EXTERNAL_ID_TAKEN },
       },
     },
     async (request, reply) => {
@@ -105,6 +110,7 @@ export const customerRoutes: FastifyPluginAsyncTypebox<{ db: Kysely<Database> }>
           ...NOT_FOUND_ERROR,
           ...BODY_ERRORS,
           ...errorResponses('PRECONDITION_FAILED'),
+          ...EXTERNAL_ID_TAKEN,
         },
       },
     },

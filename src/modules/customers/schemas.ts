@@ -5,6 +5,7 @@ import {
   DateTime,
   Duration,
   Envelope,
+  ExternalIdInput,
   Id,
   JobPriority,
   Latitude,
@@ -37,6 +38,13 @@ export const Customer = Type.Object(
     ),
     createdAt: DateTime,
     updatedAt: DateTime,
+    externalId: Nullable(
+      Type.String({
+        description:
+          'Your own reference for the customer (an ERP or CRM key), unique in your organisation; CSV ' +
+          'imports update the customer with the same externalId. null: none',
+      }),
+    ),
   },
   { title: 'Customer' },
 )
@@ -95,6 +103,7 @@ const optionalFields = {
       }),
     ),
   ),
+  externalId: Type.Optional(ExternalIdInput),
 }
 
 export const CreateCustomerBody = Type.Object(

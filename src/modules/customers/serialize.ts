@@ -18,5 +18,6 @@ export function serializeCustomer(row: CustomerRow): Customer {
     notes: row.notes,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
+    externalId: row.external_id,
   }
 }

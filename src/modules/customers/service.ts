@@ -1,8 +1,9 @@
 import type { Kysely } from 'kysely'
+import { isUniqueViolation } from '../../db/errors.js'
 import { newId, nowIso } from '../../db/ids.js'
-import type { CustomerUpdate, Database, Executor, NewCustomer } from '../../db/types.js'
+import type { CustomerRow, CustomerUpdate, Database, Executor, NewCustomer } from '../../db/types.js'
 import { toDecimalString } from '../../db/values.js'
-import { notFound, validationError } from '../../http/errors.js'
+import { AppError, notFound, validationError } from '../../http/errors.js'
 import { listOrderOf, readPage } from '../../http/list-order.js'
 import { offsetOf, paginationOf } from '../../http/pagination.js'
 import type { ChangeFeedPagination } from '../../http/schemas.js'
@@ -79,11 +80,114 @@ export async function createCustomer(
   organisationId: string,
   input: CreateCustomerBody,
 ): Promise<Customer> {
+  const row = newCustomerRow(organisationId, input)
+  await guardExternalId(input.externalId, () => repository.insertCustomer(db, row))
+  return getCustomer(db, organisationId, row.id)
+}
+
+/**
+ * Runs a write, turning the unique (organisation_id, external_id) index's refusal into 409 at
+ * /body/externalId (migration 0032): the index is the check, so concurrent writes cannot both win.
+ */
+async function guardExternalId<T>(
+  externalId: string | null | undefined,
+  write: () => Promise<T>,
+): Promise<T> {
+  try {
+    return await write()
+  } catch (error) {
+    if (typeof externalId === 'string' && isExternalIdViolation(error)) {
+      throw new AppError(
+        'CONFLICT',
+        `Your organisation already has a customer with the externalId "${externalId}"`,
+        [{ path: '/body/externalId', message: 'is already taken' }],
+      )
+    }
+    throw error
+  }
+}
+
+function isExternalIdViolation(error: unknown): boolean {
+  if (!isUniqueViolation(error)) return false
+  const { constraint, message } = error as { constraint?: string; message?: string }
+  return constraint === 'customers_external_id_key' || /customers\.external_id/.test(message ?? '')
+}
+
+export async function updateCustomer(
+  db: Kysely<Database>,
+  organisationId: string,
+  id: string,
+  input: UpdateCustomerBody,
+): Promise<Customer> {
+  return guardExternalId(input.externalId, () =>
+    db.transaction().execute(async (trx) => {
+      const current = await repository.findCustomer(trx, organisationId, id)
+      if (!current) throw notFound('Customer')
+      await applyCustomerUpdate(trx, organisationId, current, input)
+      return getCustomer(trx, organisationId, id)
+    }),
+  )
+}
+
+/**
+ * PATCH's rules and write for a customer already read: writes (and moves updatedAt) only when a value
+ * really changes; answers whether it did. With `dryRun`, checks and answers without writing (imports).
+ */
+export async function applyCustomerUpdate(
+  trx: Executor,
+  organisationId: string,
+  current: CustomerRow,
+  input: UpdateCustomerBody,
+  dryRun = false,
+): Promise<boolean> {
+  const requested: CustomerUpdate = {}
+  if (input.name !== undefined) requested.name = input.name
+  if (input.address !== undefined) requested.address = input.address
+  if (input.latitude !== undefined) requested.latitude = toDecimalString(input.latitude)
+  if (input.longitude !== undefined) requested.longitude = toDecimalString(input.longitude)
+  if (input.serviceDuration !== undefined) requested.service_duration = input.serviceDuration
+  if (input.priority !== undefined) requested.priority = input.priority
+  if (input.timeWindowType !== undefined) requested.time_window_type = input.timeWindowType
+  if (input.operationalStart !== undefined) requested.operational_start = input.operationalStart
+  if (input.operationalEnd !== undefined) requested.operational_end = input.operationalEnd
+  if (input.email !== undefined) requested.email = input.email
+  if (input.phone !== undefined) requested.phone = input.phone
+  if (input.notes !== undefined) requested.notes = input.notes
+  if (input.externalId !== undefined) requested.external_id = input.externalId
+  if (input.operationalStart !== undefined || input.operationalEnd !== undefined) {
+    assertOpeningHours(
+      input,
+      requested.operational_start ?? current.operational_start,
+      requested.operational_end ?? current.operational_end,
+    )
+  }
+  const changed = Object.entries(requested).some(
+    ([column, value]) => current[column as keyof typeof current] !== value,
+  )
+  if (changed && !dryRun)
+    await repository.updateCustomer(trx, organisationId, current.id, { ...requested, updated_at: nowIso() })
+  return changed
+}
+
+/** A customer row by its externalId (imports: upsert by the caller's reference). */
+export async function findCustomersByExternalIds(
+  db: Executor,
+  organisationId: string,
+  externalIds: readonly string[],
+): Promise<CustomerRow[]> {
+  return repository.findCustomersByExternalIds(db, organisationId, externalIds)
+}
+
+/**
+ * A new customer from a create body, checked as POST /customers checks it, without writing: the
+ * import's dry run, and (written with insertCustomerRows) its batches.
+ */
+export function newCustomerRow(organisationId: string, input: CreateCustomerBody): NewCustomer {
   const operationalStart = input.operationalStart ?? CUSTOMER_DEFAULTS.operationalStart
   const operationalEnd = input.operationalEnd ?? CUSTOMER_DEFAULTS.operationalEnd
   assertOpeningHours(input, operationalStart, operationalEnd)
   const now = nowIso()
-  const row: NewCustomer = {
+  return {
     id: newId(),
     organisation_id: organisationId,
     name: input.name,
@@ -98,49 +202,15 @@ export async function createCustomer(
     email: input.email ?? null,
     phone: input.phone ?? null,
     notes: input.notes ?? null,
+    external_id: input.externalId ?? null,
     created_at: now,
     updated_at: now,
   }
-  await repository.insertCustomer(db, row)
-  return getCustomer(db, organisationId, row.id)
 }
 
-export async function updateCustomer(
-  db: Kysely<Database>,
-  organisationId: string,
-  id: string,
-  input: UpdateCustomerBody,
-): Promise<Customer> {
-  return db.transaction().execute(async (trx) => {
-    const current = await repository.findCustomer(trx, organisationId, id)
-    if (!current) throw notFound('Customer')
-    const requested: CustomerUpdate = {}
-    if (input.name !== undefined) requested.name = input.name
-    if (input.address !== undefined) requested.address = input.address
-    if (input.latitude !== undefined) requested.latitude = toDecimalString(input.latitude)
-    if (input.longitude !== undefined) requested.longitude = toDecimalString(input.longitude)
-    if (input.serviceDuration !== undefined) requested.service_duration = input.serviceDuration
-    if (input.priority !== undefined) requested.priority = input.priority
-    if (input.timeWindowType !== undefined) requested.time_window_type = input.timeWindowType
-    if (input.operationalStart !== undefined) requested.operational_start = input.operationalStart
-    if (input.operationalEnd !== undefined) requested.operational_end = input.operationalEnd
-    if (input.email !== undefined) requested.email = input.email
-    if (input.phone !== undefined) requested.phone = input.phone
-    if (input.notes !== undefined) requested.notes = input.notes
-    if (input.operationalStart !== undefined || input.operationalEnd !== undefined) {
-      assertOpeningHours(
-        input,
-        requested.operational_start ?? current.operational_start,
-        requested.operational_end ?? current.operational_end,
-      )
-    }
-    const changed = Object.entries(requested).some(
-      ([column, value]) => current[column as keyof typeof current] !== value,
-    )
-    if (changed)
-      await repository.updateCustomer(trx, organisationId, id, { ...requested, updated_at: nowIso() })
-    return getCustomer(trx, organisationId, id)
-  })
+/** Writes new customers made by newCustomerRow (one statement per row, in the caller's transaction). */
+export async function insertCustomerRows(db: Executor, rows: readonly NewCustomer[]): Promise<void> {
+  for (const row of rows) await repository.insertCustomer(db, row)
 }
 
 /**
@@ -159,4 +229,22 @@ export async function findCustomersForSearch(
   limit: number,
 ): Promise<CustomerFound[]> {
   return searchRepository.findCustomersMatching(db, organisationId, terms, limit)
+}
+
+/** A page of customers as the API shows them, in id order after `after` (CSV export). */
+export async function listCustomersById(
+  db: Executor,
+  organisationId: string,
+  search: string | undefined,
+  after: string | null,
+  limit: number,
+): Promise<Customer[]> {
+  const rows = await repository.listCustomersById(
+    db,
+    organisationId,
+    search?.trim() || undefined,
+    after,
+    limit,
+  )
+  return rows.map(serializeCustomer)
 }

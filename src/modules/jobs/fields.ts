@@ -16,6 +16,7 @@ import {
   DateTime,
   DateTimeInput,
   Duration,
+  ExternalIdInput,
   Id,
   JobPriority,
   JobStatus,
@@ -99,6 +100,9 @@ const JOB_ADDRESS =
   'The visit\'s address as people write it; when null (or ""), the customer\'s address is shown. ' +
   'Coordinates stay the routing truth (jobLatitude/jobLongitude); null clears it'
 
+const EXTERNAL_ID =
+  'Your own reference for the job (an ERP or CRM key), unique in your organisation; CSV imports ' +
+  'update the job with the same externalId. null: none'
 export const JOB_FIELDS = [
   { column: 'id', name: 'id', schema: Id },
   { column: 'organisation_id' },
@@ -256,6 +260,12 @@ export const JOB_FIELDS = [
   },
   { column: 'series_id', name: 'seriesId', schema: Nullable(SeriesId), created: true },
   { column: 'occurrence_date', name: 'occurrenceDate', schema: Nullable(OccurrenceDate), created: true },
+  {
+    column: 'external_id',
+    name: 'externalId',
+    schema: Nullable(Type.String({ description: EXTERNAL_ID })),
+    editable: { input: ExternalIdInput, body: 12, change: 12 },
+  },
 ] as const satisfies readonly JobField[]
 
 type Field = (typeof JOB_FIELDS)[number]

@@ -44,6 +44,7 @@ const LISTED_KEYS = [
   'address',
   'seriesId',
   'occurrenceDate',
+  'externalId',
   'customer',
   'assignedUser',
   'location',

@@ -23,6 +23,8 @@ import {
 import * as jobs from './service.js'
 
 /** `search`: the admin API's list also takes `search` (titles); the public API's does not. */
+const EXTERNAL_ID_TAKEN = errorResponses(['CONFLICT', 'Another job of your organisation has this externalId'])
+
 export const jobRoutes: FastifyPluginAsyncTypebox<{ db: Kysely<Database>; search?: boolean }> = async (
   app,
   { db, search = false },
@@ -87,7 +89,7 @@ export const jobRoutes: FastifyPluginAsyncTypebox<{ db: Kysely<Database>; search
           'New jobs have status CREATED. customerId and locationId must exist in your organisation. ' +
           'Emits the JOB_CREATED webhook.',
         body: CreateJobBody,
-        response: { 201: JobResponse, ...COMMON_ERRORS, ...BODY_ERRORS },
+        response: { 201: JobResponse, ...COMMON_ERRORS, ...BODY_ERRORS, ...EXTERNAL_ID_TAKEN },
       },
     },
     async (request, reply) => {
@@ -115,6 +117,7 @@ export const jobRoutes: FastifyPluginAsyncTypebox<{ db: Kysely<Database>; search
           ...NOT_FOUND_ERROR,
           ...BODY_ERRORS,
           ...errorResponses('TERMINAL_STATE', 'PRECONDITION_FAILED'),
+          ...EXTERNAL_ID_TAKEN,
         },
       },
     },

@@ -1,6 +1,7 @@
 // Business rules for jobs: references must belong to the caller's organisation, the time window must
 // be ordered, terminal jobs are read-only, and a job in progress cannot be deleted.
 import type { Kysely, Transaction } from 'kysely'
+import { isUniqueViolation } from '../../db/errors.js'
 import { newId, nowIso } from '../../db/ids.js'
 import type { Database, Executor, JobRow, JobUpdate, NewJob } from '../../db/types.js'
 import { EARLIEST_INSTANT, LATEST_INSTANT } from '../../db/values.js'
@@ -17,7 +18,7 @@ import * as changeFeed from './change-feed-repository.js'
 import * as counts from './counts-repository.js'
 import * as dateOrder from './date-order-repository.js'
 import * as days from './day-repository.js'
-import { CHANGE_FIELDS, CREATED_EVENT_PROPERTIES, columnsOfBody } from './fields.js'
+import { CHANGE_FIELDS, CREATED_EVENT_PROPERTIES, columnsOfBody, JOB_FIELDS } from './fields.js'
 import * as headerSearch from './header-search-repository.js'
 import * as lists from './list-repository.js'
 import * as repository from './repository.js'
@@ -249,56 +250,88 @@ export async function createJob(
   occurrence?: JobOccurrence,
 ): Promise<JobDetail> {
   const given = givenColumns(input)
-  return db.transaction().execute(async (trx) => {
-    const refs = await jobReferences(trx, organisationId, input.customerId, input.locationId)
-    const now = nowIso()
-    const job: NewJob = {
-      ...(given as Pick<NewJob, 'title' | 'priority' | 'time_window_type'>),
-      id: newId(),
-      organisation_id: organisationId,
-      status: 'CREATED',
-      service_duration: given.service_duration ?? refs.customer_service_duration ?? DEFAULT_SERVICE_DURATION,
-      scheduled_start: null,
-      scheduled_end: null,
-      assigned_user_id: null,
-      shift_id: null,
-      started_at: null,
-      completed_at: null,
-      actual_duration: null,
-      created_at: now,
-      updated_at: now,
-      deleted_at: null,
-      start_recorded_at: null,
-      complete_recorded_at: null,
-      en_route_at: null,
-      number: await repository.takeJobNumber(trx, organisationId, FIRST_JOB_NUMBER),
-      series_id: occurrence?.seriesId ?? null,
-      occurrence_date: occurrence?.occurrenceDate ?? null,
-    }
-    await repository.insertJob(trx, job)
-    if (occurrence) {
-      for (const tagId of occurrence.tagIds) await repository.insertJobTag(trx, organisationId, job.id, tagId)
-      for (const demand of occurrence.demands) {
-        await repository.insertJobDemand(
-          trx,
-          organisationId,
-          job.id,
-          demand.capacityDimensionId,
-          demand.requiredValue,
-        )
+  return guardExternalId(input.externalId, () =>
+    db.transaction().execute(async (trx) => {
+      const refs = await jobReferences(trx, organisationId, input.customerId, input.locationId)
+      const now = nowIso()
+      const job: NewJob = {
+        ...(given as Pick<NewJob, 'title' | 'priority' | 'time_window_type'>),
+        id: newId(),
+        organisation_id: organisationId,
+        status: 'CREATED',
+        service_duration:
+          given.service_duration ?? refs.customer_service_duration ?? DEFAULT_SERVICE_DURATION,
+        scheduled_start: null,
+        scheduled_end: null,
+        assigned_user_id: null,
+        shift_id: null,
+        started_at: null,
+        completed_at: null,
+        actual_duration: null,
+        created_at: now,
+        updated_at: now,
+        deleted_at: null,
+        start_recorded_at: null,
+        complete_recorded_at: null,
+        en_route_at: null,
+        number: await repository.takeJobNumber(trx, organisationId, FIRST_JOB_NUMBER),
+        series_id: occurrence?.seriesId ?? null,
+        occurrence_date: occurrence?.occurrenceDate ?? null,
       }
+      await repository.insertJob(trx, job)
+      if (occurrence) {
+        for (const tagId of occurrence.tagIds)
+          await repository.insertJobTag(trx, organisationId, job.id, tagId)
+        for (const demand of occurrence.demands) {
+          await repository.insertJobDemand(
+            trx,
+            organisationId,
+            job.id,
+            demand.capacityDimensionId,
+            demand.requiredValue,
+          )
+        }
+      }
+      // The answer is what GET /jobs/:id reads back, built from what was written and the references
+      // read above (a new job has no worker, tags or demands): no second read of the row.
+      const created = serializeJobDetail(
+        { ...(job as JobRow), ...refs, assigned_user_name: null, assigned_user_email: null },
+        NO_EXTRAS,
+      )
+      await recordEvent(trx, organisationId, 'JOB_CREATED', jobCreatedData(created), now)
+      // An occurrence may have tags or demands: then the answer is read back with them.
+      const hasExtras = occurrence && (occurrence.tagIds.length > 0 || occurrence.demands.length > 0)
+      return hasExtras ? getJob(trx, organisationId, job.id) : created
+    }),
+  )
+}
+
+/**
+ * Runs a write, turning the unique (organisation_id, external_id) index's refusal into 409 at
+ * /body/externalId (migration 0032): the index is the check, so two concurrent writes cannot both win.
+ */
+async function guardExternalId<T>(
+  externalId: string | null | undefined,
+  write: () => Promise<T>,
+): Promise<T> {
+  try {
+    return await write()
+  } catch (error) {
+    if (typeof externalId === 'string' && isExternalIdViolation(error)) {
+      throw new AppError(
+        'CONFLICT',
+        `Your organisation already has a job with the externalId "${externalId}"`,
+        [{ path: '/body/externalId', message: 'is already taken' }],
+      )
     }
-    // The answer is what GET /jobs/:id reads back, built from what was written and the references
-    // read above (a new job has no worker, tags or demands): no second read of the row.
-    const created = serializeJobDetail(
-      { ...(job as JobRow), ...refs, assigned_user_name: null, assigned_user_email: null },
-      NO_EXTRAS,
-    )
-    await recordEvent(trx, organisationId, 'JOB_CREATED', jobCreatedData(created), now)
-    // An occurrence may have tags or demands: then the answer is read back with them.
-    const hasExtras = occurrence && (occurrence.tagIds.length > 0 || occurrence.demands.length > 0)
-    return hasExtras ? getJob(trx, organisationId, job.id) : created
-  })
+    throw error
+  }
+}
+
+function isExternalIdViolation(error: unknown): boolean {
+  if (!isUniqueViolation(error)) return false
+  const { constraint, message } = error as { constraint?: string; message?: string }
+  return constraint === 'jobs_external_id_key' || /jobs\.external_id/.test(message ?? '')
 }
 
 // JOB_CREATED's fields after its subject, as the API names them (jobs/fields.ts).
@@ -336,58 +369,98 @@ export async function updateJob(
   id: string,
   input: UpdateJobBody,
 ): Promise<JobDetail> {
-  return db.transaction().execute(async (trx) => {
-    // The job as GET answers it, locked: the answer is built from it and the changes, not read again.
-    const current = await repository.findJobWithExtrasForUpdate(trx, organisationId, id)
-    if (!current) throw notFound('Job')
-    if (TERMINAL_STATUSES.has(current.status)) {
-      throw new AppError('TERMINAL_STATE', `Job is ${current.status} and can no longer be modified`)
-    }
-    const changes = changesOf(current, input)
-    assertWindowOrdered(
-      changes.earliest_start !== undefined ? changes.earliest_start : current.earliest_start,
-      changes.latest_end !== undefined ? changes.latest_end : current.latest_end,
-    )
-    if (input.jobLatitude !== undefined || input.jobLongitude !== undefined) {
-      assertCoordinatePair(
-        changes.job_latitude !== undefined ? changes.job_latitude : current.job_latitude,
-        changes.job_longitude !== undefined ? changes.job_longitude : current.job_longitude,
+  return guardExternalId(input.externalId, () =>
+    db.transaction().execute(async (trx) => {
+      // The job as GET answers it, locked: the answer is built from it and the changes, not read again.
+      const current = await repository.findJobWithExtrasForUpdate(trx, organisationId, id)
+      if (!current) throw notFound('Job')
+      if (TERMINAL_STATUSES.has(current.status)) {
+        throw new AppError('TERMINAL_STATE', `Job is ${current.status} and can no longer be modified`)
+      }
+      const changes = changesOf(current, input)
+      assertWindowOrdered(
+        changes.earliest_start !== undefined ? changes.earliest_start : current.earliest_start,
+        changes.latest_end !== undefined ? changes.latest_end : current.latest_end,
       )
-    }
-    const customerChanged = typeof changes.customer_id === 'string'
-    const locationChanged = typeof changes.location_id === 'string'
-    const refs =
-      customerChanged || locationChanged
-        ? await jobReferences(trx, organisationId, changes.customer_id, changes.location_id)
-        : undefined
-    const extras = { tags: parsed(current.tags_json), demands: parsed(current.demands_json) }
-    if (Object.keys(changes).length === 0) return serializeJobDetail(current, extras)
-    const at = nowIso()
-    await repository.updateJob(trx, organisationId, id, { ...changes, updated_at: at })
-    const row: lists.JobDetailRow = { ...current, ...(changes as Partial<JobRow>), updated_at: at }
-    if (customerChanged && refs) {
-      row.customer_name = refs.customer_name
-      row.customer_address = refs.customer_address
-      row.customer_latitude = refs.customer_latitude
-      row.customer_longitude = refs.customer_longitude
-    }
-    if (locationChanged && refs) row.location_name = refs.location_name
-    const job = serializeJobDetail(row, extras)
-    await recordEvent(
-      trx,
-      organisationId,
-      'JOB_UPDATED',
-      {
-        jobId: id,
-        title: job.title,
-        status: job.status,
-        updatedAt: at,
-        changes: changedFields(current, changes),
-      },
-      at,
-    )
-    return job
-  })
+      if (input.jobLatitude !== undefined || input.jobLongitude !== undefined) {
+        assertCoordinatePair(
+          changes.job_latitude !== undefined ? changes.job_latitude : current.job_latitude,
+          changes.job_longitude !== undefined ? changes.job_longitude : current.job_longitude,
+        )
+      }
+      const customerChanged = typeof changes.customer_id === 'string'
+      const locationChanged = typeof changes.location_id === 'string'
+      const refs =
+        customerChanged || locationChanged
+          ? await jobReferences(trx, organisationId, changes.customer_id, changes.location_id)
+          : undefined
+      const extras = { tags: parsed(current.tags_json), demands: parsed(current.demands_json) }
+      if (Object.keys(changes).length === 0) return serializeJobDetail(current, extras)
+      const at = nowIso()
+      await repository.updateJob(trx, organisationId, id, { ...changes, updated_at: at })
+      const row: lists.JobDetailRow = { ...current, ...(changes as Partial<JobRow>), updated_at: at }
+      if (customerChanged && refs) {
+        row.customer_name = refs.customer_name
+        row.customer_address = refs.customer_address
+        row.customer_latitude = refs.customer_latitude
+        row.customer_longitude = refs.customer_longitude
+      }
+      if (locationChanged && refs) row.location_name = refs.location_name
+      const job = serializeJobDetail(row, extras)
+      await recordEvent(
+        trx,
+        organisationId,
+        'JOB_UPDATED',
+        {
+          jobId: id,
+          title: job.title,
+          status: job.status,
+          updatedAt: at,
+          changes: changedFields(current, changes),
+        },
+        at,
+      )
+      return job
+    }),
+  )
+}
+
+/** The jobs with these externalIds, soft-deleted ones included (imports upsert by externalId). */
+export async function findJobsByExternalIds(
+  db: Executor,
+  organisationId: string,
+  externalIds: readonly string[],
+): Promise<JobRow[]> {
+  return repository.findJobsByExternalIds(db, organisationId, externalIds)
+}
+
+/**
+ * The fields a PATCH of `input` would change on `current`, checked as PATCH checks them but written
+ * nowhere (an import counts a row unchanged, and its dry run previews, with it). 422 for a job that
+ * is COMPLETED or CANCELLED and would change.
+ */
+export async function jobChangesOf(
+  db: Kysely<Database>,
+  organisationId: string,
+  current: JobRow,
+  input: UpdateJobBody,
+): Promise<string[]> {
+  const changes = changesOf(current, input)
+  const names = CHANGE_FIELDS.filter(({ column }) => column in changes).map(({ name }) => name)
+  if (names.length === 0) return names
+  if (TERMINAL_STATUSES.has(current.status)) {
+    throw new AppError('TERMINAL_STATE', `Job is ${current.status} and can no longer be modified`)
+  }
+  assertWindowOrdered(
+    changes.earliest_start !== undefined ? changes.earliest_start : current.earliest_start,
+    changes.latest_end !== undefined ? changes.latest_end : current.latest_end,
+  )
+  if (typeof changes.customer_id === 'string' || typeof changes.location_id === 'string') {
+    await db
+      .transaction()
+      .execute((trx) => jobReferences(trx, organisationId, changes.customer_id, changes.location_id))
+  }
+  return names
 }
 
 export async function deleteJob(
@@ -452,4 +525,32 @@ export async function findJobsForSearch(
     date: row.date,
     customerName: row.customer_name,
   }))
+}
+
+/** The list filters a CSV export of jobs takes (GET /jobs' status, customerId, locationId, priority). */
+export interface JobExportFilters {
+  status?: string
+  customerId?: string
+  locationId?: string
+  priority?: string
+}
+
+/** A page of live jobs in API names (the listed shape's columns), in id order after `after`: CSV export. */
+export async function listJobsById(
+  db: Executor,
+  organisationId: string,
+  filters: JobExportFilters,
+  after: string | null,
+  limit: number,
+): Promise<Record<string, unknown>[]> {
+  const rows = await repository.listJobsById(db, organisationId, filters, after, limit)
+  return rows.map((row) => {
+    const job: Record<string, unknown> = {}
+    for (const field of JOB_FIELDS as readonly { column: string; name?: string; prefix?: string }[]) {
+      if (!field.name) continue
+      const value = row[field.column as keyof JobRow]
+      job[field.name] = field.prefix && value !== null ? `${field.prefix}${value}` : value
+    }
+    return job
+  })
 }

@@ -9,6 +9,7 @@ export const BASE_PATH = '/v1/public'
 
 /** Every error code the API documents. */
 export type ErrorCode =
+  | 'CONFLICT'
   | 'CURSOR_EXPIRED'
   | 'FORBIDDEN'
   | 'IDEMPOTENCY_KEY_IN_USE'

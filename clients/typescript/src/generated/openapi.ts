@@ -886,6 +886,8 @@ export type components = {
              * @example 2026-11-23T09:00:00.000Z
              */
             updatedAt: string;
+            /** @description Your own reference for the customer (an ERP or CRM key), unique in your organisation; CSV imports update the customer with the same externalId. null: none */
+            externalId: string | null;
         };
         /** EventFeedPagination */
         EventFeedPagination: {
@@ -1062,6 +1064,8 @@ export type components = {
              * @description The occurrence's date in its series' rule (YYYY-MM-DD, the depot's calendar); a moved occurrence keeps it
              */
             occurrenceDate: string | null;
+            /** @description Your own reference for the job (an ERP or CRM key), unique in your organisation; CSV imports update the job with the same externalId. null: none */
+            externalId: string | null;
             customer: {
                 /** @description Opaque identifier */
                 id: string;
@@ -1610,6 +1614,8 @@ export type components = {
              * @description The occurrence's date in its series' rule (YYYY-MM-DD, the depot's calendar); a moved occurrence keeps it
              */
             occurrenceDate: string | null;
+            /** @description Your own reference for the job (an ERP or CRM key), unique in your organisation; CSV imports update the job with the same externalId. null: none */
+            externalId: string | null;
             customer: {
                 /** @description Opaque identifier */
                 id: string;
@@ -1979,6 +1985,12 @@ export type components = {
                     /** @description The visit's address as people write it; when null (or ""), the customer's address is shown. Coordinates stay the routing truth (jobLatitude/jobLongitude); null clears it */
                     current: string | null;
                 };
+                externalId?: {
+                    /** @description Your own reference for the job (an ERP or CRM key), unique in your organisation; CSV imports update the job with the same externalId. null: none */
+                    previous: string | null;
+                    /** @description Your own reference for the job (an ERP or CRM key), unique in your organisation; CSV imports update the job with the same externalId. null: none */
+                    current: string | null;
+                };
                 tags?: {
                     /** @description Tag ids, sorted ascending */
                     previous: string[];
@@ -2118,6 +2130,12 @@ export type components = {
                     /** @description The visit's address as people write it; when null (or ""), the customer's address is shown. Coordinates stay the routing truth (jobLatitude/jobLongitude); null clears it */
                     previous: string | null;
                     /** @description The visit's address as people write it; when null (or ""), the customer's address is shown. Coordinates stay the routing truth (jobLatitude/jobLongitude); null clears it */
+                    current: string | null;
+                };
+                externalId?: {
+                    /** @description Your own reference for the job (an ERP or CRM key), unique in your organisation; CSV imports update the job with the same externalId. null: none */
+                    previous: string | null;
+                    /** @description Your own reference for the job (an ERP or CRM key), unique in your organisation; CSV imports update the job with the same externalId. null: none */
                     current: string | null;
                 };
                 tags?: {
@@ -2658,6 +2676,8 @@ export interface operations {
                     latestEnd?: string | null;
                     /** @description The visit's address as people write it; when null (or ""), the customer's address is shown. Coordinates stay the routing truth (jobLatitude/jobLongitude); null clears it */
                     address?: string | null;
+                    /** @description Your own reference, unique in your organisation (at most 200 characters); null clears it */
+                    externalId?: string | null;
                 };
             };
         };
@@ -2734,7 +2754,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description A request with this Idempotency-Key is still running; retry once it has finished (IDEMPOTENCY_KEY_IN_USE) */
+            /** @description Another job of your organisation has this externalId (CONFLICT); or A request with this Idempotency-Key is still running; retry once it has finished (IDEMPOTENCY_KEY_IN_USE) */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2749,7 +2769,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        code: "IDEMPOTENCY_KEY_IN_USE";
+                        code: "CONFLICT" | "IDEMPOTENCY_KEY_IN_USE";
                     };
                 };
             };
@@ -3363,6 +3383,8 @@ export interface operations {
                     latestEnd?: string | null;
                     /** @description The visit's address as people write it; when null (or ""), the customer's address is shown. Coordinates stay the routing truth (jobLatitude/jobLongitude); null clears it */
                     address?: string | null;
+                    /** @description Your own reference, unique in your organisation (at most 200 characters); null clears it */
+                    externalId?: string | null;
                 };
             };
         };
@@ -3460,7 +3482,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description A request with this Idempotency-Key is still running; retry once it has finished (IDEMPOTENCY_KEY_IN_USE) */
+            /** @description Another job of your organisation has this externalId (CONFLICT); or A request with this Idempotency-Key is still running; retry once it has finished (IDEMPOTENCY_KEY_IN_USE) */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3475,7 +3497,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        code: "IDEMPOTENCY_KEY_IN_USE";
+                        code: "CONFLICT" | "IDEMPOTENCY_KEY_IN_USE";
                     };
                 };
             };
@@ -3835,6 +3857,8 @@ export interface operations {
                     phone?: string | null;
                     /** @description For whoever visits: gate codes, when to call (at most 2000 characters); null clears it */
                     notes?: string | null;
+                    /** @description Your own reference, unique in your organisation (at most 200 characters); null clears it */
+                    externalId?: string | null;
                 };
             };
         };
@@ -3911,7 +3935,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description A request with this Idempotency-Key is still running; retry once it has finished (IDEMPOTENCY_KEY_IN_USE) */
+            /** @description Another customer of your organisation has this externalId (CONFLICT); or A request with this Idempotency-Key is still running; retry once it has finished (IDEMPOTENCY_KEY_IN_USE) */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3926,7 +3950,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        code: "IDEMPOTENCY_KEY_IN_USE";
+                        code: "CONFLICT" | "IDEMPOTENCY_KEY_IN_USE";
                     };
                 };
             };
@@ -4293,6 +4317,8 @@ export interface operations {
                     phone?: string | null;
                     /** @description For whoever visits: gate codes, when to call (at most 2000 characters); null clears it */
                     notes?: string | null;
+                    /** @description Your own reference, unique in your organisation (at most 200 characters); null clears it */
+                    externalId?: string | null;
                 };
             };
         };
@@ -4390,7 +4416,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description A request with this Idempotency-Key is still running; retry once it has finished (IDEMPOTENCY_KEY_IN_USE) */
+            /** @description Another customer of your organisation has this externalId (CONFLICT); or A request with this Idempotency-Key is still running; retry once it has finished (IDEMPOTENCY_KEY_IN_USE) */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4405,7 +4431,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        code: "IDEMPOTENCY_KEY_IN_USE";
+                        code: "CONFLICT" | "IDEMPOTENCY_KEY_IN_USE";
                     };
                 };
             };
