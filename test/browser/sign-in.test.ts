@@ -150,6 +150,7 @@ for (const dialect of BROWSER_DIALECTS) {
         'Dispatch board',
         'Plan the day',
         'Jobs',
+        'Series',
         'Customers',
         'Fleet',
         'Shifts',
