@@ -1,7 +1,8 @@
 // Attachments on jobs (issue 31 §2) on the default store, the database's chunks, on both dialects:
 // the shared cases (attachment-cases.ts), and what only the database store shows.
+
+import { describeAttachmentCases } from '../../../test/attachment-cases.js'
 import { DIALECTS } from '../../../test/helpers.js'
-import { describeAttachmentCases } from './attachment-cases.js'
 
 for (const dialect of DIALECTS) {
   describeAttachmentCases(`${dialect}, database store`, dialect, async () => ({

@@ -4,19 +4,12 @@ import { createHash } from 'node:crypto'
 import { Readable } from 'node:stream'
 import sharp from 'sharp'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { outboxEvents, setJobState } from '../../../test/factories.js'
-import {
-  adminClient,
-  client,
-  createKey,
-  createTenant,
-  createTestApp,
-  type TestContext,
-} from '../../../test/helpers.js'
-import { makeDashboardUser, signIn } from '../../../test/sessions.js'
-import type { Dialect } from '../../db/database.js'
-import { MAX_IMAGE_BYTES } from './schemas.js'
-import type { AttachmentStore } from './store.js'
+import type { Dialect } from '../src/db/database.js'
+import { MAX_IMAGE_BYTES } from '../src/modules/attachments/schemas.js'
+import type { AttachmentStore } from '../src/modules/attachments/store.js'
+import { outboxEvents, setJobState } from './factories.js'
+import { adminClient, client, createKey, createTenant, createTestApp, type TestContext } from './helpers.js'
+import { makeDashboardUser, signIn } from './sessions.js'
 
 const NOW = Date.parse('2026-11-26T10:00:00.000Z')
 
