@@ -89,7 +89,6 @@ export function loadOperations(): Operation[] {
           else if (response.content) binary.add(Number(status))
         }
         const bodySchema = operation.requestBody?.content?.['application/json']?.schema
-        const [file] = bodySchema ? [] : Object.keys(operation.requestBody?.content ?? {})
         operations.push({
           key: `${method.toUpperCase()} ${prefix}${path}`,
           api,
