@@ -1,5 +1,6 @@
 // The catalogue of coded errors. Services throw these; the error handler maps them (and validation
 // failures, and anything unexpected) to `{ error, code }`. A 5xx never shows its cause to a client.
+import { isUniqueViolationOf } from '../db/errors.js'
 
 export const ERROR_STATUS = {
   VALIDATION_ERROR: 400,
@@ -111,4 +112,28 @@ export function describeUsage(counts: Record<string, number>): string {
     .filter(([, n]) => n > 0)
     .map(([noun, n]) => `${n} ${noun}${n === 1 || noun.endsWith('s') ? '' : 's'}`)
   return parts.length > 1 ? `${parts.slice(0, -1).join(', ')} and ${parts.at(-1)}` : (parts[0] ?? '')
+}
+
+/**
+ * Runs a write, turning the unique (organisation_id, external_id) index's refusal into 409 at
+ * /body/externalId (migration 0032): the index is the check, so concurrent writes cannot both win.
+ */
+export async function guardExternalId<T>(
+  table: 'customers' | 'jobs',
+  noun: string,
+  externalId: string | null | undefined,
+  write: () => Promise<T>,
+): Promise<T> {
+  try {
+    return await write()
+  } catch (error) {
+    if (typeof externalId === 'string' && isUniqueViolationOf(error, table, 'external_id')) {
+      throw new AppError(
+        'CONFLICT',
+        `Your organisation already has a ${noun} with the externalId "${externalId}"`,
+        [{ path: '/body/externalId', message: 'is already taken' }],
+      )
+    }
+    throw error
+  }
 }

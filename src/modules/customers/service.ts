@@ -1,9 +1,8 @@
 import type { Kysely } from 'kysely'
-import { isUniqueViolation } from '../../db/errors.js'
 import { newId, nowIso } from '../../db/ids.js'
 import type { CustomerRow, CustomerUpdate, Database, Executor, NewCustomer } from '../../db/types.js'
 import { toDecimalString } from '../../db/values.js'
-import { AppError, notFound, validationError } from '../../http/errors.js'
+import { guardExternalId, notFound, validationError } from '../../http/errors.js'
 import { listOrderOf, readPage } from '../../http/list-order.js'
 import { offsetOf, paginationOf } from '../../http/pagination.js'
 import type { ChangeFeedPagination } from '../../http/schemas.js'
@@ -81,36 +80,8 @@ export async function createCustomer(
   input: CreateCustomerBody,
 ): Promise<Customer> {
   const row = newCustomerRow(organisationId, input)
-  await guardExternalId(input.externalId, () => repository.insertCustomer(db, row))
+  await guardExternalId('customers', 'customer', input.externalId, () => repository.insertCustomer(db, row))
   return getCustomer(db, organisationId, row.id)
-}
-
-/**
- * Runs a write, turning the unique (organisation_id, external_id) index's refusal into 409 at
- * /body/externalId (migration 0032): the index is the check, so concurrent writes cannot both win.
- */
-async function guardExternalId<T>(
-  externalId: string | null | undefined,
-  write: () => Promise<T>,
-): Promise<T> {
-  try {
-    return await write()
-  } catch (error) {
-    if (typeof externalId === 'string' && isExternalIdViolation(error)) {
-      throw new AppError(
-        'CONFLICT',
-        `Your organisation already has a customer with the externalId "${externalId}"`,
-        [{ path: '/body/externalId', message: 'is already taken' }],
-      )
-    }
-    throw error
-  }
-}
-
-function isExternalIdViolation(error: unknown): boolean {
-  if (!isUniqueViolation(error)) return false
-  const { constraint, message } = error as { constraint?: string; message?: string }
-  return constraint === 'customers_external_id_key' || /customers\.external_id/.test(message ?? '')
 }
 
 export async function updateCustomer(
@@ -119,7 +90,7 @@ export async function updateCustomer(
   id: string,
   input: UpdateCustomerBody,
 ): Promise<Customer> {
-  return guardExternalId(input.externalId, () =>
+  return guardExternalId('customers', 'customer', input.externalId, () =>
     db.transaction().execute(async (trx) => {
       const current = await repository.findCustomer(trx, organisationId, id)
       if (!current) throw notFound('Customer')

@@ -1,11 +1,10 @@
 // Business rules for jobs: references must belong to the caller's organisation, the time window must
 // be ordered, terminal jobs are read-only, and a job in progress cannot be deleted.
 import type { Kysely, Transaction } from 'kysely'
-import { isUniqueViolation } from '../../db/errors.js'
 import { newId, nowIso } from '../../db/ids.js'
 import type { Database, Executor, JobRow, JobUpdate, NewJob } from '../../db/types.js'
 import { EARLIEST_INSTANT, LATEST_INSTANT } from '../../db/values.js'
-import { AppError, notFound, validationError } from '../../http/errors.js'
+import { AppError, guardExternalId, notFound, validationError } from '../../http/errors.js'
 import { listOrderOf, orderedPageOf } from '../../http/list-order.js'
 import { keysetPageOf, startOf } from '../../http/pagination.js'
 import type { CursorPagination } from '../../http/schemas.js'
@@ -250,7 +249,7 @@ export async function createJob(
   occurrence?: JobOccurrence,
 ): Promise<JobDetail> {
   const given = givenColumns(input)
-  return guardExternalId(input.externalId, () =>
+  return guardExternalId('jobs', 'job', input.externalId, () =>
     db.transaction().execute(async (trx) => {
       const refs = await jobReferences(trx, organisationId, input.customerId, input.locationId)
       const now = nowIso()
@@ -306,34 +305,6 @@ export async function createJob(
   )
 }
 
-/**
- * Runs a write, turning the unique (organisation_id, external_id) index's refusal into 409 at
- * /body/externalId (migration 0032): the index is the check, so two concurrent writes cannot both win.
- */
-async function guardExternalId<T>(
-  externalId: string | null | undefined,
-  write: () => Promise<T>,
-): Promise<T> {
-  try {
-    return await write()
-  } catch (error) {
-    if (typeof externalId === 'string' && isExternalIdViolation(error)) {
-      throw new AppError(
-        'CONFLICT',
-        `Your organisation already has a job with the externalId "${externalId}"`,
-        [{ path: '/body/externalId', message: 'is already taken' }],
-      )
-    }
-    throw error
-  }
-}
-
-function isExternalIdViolation(error: unknown): boolean {
-  if (!isUniqueViolation(error)) return false
-  const { constraint, message } = error as { constraint?: string; message?: string }
-  return constraint === 'jobs_external_id_key' || /jobs\.external_id/.test(message ?? '')
-}
-
 // JOB_CREATED's fields after its subject, as the API names them (jobs/fields.ts).
 const CREATED_EVENT_FIELDS = Object.keys(CREATED_EVENT_PROPERTIES) as (keyof JobDetail)[]
 
@@ -369,7 +340,7 @@ export async function updateJob(
   id: string,
   input: UpdateJobBody,
 ): Promise<JobDetail> {
-  return guardExternalId(input.externalId, () =>
+  return guardExternalId('jobs', 'job', input.externalId, () =>
     db.transaction().execute(async (trx) => {
       // The job as GET answers it, locked: the answer is built from it and the changes, not read again.
       const current = await repository.findJobWithExtrasForUpdate(trx, organisationId, id)
