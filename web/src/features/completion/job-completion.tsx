@@ -3,7 +3,7 @@
 // job's own requirements while it is open.
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { useState } from 'react'
-import { api, unwrap } from '../../api/client'
+import { API_BASE, api, unwrap } from '../../api/client'
 import { errorMessage } from '../../api/errors'
 import type { Schema } from '../../api/types'
 import { formatDateTime } from '../../lib/time'
@@ -50,11 +50,17 @@ export function JobCompletion({ jobId, open, timeZone }: { jobId: string; open: 
     <section className="section" aria-labelledby="completion-title">
       <div className="section-header">
         <h2 id="completion-title">Proof of completion</h2>
-        {open && (
-          <Button size="sm" onClick={() => setEditing(true)}>
-            Set what completing needs
-          </Button>
-        )}
+        <div className="section-actions">
+          {open && (
+            <Button size="sm" onClick={() => setEditing(true)}>
+              Set what completing needs
+            </Button>
+          )}
+          {/* A download, not a tab: the PDF comes with a sandboxing CSP, which browsers' viewers refuse. */}
+          <a className="btn btn-sm" href={`${API_BASE}/jobs/${encodeURIComponent(jobId)}/proof`} download>
+            {open ? 'Proof so far (PDF)' : 'Download proof (PDF)'}
+          </a>
+        </div>
       </div>
       <div className="card">
         <div className="card-body">
