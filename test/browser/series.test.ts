@@ -298,6 +298,9 @@ for (const dialect of BROWSER_DIALECTS) {
       await choose(dialog, 'checkbox', 'Monday')
       await dialog.getByRole('checkbox', { name: 'Thursday' }).focus()
       await page.keyboard.press('Space')
+      // Going to a time field chooses a window of times, even when its times stay as they were.
+      await dialog.getByLabel('Window from').focus()
+      await dialog.getByText('Every week on Monday and Thursday, 09:00–12:00').waitFor()
       await dialog.getByRole('radio', { name: /^Any time that day/ }).check()
       await dialog.getByText('Every week on Monday and Thursday, any time that day').waitFor()
       await dialog.getByRole('radio', { name: /^after/ }).check()

@@ -74,6 +74,10 @@ export function RuleEditor({
   const frequency = FREQUENCIES.find((f) => f.value === rule.frequency) ?? FREQUENCIES[0]!
   const toggleDay = (day: Weekday, on: boolean) =>
     set('weekdays', on ? [...rule.weekdays, day] : rule.weekdays.filter((d) => d !== day))
+  // Going to a time field means a window of times, even when its times are kept as they are.
+  const chooseTimes = () => {
+    if (window.anyTime) onWindow({ ...window, anyTime: false })
+  }
   const invalid = (field: string) => (errors[field] ? true : undefined)
   const described = (field: string) => (errors[field] ? `${id}-${field}-error` : undefined)
   const error = (field: string) =>
@@ -339,6 +343,7 @@ export function RuleEditor({
               value={window.startTime}
               aria-invalid={invalid('windowTimes')}
               aria-describedby={described('windowTimes')}
+              onFocus={chooseTimes}
               onChange={(e) => onWindow({ ...window, anyTime: false, startTime: e.target.value })}
             />
             to
@@ -349,6 +354,7 @@ export function RuleEditor({
               value={window.endTime}
               aria-invalid={invalid('windowTimes')}
               aria-describedby={described('windowTimes')}
+              onFocus={chooseTimes}
               onChange={(e) => onWindow({ ...window, anyTime: false, endTime: e.target.value })}
             />
           </span>
