@@ -169,6 +169,22 @@ for (const dialect of BROWSER_DIALECTS) {
         serviceDuration: 1800,
       })
       const { job: spare } = await api<{ job: Job }>('POST', '/jobs', { title: 'Quote visit' })
+      // The worker's Wednesday shift is chosen for a Wednesday visit; Monday's is offered under "Other days".
+      const { vehicle } = await api<{ vehicle: { id: string } }>('POST', '/vehicles', {
+        name: 'Van 7',
+        locationId: location.id,
+      })
+      const shiftOn = (day: string) =>
+        api<{ shift: { id: string } }>('POST', '/shifts', {
+          userId: acme.worker.id,
+          locationId: location.id,
+          vehicleId: vehicle.id,
+          day,
+          startTime: '08:00',
+          endTime: '16:00',
+        })
+      const { shift: wednesday } = await shiftOn('WEDNESDAY')
+      await shiftOn('MONDAY')
 
       await signIn(page, acme.dispatcher, `/jobs/${job.id}`)
       await page.getByRole('button', { name: 'Assign' }).click()
@@ -177,6 +193,10 @@ for (const dialect of BROWSER_DIALECTS) {
       await assign.getByLabel('Day').fill('2026-12-02')
       await assign.getByLabel('Starts').fill('10:00')
       expect(await assign.getByLabel('Ends').inputValue()).toBe('10:30')
+      expect(await assign.getByLabel('Shift').inputValue()).toBe(wednesday.id)
+      expect(await assign.locator('optgroup[label="Other days"] option').allTextContents()).toEqual([
+        'Monday 08:00–16:00 · Van 7 · Salford',
+      ])
       await expectAccessible(page, 'the assign dialog')
       await assign.getByRole('button', { name: 'Assign job' }).click()
       await page.getByRole('heading', { name: /Assigned$/ }).waitFor()
@@ -184,6 +204,7 @@ for (const dialect of BROWSER_DIALECTS) {
         job: {
           status: 'ASSIGNED',
           assignedUserId: acme.worker.id,
+          shiftId: wednesday.id,
           scheduledStart: '2026-12-02T10:00:00.000Z',
           scheduledEnd: '2026-12-02T10:30:00.000Z',
         },

@@ -2,13 +2,14 @@
 // visit's day and times on the depot's wall clock. The end defaults to the start plus the job's
 // service time.
 import { useQuery } from '@tanstack/react-query'
+import { useState } from 'react'
 import { api, unwrap } from '../../api/client'
 import { todayIn, zonedToUtc } from '../../lib/time'
 import { Field } from '../../ui/form'
 import { FormDialog } from '../../ui/form-dialog'
-import { SelectField, TextField } from '../../ui/form-fields'
+import { TextField } from '../../ui/form-fields'
 import { useFormState } from '../../ui/use-form-state'
-import { dayLabel, useWorkers } from '../shifts/queries'
+import { dayLabel, type Shift, useWorkers } from '../shifts/queries'
 import { toZonedInput } from './job-time'
 import { type JobDetail, useAssignJob } from './queries'
 
@@ -18,6 +19,16 @@ function addMinutes(time: string, minutes: number): string {
   const [h = 0, m = 0] = time.split(':').map(Number)
   const total = Math.min(23 * 60 + 59, h * 60 + m + minutes)
   return `${String(Math.floor(total / 60)).padStart(2, '0')}:${String(total % 60).padStart(2, '0')}`
+}
+
+const WEEKDAYS = ['SUNDAY', 'MONDAY', 'TUESDAY', 'WEDNESDAY', 'THURSDAY', 'FRIDAY', 'SATURDAY']
+
+function shiftOption(s: Shift) {
+  return (
+    <option key={s.id} value={s.id}>
+      {dayLabel(s.day)} {s.startTime}–{s.endTime} · {s.vehicle.name} · {s.location.name}
+    </option>
+  )
 }
 
 function useWorkerShifts(userId: string) {
@@ -59,6 +70,14 @@ export function AssignDialog({
   const { values, setField } = form
   const { userId, shiftId, date, startTime, scheduledEnd: endTime } = values
   const shifts = useWorkerShifts(userId)
+  const weekday = date ? WEEKDAYS[new Date(`${date}T12:00:00Z`).getUTCDay()] : undefined
+  const allShifts = shifts.data?.shifts ?? []
+  const dayShifts = allShifts.filter((s) => s.day === weekday)
+  const otherShifts = allShifts.filter((s) => s.day !== weekday)
+  // The worker's one shift on the visit's day is the visit's, until the dispatcher chooses otherwise.
+  const [shiftChosen, setShiftChosen] = useState(Boolean(job.shiftId))
+  const onlyShift = dayShifts.length === 1 ? (dayShifts[0]?.id ?? '') : ''
+  const visitShift = shiftChosen ? shiftId : onlyShift
   const workerList = workers.data?.users ?? []
   const options =
     job.assignedUser && !workerList.some((w) => w.id === job.assignedUser?.id)
@@ -75,7 +94,7 @@ export function AssignDialog({
       {
         id: job.id,
         userId,
-        shiftId: shiftId || null,
+        shiftId: visitShift || null,
         scheduledStart: zonedToUtc(date, startTime, timeZone).toISOString(),
         scheduledEnd: zonedToUtc(date, endTime, timeZone).toISOString(),
       },
@@ -102,6 +121,7 @@ export function AssignDialog({
             onChange={(e) => {
               setField('userId', e.target.value)
               setField('shiftId', '')
+              setShiftChosen(false)
             }}
           >
             <option value="">Choose a worker</option>
@@ -113,21 +133,29 @@ export function AssignDialog({
           </select>
         )}
       </Field>
-      <SelectField
-        form={form}
-        name="shiftId"
+      <Field
         label="Shift"
         optional
         hint="The shift (and so the vehicle) the visit is on"
-        disabled={!userId}
+        error={form.error('shiftId')}
       >
-        <option value="">No shift</option>
-        {(shifts.data?.shifts ?? []).map((s) => (
-          <option key={s.id} value={s.id}>
-            {dayLabel(s.day)} {s.startTime}–{s.endTime} · {s.vehicle.name} · {s.location.name}
-          </option>
-        ))}
-      </SelectField>
+        {(control) => (
+          <select
+            {...control}
+            className="select"
+            disabled={!userId}
+            value={visitShift}
+            onChange={(e) => {
+              setField('shiftId', e.target.value)
+              setShiftChosen(true)
+            }}
+          >
+            <option value="">No shift</option>
+            {dayShifts.map(shiftOption)}
+            {otherShifts.length > 0 && <optgroup label="Other days">{otherShifts.map(shiftOption)}</optgroup>}
+          </select>
+        )}
+      </Field>
       <TextField form={form} name="date" label="Day" type="date" />
       <div className="form-grid">
         <Field label="Starts" error={form.error('scheduledStart')}>
