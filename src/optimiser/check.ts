@@ -6,6 +6,13 @@ import type { Plan, PlannedRoute, RouteSpec, RoutingModel, WindowRule } from './
 import { greatCircleMatrix } from './travel.js'
 
 const EPS = 1e-6
+/**
+ * Times are compared within a millisecond, absolutely: they are absolute seconds (Unix seconds in the
+ * product, ~1.8e9), where a tolerance relative to their size would let a stop be half an hour late.
+ * A millisecond is far above double rounding at that size (an ulp is ~2.4e-7 s) and far below anything
+ * a plan could gain by it.
+ */
+const TIME_EPS = 1e-3
 
 export interface Violation {
   code: string
@@ -50,8 +57,13 @@ function routeBreaks(route: RouteSpec): { index: number; start: number; end: num
     .sort((a, b) => a.start - b.start)
 }
 
+/** Distances and costs: equal within a relative 1e-6 (they are sums, not positions on a clock). */
 function near(a: number, b: number): boolean {
   return Math.abs(a - b) <= EPS * Math.max(1, Math.abs(a), Math.abs(b))
+}
+
+function sameTime(a: number, b: number): boolean {
+  return Math.abs(a - b) <= TIME_EPS
 }
 
 /** Latest allowed service start of a HARD job under the rule, or +Infinity for SOFT / no window. */
@@ -89,13 +101,13 @@ function checkRoute(ctx: Context, planned: PlannedRoute, out: Violation[]): numb
   }
   for (const b of breaks) {
     const taken = byIndex.get(b.index)
-    if (taken && (!near(taken.start, b.start) || !near(taken.end, b.end)))
+    if (taken && (!sameTime(taken.start, b.start) || !sameTime(taken.end, b.end)))
       out.push({ code: 'BREAK_MOVED', message: `${where} break ${b.index} is not at its fixed time` })
   }
   const breaksAfter = (stops: number) =>
     planned.breaks.filter((b) => b.afterStops === stops).sort((a, b) => a.start - b.start)
 
-  if (planned.departure < route.window[0] - EPS)
+  if (planned.departure < route.window[0] - TIME_EPS)
     out.push({ code: 'SHIFT_START', message: `${where} leaves before its window opens` })
   let location = route.start
   let time = planned.departure
@@ -104,7 +116,7 @@ function checkRoute(ctx: Context, planned: PlannedRoute, out: Violation[]): numb
   const load = new Array<number>(model.dimensions).fill(0)
   const takeBreaks = (stops: number) => {
     for (const b of breaksAfter(stops)) {
-      if (b.start < time - EPS)
+      if (b.start < time - TIME_EPS)
         out.push({
           code: 'BREAK_OVERLAP',
           message: `${where} break ${b.break} overlaps work before it`,
@@ -125,14 +137,14 @@ function checkRoute(ctx: Context, planned: PlannedRoute, out: Violation[]): numb
     const leg = location * ctx.n + job.location
     const travelTime = ctx.duration[leg]! / speed
     distance += ctx.distance[leg]!
-    if (stop.arrival < time + travelTime - EPS * Math.max(1, time))
+    if (stop.arrival < time + travelTime - TIME_EPS)
       flag('TRAVEL_TOO_FAST', `${at} arrives before it could`)
     const earliest = job.window ? job.window[0] : Number.NEGATIVE_INFINITY
-    if (stop.serviceStart < Math.max(stop.arrival, earliest) - EPS * Math.max(1, Math.abs(earliest)))
+    if (stop.serviceStart < Math.max(stop.arrival, earliest) - TIME_EPS)
       flag('EARLY_START', `${at} starts before arrival or its window`)
-    if (stop.serviceStart > latestStart(ctx, stop.job) + EPS * Math.max(1, stop.serviceStart))
+    if (stop.serviceStart > latestStart(ctx, stop.job) + TIME_EPS)
       flag('TIME_WINDOW', `${at} misses its HARD window`)
-    if (!near(stop.serviceEnd, stop.serviceStart + job.serviceSeconds))
+    if (!sameTime(stop.serviceEnd, stop.serviceStart + job.serviceSeconds))
       flag('SERVICE_LENGTH', `${at} does not last its service time`)
     lateSeconds += lateness(ctx, stop.job, stop.serviceStart)
     for (const skill of job.skills)
@@ -149,9 +161,9 @@ function checkRoute(ctx: Context, planned: PlannedRoute, out: Violation[]): numb
     distance += ctx.distance[leg]!
     time += ctx.duration[leg]! / speed
   }
-  if (planned.arrival < time - EPS * Math.max(1, time))
+  if (planned.arrival < time - TIME_EPS)
     out.push({ code: 'TRAVEL_TOO_FAST', message: `${where} reaches its end before it could` })
-  if (planned.arrival > route.window[1] + EPS * Math.max(1, route.window[1]))
+  if (planned.arrival > route.window[1] + TIME_EPS)
     out.push({ code: 'SHIFT_END', message: `${where} ends after its window closes` })
   for (let d = 0; d < model.dimensions; d++) {
     if (load[d]! > (route.capacity[d] ?? 0) + EPS)
@@ -235,7 +247,7 @@ function sequenceFits(ctx: Context, routeIndex: number, elements: Element[]): bo
   const load = new Array<number>(ctx.model.dimensions).fill(0)
   for (const element of elements) {
     if ('break' in element) {
-      if (time > element.start + EPS) return false
+      if (time > element.start + TIME_EPS) return false
       time = element.end
       continue
     }
@@ -245,14 +257,14 @@ function sequenceFits(ctx: Context, routeIndex: number, elements: Element[]): bo
     if (job.skills.some((skill) => !route.skills.includes(skill))) return false
     const arrival = time + ctx.duration[location * ctx.n + job.location]! / route.speedFactor
     const start = Math.max(arrival, job.window ? job.window[0] : arrival)
-    if (start > latestStart(ctx, element.job) + EPS) return false
+    if (start > latestStart(ctx, element.job) + TIME_EPS) return false
     time = start + job.serviceSeconds
     location = job.location
     for (let d = 0; d < ctx.model.dimensions; d++) load[d]! += job.demand[d] ?? 0
   }
   if (route.end === 'RETURN_TO_ORIGIN')
     time += ctx.duration[location * ctx.n + (route.endLocation ?? route.start)]! / route.speedFactor
-  if (time > route.window[1] + EPS) return false
+  if (time > route.window[1] + TIME_EPS) return false
   return load.every((value, d) => value <= (route.capacity[d] ?? 0) + EPS)
 }
 
