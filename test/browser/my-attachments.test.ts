@@ -232,6 +232,12 @@ for (const dialect of BROWSER_DIALECTS) {
         await page.getByRole('region', { name: 'Photos and signature' }).scrollIntoViewIfNeeded()
         await page.screenshot({ path: `${SCREENSHOTS}/my-job-attachments.png` })
       }
+      // My day's card: the count and the first thumbnails, small.
+      await page.getByRole('link', { name: '‹ My day' }).click()
+      const card = page.getByRole('article', { name: /Boiler service/ })
+      await expect
+        .poll(() => card.getByRole('list', { name: 'Pictures of Boiler service' }).getByRole('img').count())
+        .toBe(3)
     }, 60_000)
 
     it('shows the thumbnails on the dashboard job page; the original opens; an admin attaches and deletes a file', async () => {

@@ -202,3 +202,38 @@ export function SignatureCapture({ job, onClose }: { job: MyJob; onClose: () => 
     />
   )
 }
+
+/** On My day's card: how many photos and signatures the job has, and the first few, small. */
+export function CardPictures({ job, pending }: { job: MyJob; pending: readonly QueuedAction[] }) {
+  const attachments = useMyAttachments(job.id)
+  const pictures = (attachments.data ?? []).filter((a) => a.kind !== 'FILE')
+  const queued = pendingAttachments(pending).length
+  const total = pictures.length + queued
+  if (total === 0) return null
+  return (
+    <div className="my-facts-wide">
+      <dt>Photos and signature</dt>
+      <dd className="my-card-pictures">
+        <span>
+          {total}
+          {queued > 0 && <span className="muted"> ({queued} waiting to send)</span>}
+        </span>
+        <ul className="my-picture-strip" aria-label={`Pictures of ${job.title}`}>
+          {pictures.slice(0, 3).map((a) =>
+            a.thumbnailUrl ? (
+              <li key={a.id}>
+                <a href={a.contentUrl} target="_blank" rel="noreferrer">
+                  <img
+                    src={a.thumbnailUrl}
+                    alt={a.kind === 'SIGNATURE' ? `Signature of ${a.signerName ?? ''}` : 'Photo'}
+                    loading="lazy"
+                  />
+                </a>
+              </li>
+            ) : null,
+          )}
+        </ul>
+      </dd>
+    </div>
+  )
+}
