@@ -2,7 +2,7 @@
 // by name, each original one click away; the office attaches a file (a PDF: a certificate, a quote)
 // and an ADMIN deletes one, after confirming. Thumbnails and originals are plain URLs: the session
 // cookie rides along with <img> and links (same origin).
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
+import { type QueryClient, useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { useRef, useState } from 'react'
 import { api, unwrap } from '../../api/client'
 import { errorMessage } from '../../api/errors'
@@ -41,8 +41,14 @@ function useUploadFile(jobId: string) {
           }),
         )
       ).attachment,
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: ['jobs'] }),
+    onSuccess: () => refreshProof(queryClient, jobId),
   })
+}
+
+/** The list and the proof card's counts both change with an attachment. */
+function refreshProof(queryClient: QueryClient, jobId: string) {
+  void queryClient.invalidateQueries({ queryKey: attachmentsKey(jobId) })
+  void queryClient.invalidateQueries({ queryKey: ['jobs', 'completion', jobId] })
 }
 
 function useDeleteAttachment(jobId: string) {
@@ -54,7 +60,7 @@ function useDeleteAttachment(jobId: string) {
           params: { path: { id: jobId, attachmentId } },
         }),
       ),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: ['jobs'] }),
+    onSuccess: () => refreshProof(queryClient, jobId),
   })
 }
 
