@@ -1,5 +1,5 @@
-// Settings › Organisation: the name (editable), the plan, the maps' background, and where the API and
-// its playgrounds are.
+// Settings › Organisation: the name (editable), the plan, the maps' background, where the API and its
+// playgrounds are, and the download of all the organisation's data.
 import { type FormEvent, useEffect, useId, useState } from 'react'
 import { API_PLANS } from '../../app/access'
 import { Badge } from '../../ui/badge'
@@ -10,6 +10,7 @@ import { Field, FormError, serverErrors } from '../../ui/form'
 import { PageHeader } from '../../ui/page-header'
 import { ErrorState, LoadingState } from '../../ui/states'
 import { useToast } from '../../ui/toast'
+import { DataSection } from './data-section'
 import { MapSection } from './map-section'
 import { useOrganisation, useUpdateOrganisation } from './queries'
 
@@ -36,7 +37,7 @@ export function OrganisationPage() {
     <div className="page">
       <PageHeader
         title="Organisation"
-        description="Your organisation’s name, plan, map background and API endpoints."
+        description="Your organisation’s name, plan, map background, API endpoints and data."
       />
       {query.isPending && <LoadingState />}
       {query.error && <ErrorState error={query.error} onRetry={() => query.refetch()} />}
@@ -128,6 +129,7 @@ export function OrganisationPage() {
               </ul>
             </div>
           </section>
+          <DataSection />
         </>
       )}
     </div>
