@@ -4,9 +4,11 @@
 // once sent or refused for good — never while they must wait.
 import { describe, expect, it } from 'vitest'
 import type { BlobStore } from './blob-store'
+import { checklistItems } from './completion-checklist'
 import { queuedCounts } from './job-attachments'
 import { type AttachmentAction, lostActionHeadline, OfflineQueue, type QueuedAction } from './offline-queue'
 import { fitWithin } from './photo'
+import type { Completion } from './types'
 
 class MemoryStorage {
   private readonly items = new Map<string, string>()
@@ -158,5 +160,29 @@ describe('fitWithin', () => {
     expect(fitWithin(4032, 3024)).toEqual({ width: 2048, height: 1536 })
     expect(fitWithin(3024, 4032)).toEqual({ width: 1536, height: 2048 })
     expect(fitWithin(800, 600)).toEqual({ width: 800, height: 600 })
+  })
+})
+
+describe('the completion checklist with pictures waiting on the phone', () => {
+  const completion: Completion = {
+    requires: { signature: true, photos: 2, notes: false },
+    sources: [],
+    has: { signatures: 0, photos: 1, notes: null, forms: [] },
+    missing: [],
+    notesWrittenAt: null,
+  }
+
+  it('counts queued photos and a queued signature as there, saying they wait to be sent', () => {
+    expect(checklistItems(completion, '', { photos: 1, signatures: 1 })).toEqual([
+      { label: "Customer's signature", done: true, detail: 'waiting to send' },
+      { label: '2 photos', done: true, detail: '2 of 2, 1 waiting to send' },
+    ])
+  })
+
+  it('still asks for what neither the server nor the phone has', () => {
+    expect(checklistItems(completion, '')).toEqual([
+      { label: "Customer's signature", done: false },
+      { label: '2 photos', done: false, detail: '1 of 2' },
+    ])
   })
 })
