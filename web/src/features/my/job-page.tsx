@@ -17,7 +17,8 @@ import { CompletionChecklist, checklistItems } from './completion-checklist'
 import { clock, clockRange, duration } from './format'
 import { AddPhotoButton, JobAttachments, queuedCounts, SignatureCapture } from './job-attachments'
 import { addressOf, placeOf } from './job-card'
-import { LateBadge, PendingBadge, ShownStatusBadge } from './job-status'
+import { JobForms } from './job-forms'
+import { LateBadge, ShownStatusBadge } from './job-status'
 import { geoUrl, mapsUrl } from './navigate'
 import type { QueuedAction } from './offline-queue'
 import { applyPending, isCompletionPending, isFormPending, missingForms } from './pending'
@@ -335,46 +336,5 @@ function JobActions({
         </ConfirmDialog>
       )}
     </div>
-  )
-}
-
-function JobForms({ job, pendingForm }: { job: MyJob; pendingForm: (templateId: string) => boolean }) {
-  if (job.forms.length === 0) return null
-  const open = job.status !== 'COMPLETED' && job.status !== 'CANCELLED'
-  return (
-    <section className="card my-card" aria-labelledby="forms-title">
-      <h2 id="forms-title">Forms</h2>
-      <ul className="my-form-list">
-        {job.forms.map(({ template, submission }) => (
-          <li key={template.id}>
-            <div>
-              <div className="my-form-name">{template.name}</div>
-              {template.description && <div className="muted">{template.description}</div>}
-              <div className="my-form-state">
-                {submission ? (
-                  pendingForm(template.id) ? (
-                    <PendingBadge what="Filled in, pending" />
-                  ) : (
-                    <Badge tone="green">Submitted {clock(submission.submittedAt, job.timeZone)}</Badge>
-                  )
-                ) : (
-                  <Badge tone="amber">To fill in</Badge>
-                )}
-              </div>
-            </div>
-            {!submission && open && (
-              <ButtonLink
-                size="sm"
-                variant="primary"
-                to={`/my/jobs/${job.id}/forms/${template.id}`}
-                aria-label={`Fill in ${template.name}`}
-              >
-                Fill in
-              </ButtonLink>
-            )}
-          </li>
-        ))}
-      </ul>
-    </section>
   )
 }
