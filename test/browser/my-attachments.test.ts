@@ -22,8 +22,8 @@ import {
 } from './harness.js'
 import { type SeededDay, seedDay, waitForServiceWorker } from './my-seed.js'
 
-/** Set to a folder (docs/screenshots) to keep the pictures of the phone and the dashboard. */
-const SCREENSHOTS = process.env.CAPTURE_SCREENSHOTS
+/** SCREENSHOT_DIR=docs/screenshots retakes the pictures of the phone and the dashboard (as the other browser tests). */
+const SCREENSHOTS = process.env.SCREENSHOT_DIR
 
 let browser: Browser
 beforeAll(async () => {
