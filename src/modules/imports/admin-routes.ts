@@ -150,22 +150,14 @@ export const importAdminRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async 
         operationId: 'exportJobsCsv',
         tags: TAGS,
         summary: 'Download jobs as CSV',
-        description: `The live jobs GET /jobs would list with the same status, priority, customerId and locationId filters, in id order. ${CSV_NOTE}`,
+        description: `The live jobs GET /jobs would list with the same filters (status, priority, customerId, locationId, targetDate in timeZone, search), in id order. ${CSV_NOTE}`,
         querystring: JobExportQuery,
         response: { 200: CsvFile, ...COMMON_ERRORS },
       },
     },
     async (request, reply) => {
       reply.type('text/csv; charset=utf-8').header('content-disposition', 'attachment; filename="jobs.csv"')
-      const { status, priority, customerId, locationId } = request.query
-      return reply.send(
-        exportJobs(db, request.auth.organisationId, {
-          status,
-          priority,
-          customerId: customerId || undefined,
-          locationId: locationId || undefined,
-        }) as unknown as string,
-      )
+      return reply.send(exportJobs(db, request.auth.organisationId, request.query) as unknown as string)
     },
   )
 }

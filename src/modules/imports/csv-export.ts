@@ -101,12 +101,13 @@ export function exportJobs(
   organisationId: string,
   filters: jobs.JobExportFilters,
 ): Readable {
+  const pageAfter = jobs.jobPagesById(db, organisationId, filters)
   return csvOf(
     JOB_COLUMNS,
     (async function* () {
       let after: string | null = null
       for (;;) {
-        const page = await jobs.listJobsById(db, organisationId, filters, after, PAGE_ROWS)
+        const page = await pageAfter(after, PAGE_ROWS)
         if (page.length === 0) return
         yield page
         after = String(page[page.length - 1]?.id)

@@ -294,5 +294,67 @@ for (const dialect of DIALECTS) {
       expect(jobLines[1]).toContain('High one')
       expect((await get('/jobs/export.csv?priority=URGENTISH')).statusCode).toBe(400)
     })
+
+    it('exports exactly what the Jobs list shows: its day in a time zone and its title search', async () => {
+      const { headers } = await createTenant(t, { scopes: ['admin'] })
+      const api = client(t, headers)
+      const at = (start: string, end: string) => ({ earliestStart: start, latestEnd: end })
+      // 23:30 UTC on the 1st is the 2nd in Auckland (UTC+13 in December).
+      await api.post('/jobs', { title: 'Boiler late', ...at('2026-12-01T23:30:00Z', '2026-12-01T23:50:00Z') })
+      await api.post('/jobs', {
+        title: 'Boiler morning',
+        ...at('2026-12-01T09:00:00Z', '2026-12-01T10:00:00Z'),
+      })
+      await api.post('/jobs', {
+        title: 'Drain morning',
+        ...at('2026-12-01T09:00:00Z', '2026-12-01T10:00:00Z'),
+      })
+      await api.post('/jobs', { title: 'Boiler undated' })
+
+      const titles = async (query: string) => {
+        const csv = await t.app.inject({ method: 'GET', url: `/v1/admin/jobs/export.csv?${query}`, headers })
+        expect(csv.statusCode, csv.body).toBe(200)
+        const listed = await t.app.inject({
+          method: 'GET',
+          url: `/v1/admin/jobs?limit=100&${query}`,
+          headers,
+        })
+        const exported = csv.body
+          .trim()
+          .split('\n')
+          .slice(1)
+          .map((line) => line.split(',')[3])
+          .sort()
+        // The list and the download agree.
+        expect(exported).toEqual(
+          listed
+            .json()
+            .data.jobs.map((j: { title: string }) => j.title)
+            .sort(),
+        )
+        return exported
+      }
+      expect(await titles('targetDate=2026-12-01')).toEqual([
+        'Boiler late',
+        'Boiler morning',
+        'Drain morning',
+      ])
+      expect(await titles('targetDate=2026-12-02&timeZone=Pacific/Auckland')).toEqual(['Boiler late'])
+      expect(await titles('targetDate=2026-12-01&timeZone=Pacific/Auckland')).toEqual([
+        'Boiler morning',
+        'Drain morning',
+      ])
+      expect(await titles('search=boiler')).toEqual(['Boiler late', 'Boiler morning', 'Boiler undated'])
+      expect(await titles('search=BOILER&targetDate=2026-12-01')).toEqual(['Boiler late', 'Boiler morning'])
+      expect(await titles('search=100%25')).toEqual([])
+
+      const bad = await t.app.inject({
+        method: 'GET',
+        url: '/v1/admin/jobs/export.csv?targetDate=2026-12-01&timeZone=Mars/Olympus',
+        headers,
+      })
+      expect(bad.statusCode).toBe(400)
+      expect(bad.json().details[0].path).toBe('/query/timeZone')
+    })
   })
 }

@@ -1,5 +1,6 @@
 import { type Static, Type } from '@sinclair/typebox'
-import { DateTime, Envelope, Id, JobPriority, JobStatus, Nullable } from '../../http/schemas.js'
+import { DateTime, Envelope, Id, Nullable } from '../../http/schemas.js'
+import { AdminJobListQuery } from '../jobs/schemas.js'
 
 export const ImportKind = Type.Union([Type.Literal('customers'), Type.Literal('jobs')], {
   description: 'What each row of the file is',
@@ -125,13 +126,10 @@ export const CustomerExportQuery = Type.Object(
   { additionalProperties: false },
 )
 
-export const JobExportQuery = Type.Object(
-  {
-    status: Type.Optional(JobStatus),
-    priority: Type.Optional(JobPriority),
-    customerId: Type.Optional(Type.String({ maxLength: 200 })),
-    locationId: Type.Optional(Type.String({ maxLength: 200 })),
-  },
+/** What the dashboard's Jobs list filters by (GET /jobs' admin query), without its paging and order. */
+export const JobExportQuery = Type.Pick(
+  AdminJobListQuery,
+  ['status', 'priority', 'customerId', 'locationId', 'targetDate', 'timeZone', 'search'],
   { additionalProperties: false },
 )
 

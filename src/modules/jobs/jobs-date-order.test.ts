@@ -89,6 +89,20 @@ for (const dialect of DIALECTS) {
         'london midnight',
         'late window',
       ])
+      // The default order reads the same days (its UTC day tables are not asked for a London day).
+      expect(await titles('targetDate=2026-06-01&timeZone=Europe/London')).toEqual(['early window'])
+      expect((await titles('targetDate=2026-06-02&timeZone=Europe/London')).sort()).toEqual([
+        'late window',
+        'london midnight',
+      ])
+      const page = await adminClient(t, tenant.headers).get(
+        '/jobs?targetDate=2026-06-02&timeZone=Europe/London',
+      )
+      expect(page.body.data.pagination.total).toBe(2)
+      expect((await titles('targetDate=2026-06-01&timeZone=UTC')).sort()).toEqual([
+        'early window',
+        'london midnight',
+      ])
       const bad = await adminClient(t, tenant.headers).get('/jobs?targetDate=2026-06-02&timeZone=Mars/Base')
       expect(bad.status).toBe(400)
       expect(JSON.stringify(bad.body)).toContain('timeZone')

@@ -234,24 +234,3 @@ export async function findJobsByExternalIds(
     .where('external_id', 'in', externalIds)
     .execute()
 }
-
-/** A page of live jobs in id order after `after` (CSV export's keyset), with the list's filters. */
-export async function listJobsById(
-  db: Executor,
-  organisationId: string,
-  filters: { status?: string; customerId?: string; locationId?: string; priority?: string },
-  after: string | null,
-  limit: number,
-): Promise<JobRow[]> {
-  let query = db
-    .selectFrom('jobs')
-    .selectAll()
-    .where('organisation_id', '=', organisationId)
-    .where('deleted_at', 'is', null)
-  if (after !== null) query = query.where('id', '>', after)
-  if (filters.status) query = query.where('status', '=', filters.status as JobRow['status'])
-  if (filters.customerId) query = query.where('customer_id', '=', filters.customerId)
-  if (filters.locationId) query = query.where('location_id', '=', filters.locationId)
-  if (filters.priority) query = query.where('priority', '=', filters.priority as JobRow['priority'])
-  return query.orderBy('id').limit(limit).execute()
-}

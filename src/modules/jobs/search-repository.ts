@@ -1,6 +1,6 @@
 // A title search over the jobs (GET /jobs?search=…), with the list's filters.
-import { type ExpressionBuilder, sql } from 'kysely'
-import type { Database, Executor } from '../../db/types.js'
+import { type Expression, type ExpressionBuilder, type SqlBool, sql } from 'kysely'
+import type { Database, Executor, JobRow } from '../../db/types.js'
 import type { CursorPosition } from '../../http/cursor.js'
 import {
   filterConditions,
@@ -15,19 +15,38 @@ function containsPattern(term: string): string {
   return `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`
 }
 
-/** The filters of a title search: the equality filters, the day's overlap, and the title. */
+/** The list's filters: the equality filters, the day's overlap, and the title when searched. */
 function searchConditions(
   eb: ExpressionBuilder<Database, 'jobs'>,
   organisationId: string,
   filters: JobFilters,
-  search: string,
+  search: string | undefined,
 ) {
-  const conditions = [
-    filterConditions(eb, organisationId, filters),
-    sql<boolean>`lower(${eb.ref('jobs.title')}) like ${containsPattern(search.toLowerCase())} escape '\\'`,
-  ]
+  const conditions: Expression<SqlBool>[] = [filterConditions(eb, organisationId, filters)]
+  if (search) {
+    conditions.push(
+      sql<boolean>`lower(${eb.ref('jobs.title')}) like ${containsPattern(search.toLowerCase())} escape '\\'`,
+    )
+  }
   if (filters.overlapping) conditions.push(...overlapConditions(eb, filters.overlapping))
   return eb.and(conditions)
+}
+
+/** A page of the jobs the list's filters (and search) match, in id order after `after`: CSV export. */
+export function listJobsById(
+  db: Executor,
+  organisationId: string,
+  filters: JobFilters,
+  search: string | undefined,
+  after: string | null,
+  limit: number,
+): Promise<JobRow[]> {
+  let query = db
+    .selectFrom('jobs')
+    .selectAll()
+    .where((eb) => searchConditions(eb, organisationId, filters, search))
+  if (after !== null) query = query.where('jobs.id', '>', after)
+  return query.orderBy('jobs.id').limit(limit).execute()
 }
 
 /**

@@ -31,12 +31,8 @@ const FIRST_JOB_NUMBER = 1001
 const TERMINAL_STATUSES = new Set(['COMPLETED', 'CANCELLED'])
 const DAY_MS = 86_400_000
 
-export async function listJobs(
-  db: Kysely<Database>,
-  organisationId: string,
-  query: AdminJobListQuery,
-  settleMs = 0,
-): Promise<{ jobs: JobListed[]; pagination: CursorPagination }> {
+/** The list's filters as the repositories take them (the CSV export's too). */
+function listFiltersOf(query: JobExportFilters): lists.JobFilters {
   // An empty customerId or locationId (`?customerId=`) filters nothing, whichever path reads.
   const filters: lists.JobFilters = {
     status: query.status,
@@ -45,6 +41,16 @@ export async function listJobs(
     priority: query.priority,
   }
   if (query.targetDate) filters.overlapping = dayOf(query.targetDate, query.timeZone)
+  return filters
+}
+
+export async function listJobs(
+  db: Kysely<Database>,
+  organisationId: string,
+  query: AdminJobListQuery,
+  settleMs = 0,
+): Promise<{ jobs: JobListed[]; pagination: CursorPagination }> {
+  const filters = listFiltersOf(query)
   if (query.sort === 'date') {
     if (query.cursor !== undefined)
       throw validationError('/query/cursor', 'cannot be combined with sort=date')
@@ -72,15 +78,17 @@ export async function listJobs(
   }
   const start = startOf(query)
   const page = { ...start, limit: query.limit + 1 }
-  const search = query.search?.trim()
-  if (search) {
+  const search = query.search?.trim() ?? ''
+  const { overlapping } = filters
+  // The day tables hold UTC days: a day in a time zone that does not start at UTC midnight (London
+  // in summer, anywhere east or west of it) is read by its window's overlap instead, as a search is.
+  if (search || (overlapping && !isUtcDay(overlapping))) {
     // A search reads the matching rows themselves (no counter can know them); the count comes along.
     const found = await searches.searchJobs(db, organisationId, filters, search, page)
     const total = found.total ?? (await searches.countJobSearch(db, organisationId, filters, search))
     const { rows, pagination } = keysetPageOf(query, found.rows, total)
     return { jobs: rows.map(serializeJobListed), pagination }
   }
-  const { overlapping } = filters
   const [fetched, total] = await Promise.all(
     overlapping
       ? [
@@ -91,6 +99,12 @@ export async function listJobs(
   )
   const { rows, pagination } = keysetPageOf(query, fetched, total)
   return { jobs: rows.map(serializeJobListed), pagination }
+}
+
+/** Whether [start, end) is one whole UTC day, as the day tables (day-repository.ts) keep days. */
+function isUtcDay({ start, end }: { start: string; end: string | null }): boolean {
+  const from = Date.parse(start)
+  return from % DAY_MS === 0 && (end === null || Date.parse(end) === from + DAY_MS)
 }
 
 /**
@@ -498,30 +512,34 @@ export async function findJobsForSearch(
   }))
 }
 
-/** The list filters a CSV export of jobs takes (GET /jobs' status, customerId, locationId, priority). */
-export interface JobExportFilters {
-  status?: string
-  customerId?: string
-  locationId?: string
-  priority?: string
-}
+/** The list filters a CSV export of jobs takes: the admin list's (GET /jobs), but its paging and order. */
+export type JobExportFilters = Pick<
+  AdminJobListQuery,
+  'status' | 'customerId' | 'locationId' | 'priority' | 'targetDate' | 'timeZone' | 'search'
+>
 
-/** A page of live jobs in API names (the listed shape's columns), in id order after `after`: CSV export. */
-export async function listJobsById(
+/**
+ * The CSV export's reader: pages of live jobs in API names (the listed shape's columns), in id order
+ * after `after`. The filters are checked here, before the first page (a bad time zone is a 400, not a
+ * stream that fails once the answer has begun).
+ */
+export function jobPagesById(
   db: Executor,
   organisationId: string,
-  filters: JobExportFilters,
-  after: string | null,
-  limit: number,
-): Promise<Record<string, unknown>[]> {
-  const rows = await repository.listJobsById(db, organisationId, filters, after, limit)
-  return rows.map((row) => {
-    const job: Record<string, unknown> = {}
-    for (const field of JOB_FIELDS as readonly { column: string; name?: string; prefix?: string }[]) {
-      if (!field.name) continue
-      const value = row[field.column as keyof JobRow]
-      job[field.name] = field.prefix && value !== null ? `${field.prefix}${value}` : value
-    }
-    return job
-  })
+  query: JobExportFilters,
+): (after: string | null, limit: number) => Promise<Record<string, unknown>[]> {
+  const filters = listFiltersOf(query)
+  const search = query.search?.trim() || undefined
+  return async (after, limit) => {
+    const rows = await searches.listJobsById(db, organisationId, filters, search, after, limit)
+    return rows.map((row) => {
+      const job: Record<string, unknown> = {}
+      for (const field of JOB_FIELDS as readonly { column: string; name?: string; prefix?: string }[]) {
+        if (!field.name) continue
+        const value = row[field.column as keyof JobRow]
+        job[field.name] = field.prefix && value !== null ? `${field.prefix}${value}` : value
+      }
+      return job
+    })
+  }
 }

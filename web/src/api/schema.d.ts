@@ -1138,7 +1138,7 @@ export type paths = {
         };
         /**
          * Download jobs as CSV
-         * @description The live jobs GET /jobs would list with the same status, priority, customerId and locationId filters, in id order. Streamed as it is read (keyset-paged by id, no row limit), UTF-8 with a header row. Text cells starting with = + - @ tab or CR get a leading ' so a spreadsheet never runs them as formulas.
+         * @description The live jobs GET /jobs would list with the same filters (status, priority, customerId, locationId, targetDate in timeZone, search), in id order. Streamed as it is read (keyset-paged by id, no row limit), UTF-8 with a header row. Text cells starting with = + - @ tab or CR get a leading ' so a spreadsheet never runs them as formulas.
          */
         get: operations["exportJobsCsv"];
         put?: never;
@@ -22630,8 +22630,19 @@ export interface operations {
             query?: {
                 status?: "CREATED" | "ASSIGNED" | "IN_PROGRESS" | "COMPLETED" | "CANCELLED";
                 priority?: "LOW" | "NORMAL" | "HIGH";
+                /** @description Only jobs of this customer */
                 customerId?: string;
+                /** @description Only jobs at this location */
                 locationId?: string;
+                /** @description YYYY-MM-DD (UTC day): jobs whose window [earliestStart, latestEnd] overlaps that day; a missing bound is open, and a job with neither bound is not matched */
+                targetDate?: string;
+                /**
+                 * @description An IANA time zone (the organisation's, e.g. Europe/London): targetDate is that zone's day instead of the UTC day
+                 * @example Europe/London
+                 */
+                timeZone?: string;
+                /** @description Case-insensitive substring of the title; the other filters still apply */
+                search?: string;
             };
             header?: never;
             path?: never;
