@@ -26,12 +26,17 @@ function archivedRow(table: ArchivedTable, row: repository.Row): repository.Row 
   return out
 }
 
-async function* tableRows(db: Kysely<Database>, organisationId: string, table: ArchivedTable) {
+async function* tableRows(
+  db: Kysely<Database>,
+  organisationId: string,
+  table: ArchivedTable,
+  pageRows: number,
+) {
   let after: unknown[] | null = null
   for (;;) {
-    const page = await repository.readPage(db, organisationId, table, after, PAGE_ROWS)
+    const page = await repository.readPage(db, organisationId, table, after, pageRows)
     yield* page
-    if (page.length < PAGE_ROWS) return
+    if (page.length < pageRows) return
     const last = page[page.length - 1] as repository.Row
     after = table.order.map((c) => last[c])
   }
@@ -61,6 +66,7 @@ export async function* archiveLines(
   store: AttachmentStore,
   organisationId: string,
   exportedAt: string,
+  pageRows = PAGE_ROWS,
 ): AsyncGenerator<string> {
   const organisation = await repository.findOrganisationSettings(db, organisationId)
   if (!organisation) throw new AppError('NOT_FOUND', 'Organisation not found')
@@ -85,7 +91,7 @@ export async function* archiveLines(
     counts,
   })
   for (const table of ARCHIVED_TABLES) {
-    for await (const row of tableRows(db, organisationId, table)) {
+    for await (const row of tableRows(db, organisationId, table, pageRows)) {
       yield line({ type: table.type, data: archivedRow(table, row) })
       if (table.type !== 'attachments') continue
       // The bytes follow their metadata line, so an import stores them as it reads them.
@@ -103,8 +109,14 @@ export function archiveStream(
   store: AttachmentStore,
   organisationId: string,
   exportedAt: string,
+  /** Rows read a query (tests make it small, to cross many pages). */
+  pageRows = PAGE_ROWS,
 ): Readable {
   // pipeline, not pipe: a failed read destroys the gzip stream too, so a download ends broken, not
   // silently short.
-  return pipeline(Readable.from(archiveLines(db, store, organisationId, exportedAt)), createGzip(), () => {})
+  return pipeline(
+    Readable.from(archiveLines(db, store, organisationId, exportedAt, pageRows)),
+    createGzip(),
+    () => {},
+  )
 }
