@@ -6,7 +6,9 @@
 // map labels are included: the pin picker's permanent depot labels (where a depot name once drew a
 // fake sign-in link over the map), the board map's tooltips and My day's map.
 import type { Browser, Page } from 'playwright-core'
+import sharp from 'sharp'
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { createApiKey } from '../../src/modules/api-keys/service.js'
 import { setOff } from '../../src/modules/tracking/service.js'
 import { BROWSER_DIALECTS } from '../helpers.js'
 import { type Receiver, startReceiver } from '../webhook-receiver.js'
@@ -59,6 +61,28 @@ const TEXT = {
   apiKey: planted('Key', 100),
   automation: planted('Hook', 200),
   response: planted('Response'),
+  signer: planted('Signer', 200),
+}
+
+/** A signature on the job, its signer's name planted (uploads are raw bytes, not JSON). */
+async function plantSignature(server: DashboardServer, organisationId: string, jobId: string): Promise<void> {
+  const { key } = await createApiKey(server.database.db, {
+    organisationId,
+    name: 'signature upload',
+    scopes: ['admin'],
+    rateLimitPerMinute: 10_000,
+    expiresAt: null,
+  })
+  const png = await sharp({ create: { width: 64, height: 32, channels: 4, background: '#ffffff' } })
+    .png()
+    .toBuffer()
+  const query = new URLSearchParams({ kind: 'SIGNATURE', signerName: TEXT.signer })
+  const answer = await fetch(`${server.url}/v1/admin/jobs/${jobId}/attachments?${query}`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${key}`, 'content-type': 'image/png' },
+    body: new Uint8Array(png),
+  })
+  expect(answer.status).toBe(201)
 }
 
 interface Seeded {
@@ -200,6 +224,7 @@ for (const dialect of BROWSER_DIALECTS) {
       acme = await createOrganisationWithTeam(server)
       receiver = await startReceiver({ status: 200, body: TEXT.response })
       day = await seed(await adminApi(server, acme.id), acme, receiver)
+      await plantSignature(server, acme.id, day.assignedId)
     })
     afterAll(async () => {
       await receiver?.close()
@@ -274,6 +299,7 @@ for (const dialect of BROWSER_DIALECTS) {
           TEXT.customer,
           TEXT.tag,
           TEXT.worker,
+          TEXT.signer,
         ])
         await page.getByRole('button', { name: `View answers of ${TEXT.form}` }).click()
         await expectText(page, 'a form submission', [TEXT.answer, TEXT.option])
@@ -380,7 +406,7 @@ for (const dialect of BROWSER_DIALECTS) {
       await map.getByTitle(`Depot: ${TEXT.depot}`).waitFor()
       await expectText(page, 'the map of My day', [`The route leaves ${TEXT.depot}`])
       await page.goto(`/my/jobs/${day.assignedId}`)
-      await expectText(page, 'a job on /my', [TEXT.assigned, TEXT.description, TEXT.form])
+      await expectText(page, 'a job on /my', [TEXT.assigned, TEXT.description, TEXT.form, TEXT.signer])
       await page.goto(`/my/jobs/${day.assignedId}/forms/${day.templateId}`)
       await expectText(page, 'a form on /my', [TEXT.form, TEXT.field, TEXT.option])
     })

@@ -12,6 +12,7 @@ import { Field } from '../../ui/form'
 import { PageHeader } from '../../ui/page-header'
 import { ErrorState, LoadingState } from '../../ui/states'
 import { useToast } from '../../ui/toast'
+import { JobAttachments } from '../completion/job-attachments'
 import { JobCompletion } from '../completion/job-completion'
 import { useSeries } from '../series/queries'
 import { shortDate, storedSeriesWords } from '../series/rule'
@@ -262,6 +263,7 @@ function JobView({ job }: { job: JobDetail }) {
         open={job.status !== 'COMPLETED' && job.status !== 'CANCELLED'}
         timeZone={zone}
       />
+      <JobAttachments jobId={job.id} timeZone={zone} />
       <FormSubmissions jobId={job.id} timeZone={zone} />
 
       {action === 'edit' && (

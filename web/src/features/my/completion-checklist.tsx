@@ -9,18 +9,38 @@ interface Item {
   detail?: string
 }
 
-/** The checklist's lines; `notes` is what the worker has typed into the dialog so far. */
-export function checklistItems(completion: Completion, notes: string): Item[] {
-  const { requires, has } = completion
+/**
+ * The checklist's lines; `notes` is what the worker has typed into the dialog so far, `queued` the
+ * photos and signatures still waiting on the phone (they count, said as waiting to send: the queue
+ * sends them before a completion made after them).
+ */
+export function checklistItems(
+  completion: Completion,
+  notes: string,
+  queued: { photos: number; signatures: number } = { photos: 0, signatures: 0 },
+): Item[] {
+  const { requires } = completion
+  const has = {
+    ...completion.has,
+    photos: completion.has.photos + queued.photos,
+    signatures: completion.has.signatures + queued.signatures,
+  }
   const items: Item[] = has.forms.map((form) => ({ label: `Form: ${form.name}`, done: form.submitted }))
   if (requires.signature) {
-    items.push({ label: "Customer's signature", done: has.signatures > 0 })
+    const waiting = completion.has.signatures === 0 && queued.signatures > 0
+    items.push({
+      label: "Customer's signature",
+      done: has.signatures > 0,
+      ...(waiting && { detail: 'waiting to send' }),
+    })
   }
   if (requires.photos > 0) {
     items.push({
       label: `${requires.photos} photo${requires.photos === 1 ? '' : 's'}`,
       done: has.photos >= requires.photos,
-      detail: `${Math.min(has.photos, requires.photos)} of ${requires.photos}`,
+      detail:
+        `${Math.min(has.photos, requires.photos)} of ${requires.photos}` +
+        (queued.photos > 0 ? `, ${queued.photos} waiting to send` : ''),
     })
   }
   if (requires.notes) {

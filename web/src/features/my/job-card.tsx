@@ -4,6 +4,7 @@ import { Link } from 'react-router'
 import { Badge } from '../../ui/badge'
 import { windowTypeLabel } from '../jobs/job-labels'
 import { clock, clockRange, duration } from './format'
+import { CardPictures } from './job-attachments'
 import { EnRouteBadge, LateBadge, PendingBadge, RiskBadge, ShownStatusBadge } from './job-status'
 import { geoUrl } from './navigate'
 import type { QueuedAction } from './offline-queue'
@@ -97,6 +98,7 @@ export function JobCard({ job, pending, now }: { job: MyJob; pending: QueuedActi
             <dd>{clock(job.startedAt, zone)}</dd>
           </div>
         )}
+        <CardPictures job={job} pending={pending} />
       </dl>
       {job.tags.length > 0 && (
         <ul className="my-tags" aria-label="Tags">

@@ -15,8 +15,10 @@ import { useToast } from '../../ui/toast'
 import { windowTypeLabel } from '../jobs/job-labels'
 import { CompletionChecklist, checklistItems } from './completion-checklist'
 import { clock, clockRange, duration } from './format'
+import { AddPhotoButton, JobAttachments, queuedCounts, SignatureCapture } from './job-attachments'
 import { addressOf, placeOf } from './job-card'
-import { LateBadge, PendingBadge, ShownStatusBadge } from './job-status'
+import { JobForms } from './job-forms'
+import { LateBadge, ShownStatusBadge } from './job-status'
 import { geoUrl, mapsUrl } from './navigate'
 import type { QueuedAction } from './offline-queue'
 import { applyPending, isCompletionPending, isFormPending, missingForms } from './pending'
@@ -31,6 +33,8 @@ export function MyJobPage() {
   const job = useMyJob(jobId)
   const { actions, refusals } = useQueue()
   const mine = refusals.filter((refusal) => refusal.jobId === jobId)
+  // Here, not in the Complete dialog: a dialog's form may not hold another's.
+  const [signing, setSigning] = useState(false)
 
   if (job.isPending) return <LoadingState label="Loading the job…" />
   if (job.error && !job.data) {
@@ -69,8 +73,10 @@ export function MyJobPage() {
           {pending.map(describeAction).join(', ')}: sent as soon as there is a connection.
         </Banner>
       )}
-      <JobActions job={shown} />
+      <JobActions job={shown} pending={pending} onSign={() => setSigning(true)} />
+      <JobAttachments job={shown} pending={pending} onSign={() => setSigning(true)} />
       <JobForms job={shown} pendingForm={(id) => isFormPending(pending, id)} />
+      {signing && <SignatureCapture job={shown} onClose={() => setSigning(false)} />}
     </div>
   )
 }
@@ -193,7 +199,15 @@ function JobDetails({ job, pending }: { job: MyJob; pending: QueuedAction[] }) {
 
 type Confirming = 'start' | 'complete' | null
 
-function JobActions({ job }: { job: MyJob }) {
+function JobActions({
+  job,
+  pending: queued,
+  onSign,
+}: {
+  job: MyJob
+  pending: QueuedAction[]
+  onSign: () => void
+}) {
   const run = useJobAction()
   const toast = useToast()
   const [confirming, setConfirming] = useState<Confirming>(null)
@@ -205,7 +219,12 @@ function JobActions({ job }: { job: MyJob }) {
 
   if (job.status !== 'ASSIGNED' && job.status !== 'IN_PROGRESS') return null
   const kind = job.status === 'ASSIGNED' ? 'start' : 'complete'
-  const checklist = completion.data ? checklistItems(completion.data, notes) : []
+  const waiting = queuedCounts(queued)
+  const checklist = completion.data ? checklistItems(completion.data, notes, waiting) : []
+  const needsPhotos =
+    completion.data && completion.data.has.photos + waiting.photos < completion.data.requires.photos
+  const needsSignature =
+    completion.data?.requires.signature && completion.data.has.signatures + waiting.signatures === 0
   const stillNeeded = checklist.filter((item) => !item.done && !item.label.startsWith('Form: '))
   const notesRequired = completion.data?.requires.notes === true && completion.data.has.notes === null
   const close = () => {
@@ -288,6 +307,16 @@ function JobActions({ job }: { job: MyJob }) {
               {stillNeeded.length === 1 ? 'it' : 'them'}.
             </Banner>
           )}
+          {(needsPhotos || needsSignature) && (
+            <div className="my-card-actions">
+              {needsPhotos && <AddPhotoButton job={job} />}
+              {needsSignature && (
+                <Button size="sm" onClick={onSign}>
+                  Signature
+                </Button>
+              )}
+            </div>
+          )}
           <Field
             label="Notes"
             optional={!notesRequired}
@@ -307,46 +336,5 @@ function JobActions({ job }: { job: MyJob }) {
         </ConfirmDialog>
       )}
     </div>
-  )
-}
-
-function JobForms({ job, pendingForm }: { job: MyJob; pendingForm: (templateId: string) => boolean }) {
-  if (job.forms.length === 0) return null
-  const open = job.status !== 'COMPLETED' && job.status !== 'CANCELLED'
-  return (
-    <section className="card my-card" aria-labelledby="forms-title">
-      <h2 id="forms-title">Forms</h2>
-      <ul className="my-form-list">
-        {job.forms.map(({ template, submission }) => (
-          <li key={template.id}>
-            <div>
-              <div className="my-form-name">{template.name}</div>
-              {template.description && <div className="muted">{template.description}</div>}
-              <div className="my-form-state">
-                {submission ? (
-                  pendingForm(template.id) ? (
-                    <PendingBadge what="Filled in, pending" />
-                  ) : (
-                    <Badge tone="green">Submitted {clock(submission.submittedAt, job.timeZone)}</Badge>
-                  )
-                ) : (
-                  <Badge tone="amber">To fill in</Badge>
-                )}
-              </div>
-            </div>
-            {!submission && open && (
-              <ButtonLink
-                size="sm"
-                variant="primary"
-                to={`/my/jobs/${job.id}/forms/${template.id}`}
-                aria-label={`Fill in ${template.name}`}
-              >
-                Fill in
-              </ButtonLink>
-            )}
-          </li>
-        ))}
-      </ul>
-    </section>
   )
 }

@@ -4,7 +4,10 @@
 // request the server already ran (the answer was lost in a dead zone) gets the first answer back and
 // never emits an event twice. An answer that refuses the action (the job was reassigned, cancelled,
 // or the answers are invalid) removes it and leaves a refusal for the worker to read.
+// A photo or signature is an action too, in the same order: its bytes wait in a BlobStore under its
+// key (localStorage holds strings only, and little), dropped once it is sent or refused for good.
 import { ApiError, errorMessage } from '../../api/errors'
+import type { BlobStore } from './blob-store'
 import type { FormAnswers } from './types'
 
 interface ActionBase {
@@ -19,6 +22,17 @@ export type QueuedAction =
   | (ActionBase & { kind: 'start' })
   | (ActionBase & { kind: 'complete'; notes?: string })
   | (ActionBase & { kind: 'form'; templateId: string; formName: string; answers: FormAnswers })
+  | (ActionBase & {
+      kind: 'attachment'
+      attachmentKind: AttachmentKind
+      filename: string
+      /** SIGNATURE: who signed, and when (the moment Save was pressed, not when it is sent). */
+      signerName?: string
+      signedAt?: string
+    })
+
+export type AttachmentKind = 'PHOTO' | 'SIGNATURE'
+export type AttachmentAction = Extract<QueuedAction, { kind: 'attachment' }>
 
 type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never
 /** An action as it is queued (the queue stamps queuedAt). */
@@ -32,6 +46,7 @@ export interface Refusal {
   jobTitle: string
   kind: QueuedAction['kind']
   formName?: string
+  attachmentKind?: AttachmentKind
   status: number
   code: string
   /** What happened, for the worker, in full. */
@@ -86,6 +101,9 @@ function refusalMessage(error: ApiError): string {
     return `The job changed meanwhile (it may have been cancelled): ${error.message}`
   }
   if (error.code === 'FORM_REQUIRED') return `A required form is missing: ${error.message}`
+  if (error.code === 'PAYLOAD_TOO_LARGE' || error.code === 'UNSUPPORTED_MEDIA_TYPE') {
+    return `The server could not take this picture: ${error.message}`
+  }
   if (error.code === 'COMPLETION_REQUIREMENTS') return `Something the job needs is missing: ${error.message}`
   if (error.details.length > 0) {
     return `${error.message}: ${error.details.map((d) => `${d.path.replace(/^\/body\/answers\//, '')} ${d.message}`).join('; ')}`
@@ -94,9 +112,14 @@ function refusalMessage(error: ApiError): string {
 }
 
 /** "Your completion was not recorded" — what was lost, in the worker's words. */
-export function lostActionHeadline(refusal: Pick<Refusal, 'kind' | 'formName'>): string {
+export function lostActionHeadline(refusal: Pick<Refusal, 'kind' | 'formName' | 'attachmentKind'>): string {
   if (refusal.kind === 'start') return 'Your start was not recorded'
   if (refusal.kind === 'complete') return 'Your completion was not recorded'
+  if (refusal.kind === 'attachment') {
+    return refusal.attachmentKind === 'SIGNATURE'
+      ? 'The signature was not recorded'
+      : 'Your photo was not recorded'
+  }
   return `Your “${refusal.formName ?? 'form'}” answers were not recorded`
 }
 
@@ -110,6 +133,8 @@ export class OfflineQueue {
     private readonly storage: Storage,
     private readonly userId: string,
     private readonly now: () => Date = () => new Date(),
+    /** Where queued photos and signatures keep their bytes. */
+    readonly blobs: BlobStore | null = null,
   ) {
     this.state = { ...this.read(), sending: false, lastProblem: null }
   }
@@ -154,6 +179,16 @@ export class OfflineQueue {
     return queued
   }
 
+  /**
+   * Queues a photo or signature: its bytes are kept first, so an action in the queue always has them
+   * (a phone that dies between the two keeps an orphan blob, never an action without its picture).
+   */
+  async enqueueAttachment(action: Omit<AttachmentAction, 'queuedAt'>, blob: Blob): Promise<QueuedAction> {
+    if (!this.blobs) throw new Error('This queue keeps no pictures (no BlobStore)')
+    await this.blobs.put(action.key, blob)
+    return this.enqueue(action)
+  }
+
   dismissRefusal(key: string): void {
     this.update({ refusals: this.state.refusals.filter((refusal) => refusal.key !== key) })
   }
@@ -194,6 +229,9 @@ export class OfflineQueue {
         this.update({ lastProblem: outcome.reason }, false)
         return
       }
+      // Sent, or refused for good: its bytes are no longer needed (a refusal is not retried).
+      if (action.kind === 'attachment') await this.blobs?.delete(action.key).catch(() => undefined)
+      // Read after that wait: an action queued meanwhile stays.
       const actions = this.state.actions.filter((queued) => queued.key !== action.key)
       if (outcome.type === 'done') {
         this.update({ actions, lastProblem: null })
@@ -205,6 +243,7 @@ export class OfflineQueue {
         jobTitle: action.jobTitle,
         kind: action.kind,
         ...(action.kind === 'form' ? { formName: action.formName } : {}),
+        ...(action.kind === 'attachment' ? { attachmentKind: action.attachmentKind } : {}),
         status: outcome.status,
         code: outcome.code,
         message: outcome.message,

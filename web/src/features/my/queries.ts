@@ -5,8 +5,9 @@
 import { type QueryClient, useQuery, useQueryClient } from '@tanstack/react-query'
 import { api, unwrap } from '../../api/client'
 import { ApiError } from '../../api/errors'
-import type { QueuedAction } from './offline-queue'
-import type { FormAnswers, FormSubmission, MyJob } from './types'
+import type { BlobStore } from './blob-store'
+import type { AttachmentAction, QueuedAction } from './offline-queue'
+import type { FormAnswers, FormSubmission, MyAttachment, MyJob } from './types'
 
 interface MyDay {
   date: string
@@ -18,6 +19,7 @@ export const myKeys = {
   day: (date: string) => ['my', 'day', date] as const,
   job: (id: string) => ['my', 'job', id] as const,
   completion: (id: string) => ['my', 'completion', id] as const,
+  attachments: (id: string) => ['my', 'attachments', id] as const,
 }
 
 export function useMyDay(date: string) {
@@ -75,6 +77,40 @@ export function useMyCompletion(id: string, enabled = true) {
   })
 }
 
+/** The job's photos, signatures and files as the server has them; kept for offline use. */
+export function useMyAttachments(id: string) {
+  return useQuery({
+    queryKey: myKeys.attachments(id),
+    queryFn: async () =>
+      (await unwrap(api.GET('/my/jobs/{id}/attachments', { params: { path: { id } } }))).attachments,
+    networkMode: 'offlineFirst',
+  })
+}
+
+/** A queued photo or signature sent: the bytes are the raw body, the rest the query. */
+export async function uploadMyAttachment(action: AttachmentAction, blob: Blob): Promise<MyAttachment> {
+  const query = {
+    kind: action.attachmentKind,
+    filename: action.filename,
+    ...(action.signerName && { signerName: action.signerName }),
+    ...(action.signedAt && { signedAt: action.signedAt }),
+  }
+  const answer = api.POST('/my/jobs/{id}/attachments', {
+    params: { path: { id: action.jobId }, query, header: { 'Idempotency-Key': action.key } },
+    // The schema types the raw body as a string; the Blob goes as it is, with its own type.
+    body: blob as unknown as string,
+    bodySerializer: (body) => body,
+    headers: { 'Content-Type': blob.type || 'application/octet-stream' },
+  })
+  return (await unwrap(answer)).attachment
+}
+
+/** A queued picture whose bytes the phone lost (storage cleared): refused, as it can never be sent. */
+const PICTURE_LOST = new ApiError(410, {
+  error: 'The picture is no longer on this phone (its storage was cleared): take it again.',
+  code: 'PICTURE_LOST',
+})
+
 /**
  * `happenedAt`: when the worker did it, for an action sent later than it was made (the offline
  * queue's replay); the server takes its own clock without it.
@@ -115,8 +151,15 @@ export async function sendQueuedAction(
   queryClient: QueryClient,
   action: QueuedAction,
   queued = true,
+  blobs: BlobStore | null = null,
 ): Promise<void> {
-  if (action.kind === 'form') {
+  if (action.kind === 'attachment') {
+    const blob = await blobs?.get(action.key)
+    if (!blob) throw PICTURE_LOST
+    await uploadMyAttachment(action, blob)
+    void queryClient.invalidateQueries({ queryKey: myKeys.attachments(action.jobId) })
+    void queryClient.invalidateQueries({ queryKey: myKeys.completion(action.jobId) })
+  } else if (action.kind === 'form') {
     const submission = await submitForm(action.jobId, action.templateId, action.answers, action.key)
     showSubmission(queryClient, submission)
   } else {

@@ -14,8 +14,10 @@ import {
   useSyncExternalStore,
 } from 'react'
 import { ApiError } from '../../api/errors'
+import { IndexedDbBlobStore } from './blob-store'
 import {
   type ActionInput,
+  type AttachmentAction,
   classifyFailure,
   type NewAction,
   newIdempotencyKey,
@@ -26,6 +28,8 @@ import {
 } from './offline-queue'
 import { fetchMyJobFromServer, myKeys, sendQueuedAction } from './queries'
 import type { MyJob } from './types'
+
+type AttachmentInput = Omit<AttachmentAction, 'queuedAt' | 'key'>
 
 const RETRY_MS = 15_000
 /** Asking why an action was refused: tries, and the pause between them, while the connection settles. */
@@ -77,12 +81,14 @@ async function explainRefusal(action: QueuedAction, outcome: SendOutcome): Promi
 
 export function OfflineQueueProvider({ userId, children }: { userId: string; children: ReactNode }) {
   const queryClient = useQueryClient()
-  const [queue] = useState(() => new OfflineQueue(window.localStorage, userId))
+  const [queue] = useState(
+    () => new OfflineQueue(window.localStorage, userId, undefined, new IndexedDbBlobStore(userId)),
+  )
   const flush = useCallback(async () => {
     const before = queue.getState().actions.length
     await queue.flush(async (action): Promise<SendOutcome> => {
       try {
-        await sendQueuedAction(queryClient, action)
+        await sendQueuedAction(queryClient, action, true, queue.blobs)
         return { type: 'done' }
       } catch (error) {
         return explainRefusal(action, classifyFailure(error))
@@ -126,6 +132,22 @@ export function useQueue(): QueueState & QueueApi {
   const api = useQueueApi()
   const state = useSyncExternalStore(api.queue.subscribe, api.queue.getState)
   return { ...state, ...api }
+}
+
+/**
+ * Adds a photo or signature: always through the queue (its bytes kept on the phone first), then sent
+ * at once when there is a connection. Queued behind any older action, so a completion made after it
+ * is sent after it.
+ */
+export function useAddAttachment(): (input: AttachmentInput, blob: Blob) => Promise<void> {
+  const { queue, flush } = useQueueApi()
+  return useCallback(
+    async (input, blob) => {
+      await queue.enqueueAttachment({ ...input, key: newIdempotencyKey() }, blob)
+      void flush()
+    },
+    [queue, flush],
+  )
 }
 
 /** Sent, or kept on the phone to send later. */

@@ -16,6 +16,7 @@ const BROWSER_ZONE = Intl.DateTimeFormat().resolvedOptions().timeZone
 export function describeAction(action: QueuedAction): string {
   if (action.kind === 'start') return 'Start job'
   if (action.kind === 'complete') return 'Complete job'
+  if (action.kind === 'attachment') return action.attachmentKind === 'SIGNATURE' ? 'Signature' : 'Photo'
   return `Form “${action.formName}”`
 }
 

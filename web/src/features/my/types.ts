@@ -11,3 +11,4 @@ export type FieldType = FormField['type']
 export type FormSubmission = Schema<'FormSubmission'>
 export type FormAnswers = RequestBody<'/my/jobs/{id}/forms/{templateId}', 'post'>['answers']
 export type Completion = Schema<'Completion'>
+export type MyAttachment = Schema<'Attachment'>
