@@ -29,6 +29,7 @@ import { capConnections, type ServerLimits } from './http/server-limits.js'
 import { installUnroutedAnswers } from './http/unrouted.js'
 import { installValidators } from './http/validation.js'
 import { apiKeyAdminRoutes } from './modules/api-keys/admin-routes.js'
+import { archiveAdminRoutes } from './modules/archive/admin-routes.js'
 import { attachmentAdminRoutes } from './modules/attachments/admin-routes.js'
 import { myAttachmentRoutes } from './modules/attachments/my-routes.js'
 import { attachmentRoutes } from './modules/attachments/routes.js'
@@ -253,6 +254,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     ['pro-admin', automationAdminRoutes],
     ['pro-admin', executionAdminRoutes],
     ['admin', customerMessageAdminRoutes],
+    ['admin', archiveAdminRoutes],
   ]
   await registerApi(
     app,

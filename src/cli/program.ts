@@ -26,6 +26,7 @@ import {
   PLAN_TIERS,
 } from '../modules/organisations/service.js'
 import { startServer } from '../server.js'
+import { addArchiveCommands } from './archive.js'
 import { runClusterPrimary, runClusterWorker } from './cluster.js'
 import { runDemo } from './demo.js'
 import { DEFAULT_SIMULATION_SPEED, SIMULATION_TICK_MS } from './demo-simulate.js'
@@ -294,6 +295,7 @@ so that the stop after it goes AT_RISK.`,
     })
 
   addUserCommands(program, config, print, input)
+  addArchiveCommands(program, config, print)
   addSolveCommand(program, output)
   return program
 }
