@@ -10,6 +10,7 @@ import { CustomersPage } from '../features/customers/customers-page'
 import { WebhookLogsPage } from '../features/executions/webhook-logs-page'
 import { FleetPage } from '../features/fleet/fleet-page'
 import { FormTemplatesPage } from '../features/form-templates/form-templates-page'
+import { ImportPage } from '../features/imports/import-page'
 import { JobPage } from '../features/jobs/job-page'
 import { JobsPage } from '../features/jobs/jobs-page'
 import { myRoutes } from '../features/my/routes'
@@ -48,6 +49,7 @@ export const routes: RouteObject[] = [
       { path: 'series', element: <SeriesListPage /> },
       { path: 'series/:seriesId', element: <SeriesPage /> },
       { path: 'customers', element: <CustomersPage /> },
+      { path: 'import', element: <ImportPage /> },
       { path: 'fleet', element: <FleetPage /> },
       { path: 'shifts', element: <ShiftsPage /> },
       { path: 'team', element: <TeamPage /> },

@@ -9,6 +9,7 @@ import { useListParams } from '../../lib/search-params'
 import { Badge } from '../../ui/badge'
 import { Button } from '../../ui/button'
 import type { Column } from '../../ui/data-table'
+import { DownloadCsv } from '../../ui/download-csv'
 import { ListPage } from '../../ui/list-page'
 import { EditRecord } from '../../ui/record-loading'
 import { EmptyState } from '../../ui/states'
@@ -100,9 +101,15 @@ export function CustomersPage() {
       title="Customers"
       description="The places your team visits, with the defaults their jobs take."
       actions={
-        <Button variant="primary" onClick={() => setAdding(true)}>
-          Add customer
-        </Button>
+        <>
+          <DownloadCsv path="/customers/export.csv" query={{ search }} />
+          <Link className="btn" to="/import?kind=customers">
+            Import CSV
+          </Link>
+          <Button variant="primary" onClick={() => setAdding(true)}>
+            Add customer
+          </Button>
+        </>
       }
       filters={{
         params,

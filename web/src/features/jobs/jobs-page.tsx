@@ -10,6 +10,7 @@ import { formatDateTime } from '../../lib/time'
 import { Badge } from '../../ui/badge'
 import { Button } from '../../ui/button'
 import type { Column } from '../../ui/data-table'
+import { DownloadCsv } from '../../ui/download-csv'
 import { ListPage } from '../../ui/list-page'
 import { EmptyState } from '../../ui/states'
 import { useToast } from '../../ui/toast'
@@ -104,9 +105,26 @@ export function JobsPage() {
       title="Jobs"
       description="Every visit: what, for whom, when, and where it stands."
       actions={
-        <Button variant="primary" onClick={() => setCreating(true)}>
-          Create job
-        </Button>
+        <>
+          <DownloadCsv
+            path="/jobs/export.csv"
+            query={{
+              status,
+              priority,
+              customerId,
+              locationId,
+              targetDate,
+              timeZone: targetDate ? organisationZone : null,
+              search,
+            }}
+          />
+          <Link className="btn" to="/import?kind=jobs">
+            Import CSV
+          </Link>
+          <Button variant="primary" onClick={() => setCreating(true)}>
+            Create job
+          </Button>
+        </>
       }
       filters={{
         params,
