@@ -137,8 +137,7 @@ function checkRoute(ctx: Context, planned: PlannedRoute, out: Violation[]): numb
     const leg = location * ctx.n + job.location
     const travelTime = ctx.duration[leg]! / speed
     distance += ctx.distance[leg]!
-    if (stop.arrival < time + travelTime - TIME_EPS)
-      flag('TRAVEL_TOO_FAST', `${at} arrives before it could`)
+    if (stop.arrival < time + travelTime - TIME_EPS) flag('TRAVEL_TOO_FAST', `${at} arrives before it could`)
     const earliest = job.window ? job.window[0] : Number.NEGATIVE_INFINITY
     if (stop.serviceStart < Math.max(stop.arrival, earliest) - TIME_EPS)
       flag('EARLY_START', `${at} starts before arrival or its window`)

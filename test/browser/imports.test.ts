@@ -223,5 +223,63 @@ for (const dialect of BROWSER_DIALECTS) {
       expect(rows).toHaveLength(12)
       expect(watched.problems).toEqual([])
     })
+
+    it('downloads the team, fleet, shifts and series lists as CSV, as filtered', async () => {
+      const { location } = await api<{ location: { id: string } }>('POST', '/locations', {
+        name: 'North, depot',
+        code: 'NTH',
+        latitude: 53.5,
+        longitude: -2.2,
+        timezone: 'Europe/London',
+      })
+      const { vehicle } = await api<{ vehicle: { id: string } }>('POST', '/vehicles', {
+        name: '=Van 1',
+        locationId: location.id,
+      })
+      await api('POST', '/shifts', {
+        userId: acme.worker.id,
+        locationId: location.id,
+        vehicleId: vehicle.id,
+        day: 'MONDAY',
+        startTime: '08:00',
+        endTime: '16:00',
+      })
+      await api('POST', '/job-series', {
+        job: { title: 'Weekly clean' },
+        rrule: 'FREQ=WEEKLY',
+        startDate: '2027-01-04',
+      })
+      const download = async (path: string, name = 'Download CSV') => {
+        await page.goto(path)
+        const [file] = await Promise.all([
+          page.waitForEvent('download'),
+          page.getByRole('button', { name }).first().click(),
+        ])
+        return {
+          name: file.suggestedFilename(),
+          lines: (await readFile((await file.path()) as string, 'utf8')).trim().split('\r\n'),
+        }
+      }
+      const team = await download('/team?role=WORKER')
+      expect(team.name).toBe('team.csv')
+      expect(team.lines).toHaveLength(2)
+      expect(team.lines[1]).toContain(acme.worker.email)
+      const vehicles = await download('/fleet', 'Download CSV')
+      expect(vehicles.name).toBe('depots.csv')
+      expect(vehicles.lines[1]).toContain('"North, depot",NTH')
+      await page.goto('/fleet')
+      const [van] = await Promise.all([
+        page.waitForEvent('download'),
+        page.getByRole('region', { name: 'Vehicles' }).getByRole('button', { name: 'Download CSV' }).click(),
+      ])
+      const vans = (await readFile((await van.path()) as string, 'utf8')).trim().split('\r\n')
+      expect(vans[1]).toContain(',\'=Van 1,"North, depot",')
+      const shifts = await download(`/shifts?depot=${location.id}`)
+      expect(shifts.name).toBe('shifts-NTH.csv')
+      expect(shifts.lines[1]).toContain(`${acme.worker.name},MONDAY,08:00,16:00`)
+      const series = await download('/series')
+      expect(series.lines[1]).toContain('Weekly clean,,FREQ=WEEKLY,2027-01-04')
+      expect(watched.problems).toEqual([])
+    })
   })
 }

@@ -6,11 +6,13 @@ import type { ListParams } from '../../lib/search-params'
 import { Badge } from '../../ui/badge'
 import { Button } from '../../ui/button'
 import type { Column } from '../../ui/data-table'
+import { DownloadListCsv } from '../../ui/download-list-csv'
 import { PagedTable } from '../../ui/list-page'
 import { EditRecord } from '../../ui/record-loading'
 import { EmptyState } from '../../ui/states'
 import { useToast } from '../../ui/toast'
 import { DepotDialog } from './depot-dialog'
+import { allDepots, DEPOT_CSV } from './fleet-csv'
 import { type Depot, useDeleteDepot, useDepot, useDepotPage } from './queries'
 import { ConfirmDeletion, RowActions } from './record-actions'
 
@@ -81,6 +83,7 @@ export function DepotsSection({
     <section className="section" aria-labelledby="depots-title">
       <div className="section-header">
         <h2 id="depots-title">Depots</h2>
+        <DownloadListCsv filename="depots.csv" columns={DEPOT_CSV} load={allDepots} />
       </div>
       <PagedTable
         label="Depots"

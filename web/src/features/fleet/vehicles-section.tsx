@@ -7,11 +7,13 @@ import type { ListParams } from '../../lib/search-params'
 import { Badge } from '../../ui/badge'
 import { Button } from '../../ui/button'
 import type { Column } from '../../ui/data-table'
+import { DownloadListCsv } from '../../ui/download-list-csv'
 import { FilterRow } from '../../ui/filters'
 import { NoMatches, PagedTable } from '../../ui/list-page'
 import { EditRecord } from '../../ui/record-loading'
 import { EmptyState } from '../../ui/states'
 import { useToast } from '../../ui/toast'
+import { allVehicles, VEHICLE_CSV } from './fleet-csv'
 import { useDeleteVehicle, useVehicle, useVehicles, type Vehicle } from './queries'
 import { ConfirmDeletion, RowActions } from './record-actions'
 import { VehicleDialog } from './vehicle-dialog'
@@ -101,6 +103,11 @@ export function VehiclesSection({
     <section className="section" aria-labelledby="vehicles-title">
       <div className="section-header">
         <h2 id="vehicles-title">Vehicles</h2>
+        <DownloadListCsv
+          filename="vehicles.csv"
+          columns={VEHICLE_CSV}
+          load={() => allVehicles(depotFilter)}
+        />
       </div>
       <FilterRow
         params={params}

@@ -4,6 +4,7 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { api, unwrap } from '../../api/client'
 import type { RequestBody, Schema } from '../../api/types'
+import { allPages, type CsvColumn } from '../../lib/csv'
 
 export type SeriesListed = Schema<'JobSeriesListed'>
 export type SeriesDetail = Schema<'JobSeriesDetail'>
@@ -23,6 +24,27 @@ export function useSeriesList(page: number) {
     placeholderData: keepPreviousData,
   })
 }
+
+/** Every series, for the list's CSV. */
+export const allSeries = () =>
+  allPages(async (page) => {
+    const { series, pagination } = await unwrap(
+      api.GET('/job-series', { params: { query: { page, limit: 100 } } }),
+    )
+    return { items: series, total: pagination.total }
+  })
+
+export const SERIES_CSV: CsvColumn<SeriesListed>[] = [
+  { header: 'id', value: (s) => s.id },
+  { header: 'title', value: (s) => s.job.title },
+  { header: 'customerId', value: (s) => s.job.customerId },
+  { header: 'rule', value: (s) => s.rrule },
+  { header: 'startDate', value: (s) => s.startDate },
+  { header: 'endDate', value: (s) => s.endDate },
+  { header: 'nextDate', value: (s) => s.nextDate },
+  { header: 'timeZone', value: (s) => s.timeZone },
+  { header: 'createdAt', value: (s) => s.createdAt },
+]
 
 export function useSeries(id: string | null | undefined) {
   return useQuery({

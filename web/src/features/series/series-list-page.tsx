@@ -7,11 +7,12 @@ import { useListParams } from '../../lib/search-params'
 import { Badge } from '../../ui/badge'
 import { Button } from '../../ui/button'
 import type { Column } from '../../ui/data-table'
+import { DownloadListCsv } from '../../ui/download-list-csv'
 import { ListPage } from '../../ui/list-page'
 import { EmptyState } from '../../ui/states'
 import { useToast } from '../../ui/toast'
 import { useCustomer } from '../customers/queries'
-import { type SeriesListed, useSeriesList } from './queries'
+import { allSeries, SERIES_CSV, type SeriesListed, useSeriesList } from './queries'
 import { shortDate, storedSeriesWords, todayIn } from './rule'
 import { SeriesDialog } from './series-dialog'
 import './series.css'
@@ -75,9 +76,12 @@ export function SeriesListPage() {
       title="Series"
       description="Visits that repeat: each becomes a job a few weeks ahead, on its own date."
       actions={
-        <Button variant="primary" onClick={() => setCreating(true)}>
-          Create series
-        </Button>
+        <>
+          <DownloadListCsv filename="series.csv" columns={SERIES_CSV} load={allSeries} />
+          <Button variant="primary" onClick={() => setCreating(true)}>
+            Create series
+          </Button>
+        </>
       }
       table={{
         label: 'Series',

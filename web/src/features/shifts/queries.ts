@@ -4,6 +4,7 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { api, unwrap } from '../../api/client'
 import type { RequestBody, Schema } from '../../api/types'
+import { allPages, type CsvColumn } from '../../lib/csv'
 
 export type Shift = Schema<'Shift'>
 export type Weekday = Shift['day']
@@ -21,6 +22,26 @@ export const WEEKDAYS: { value: Weekday; label: string; short: string }[] = [
 ]
 
 export const dayLabel = (day: Weekday) => WEEKDAYS.find((d) => d.value === day)?.label ?? day
+
+/** Every shift of the depot, all pages: the list's CSV. */
+export const allDepotShifts = (locationId: string) =>
+  allPages(async (page) => {
+    const { shifts, pagination } = await unwrap(
+      api.GET('/shifts', { params: { query: { page, limit: 100, locationId } } }),
+    )
+    return { items: shifts, total: pagination.total }
+  })
+
+export const SHIFT_CSV: CsvColumn<Shift>[] = [
+  { header: 'id', value: (s) => s.id },
+  { header: 'worker', value: (s) => s.user.name },
+  { header: 'day', value: (s) => s.day },
+  { header: 'startTime', value: (s) => s.startTime },
+  { header: 'endTime', value: (s) => s.endTime },
+  { header: 'vehicle', value: (s) => s.vehicle.name },
+  { header: 'depot', value: (s) => s.location.name },
+  { header: 'breaks', value: (s) => s.breaks.map((b) => `${b.startTime}–${b.endTime}`).join('; ') },
+]
 
 export function useDepotShifts(locationId: string | undefined, page: number) {
   const query = { page, limit: GRID_PAGE_SIZE, locationId: locationId ?? '' }

@@ -8,12 +8,13 @@ import { useDepots } from '../../app/time-zone'
 import { useListParams } from '../../lib/search-params'
 import { Button, ButtonLink } from '../../ui/button'
 import { Dialog } from '../../ui/dialog'
+import { DownloadListCsv } from '../../ui/download-list-csv'
 import { Field } from '../../ui/form'
 import { PageHeader } from '../../ui/page-header'
 import { Pager } from '../../ui/pager'
 import { EmptyState, ErrorState, LoadingState } from '../../ui/states'
 import { useToast } from '../../ui/toast'
-import { type Shift, useDepotShifts, useShift, type Weekday } from './queries'
+import { allDepotShifts, SHIFT_CSV, type Shift, useDepotShifts, useShift, type Weekday } from './queries'
 import { ShiftDateDialog } from './shift-date-dialog'
 import { ShiftDialog } from './shift-dialog'
 import { WeekGrid } from './week-grid'
@@ -37,9 +38,16 @@ export function ShiftsPage() {
       description="The weekly pattern of who works when, in which vehicle, from which depot."
       actions={
         depot && (
-          <Button variant="primary" onClick={() => setAdding({})}>
-            Add shift
-          </Button>
+          <>
+            <DownloadListCsv
+              filename={`shifts-${depot.code || depot.name}.csv`}
+              columns={SHIFT_CSV}
+              load={() => allDepotShifts(depot.id)}
+            />
+            <Button variant="primary" onClick={() => setAdding({})}>
+              Add shift
+            </Button>
+          </>
         )
       }
     />

@@ -3,6 +3,7 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { api, unwrap } from '../../api/client'
 import type { QueryParams, RequestBody, Schema } from '../../api/types'
+import { allPages, type CsvColumn } from '../../lib/csv'
 
 export type User = Schema<'User'>
 export type UserRole = User['role']
@@ -17,6 +18,24 @@ export function useUsers(page: number, filters: UserFilters) {
     placeholderData: keepPreviousData,
   })
 }
+
+/** Everyone the filters match, all pages: the list's CSV. */
+export const allUsers = (filters: UserFilters) =>
+  allPages(async (page) => {
+    const query = { page, limit: 100, ...filters }
+    const { users, pagination } = await unwrap(api.GET('/team/users', { params: { query } }))
+    return { items: users, total: pagination.total }
+  })
+
+export const USER_CSV: CsvColumn<User>[] = [
+  { header: 'id', value: (u) => u.id },
+  { header: 'name', value: (u) => u.name },
+  { header: 'email', value: (u) => u.email },
+  { header: 'role', value: (u) => u.role },
+  { header: 'isActive', value: (u) => u.isActive },
+  { header: 'colour', value: (u) => u.colour },
+  { header: 'createdAt', value: (u) => u.createdAt },
+]
 
 function useInvalidate() {
   const queryClient = useQueryClient()

@@ -11,6 +11,7 @@ import { Button } from '../../ui/button'
 import { ConfirmDialog } from '../../ui/confirm-dialog'
 import type { Column } from '../../ui/data-table'
 import { DateTime } from '../../ui/date-time'
+import { DownloadListCsv } from '../../ui/download-list-csv'
 import { ListPage } from '../../ui/list-page'
 import { EmptyState } from '../../ui/states'
 import { useToast } from '../../ui/toast'
@@ -18,7 +19,16 @@ import { colourOf } from '../board/worker-colour'
 import { AbsencesDialog } from './absences-dialog'
 import { ColourSwatch } from './colour-choices'
 import { SetPasswordDialog } from './password-dialog'
-import { ROLES, roleLabel, type User, type UserRole, useSetUserActive, useUsers } from './queries'
+import {
+  allUsers,
+  ROLES,
+  roleLabel,
+  USER_CSV,
+  type User,
+  type UserRole,
+  useSetUserActive,
+  useUsers,
+} from './queries'
 import { AddUserDialog, EditUserDialog } from './user-dialogs'
 
 const STATES = [
@@ -33,11 +43,12 @@ export function TeamPage() {
   const role = params.get('role') as UserRole | undefined
   const state = params.get('state')
   const search = params.get('q')
-  const users = useUsers(params.page, {
+  const filters = {
     ...(role ? { role } : {}),
     ...(state ? { isActive: state === 'active' } : {}),
     ...(search ? { search } : {}),
-  })
+  }
+  const users = useUsers(params.page, filters)
   const setActive = useSetUserActive()
   const toast = useToast()
   const [adding, setAdding] = useState(false)
@@ -153,11 +164,14 @@ export function TeamPage() {
       title="Team"
       description="Workers, dispatchers and admins of your organisation."
       actions={
-        canManage && (
-          <Button variant="primary" onClick={() => setAdding(true)}>
-            Add member
-          </Button>
-        )
+        <>
+          <DownloadListCsv filename="team.csv" columns={USER_CSV} load={() => allUsers(filters)} />
+          {canManage && (
+            <Button variant="primary" onClick={() => setAdding(true)}>
+              Add member
+            </Button>
+          )}
+        </>
       }
       filters={{
         params,
