@@ -9,6 +9,7 @@ import { EnRouteBadge, LateBadge, PendingBadge, RiskBadge, ShownStatusBadge } fr
 import { geoUrl } from './navigate'
 import type { QueuedAction } from './offline-queue'
 import { isCompletionPending, missingForms } from './pending'
+import { useMyCompletion } from './queries'
 import type { MyJob } from './types'
 
 export function JobCard({ job, pending, now }: { job: MyJob; pending: QueuedAction[]; now: number }) {
@@ -19,6 +20,9 @@ export function JobCard({ job, pending, now }: { job: MyJob; pending: QueuedActi
   const place = placeOf(job)
   const address = addressOf(job)
   const completing = isCompletionPending(pending)
+  // Read while online (the service worker keeps it), so the checklist is on the phone in a dead zone
+  // for a job that was never opened with a connection.
+  useMyCompletion(job.id, job.status === 'ASSIGNED' || job.status === 'IN_PROGRESS')
   const look = completing ? 'completing' : job.status.toLowerCase()
   return (
     <article className={`card my-card my-card-${look}`} aria-labelledby={titleId} data-job-id={job.id}>

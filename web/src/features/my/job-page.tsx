@@ -215,7 +215,8 @@ function JobActions({
   const [error, setError] = useState<unknown>(null)
   const [notes, setNotes] = useState('')
   const missing = missingForms(job)
-  const completion = useMyCompletion(job.id, job.status === 'IN_PROGRESS')
+  // Read before the start too: a job started in a dead zone still shows what completing it needs.
+  const completion = useMyCompletion(job.id, job.status === 'ASSIGNED' || job.status === 'IN_PROGRESS')
 
   if (job.status !== 'ASSIGNED' && job.status !== 'IN_PROGRESS') return null
   const kind = job.status === 'ASSIGNED' ? 'start' : 'complete'
