@@ -1,11 +1,20 @@
 // An import under way (a progress bar over the bytes of the file the server has read, and the rows so
 // far) and its outcome: what it created, updated, left unchanged or refused — each refused row with
 // its row number, field and the reason — and, for a check, the first rows as they were read.
-import type { ReactNode } from 'react'
+import { type ReactNode, useEffect, useRef } from 'react'
 import type { ImportField, ImportKind } from './import-fields'
 import type { Import } from './queries'
 
 const count = (n: number) => n.toLocaleString('en-GB')
+
+/** A section that comes into view when it appears (the button that made it may be far above or below). */
+function useShownOnArrival() {
+  const ref = useRef<HTMLElement>(null)
+  useEffect(() => {
+    ref.current?.scrollIntoView?.({ block: 'nearest', behavior: 'smooth' })
+  }, [])
+  return ref
+}
 
 export function ImportProgress({
   progress,
@@ -19,8 +28,9 @@ export function ImportProgress({
   const total = progress?.bytesTotal ?? fileSize ?? 0
   const read = progress?.bytesRead ?? 0
   const percent = total > 0 ? Math.min(100, Math.round((read / total) * 100)) : 0
+  const ref = useShownOnArrival()
   return (
-    <section className="card" aria-labelledby="import-progress">
+    <section className="card" aria-labelledby="import-progress" ref={ref}>
       <div className="card-body stack">
         <h2 id="import-progress">{verb}…</h2>
         <progress className="import-bar" aria-label={`${verb} the file`} value={percent} max={100} />
@@ -48,8 +58,9 @@ export function ImportOutcome({
   const labels = new Map(fields.map((field) => [field.name, field.label]))
   const shown = fields.filter((field) => outcome.sample.some((row) => row[field.name] !== undefined))
   const title = outcome.status === 'FAILED' ? 'The file could not be read' : check ? 'The check' : 'Imported'
+  const ref = useShownOnArrival()
   return (
-    <section className="card" aria-labelledby="import-outcome">
+    <section className="card" aria-labelledby="import-outcome" ref={ref}>
       <div className="card-body stack">
         <h2 id="import-outcome">{title}</h2>
         {outcome.failure && <p className="field-error">{outcome.failure}</p>}
