@@ -281,5 +281,61 @@ for (const dialect of BROWSER_DIALECTS) {
       expect(series.lines[1]).toContain('Weekly clean,,FREQ=WEEKLY,2027-01-04')
       expect(watched.problems).toEqual([])
     })
+
+    it("downloads the admin's settings lists (API keys without key material, automations, form templates)", async () => {
+      const created = await api<{ apiKey: { id: string }; secret?: string; key?: string }>(
+        'POST',
+        '/api-keys',
+        {
+          name: '@Nightly sync',
+          scopes: ['read'],
+        },
+      )
+      await api('POST', '/automations', {
+        name: 'Tell the ERP',
+        event: 'JOB_CREATED',
+        url: 'https://erp.example.com/hooks/T0K3N?sig=abc',
+      })
+      await api('POST', '/form-templates', {
+        name: 'Boiler check',
+        description: 'Every visit',
+        appliesTo: 'ALL_JOBS',
+        fields: [{ key: 'notes', label: 'Notes', type: 'LONG_TEXT' }],
+      })
+      const admin = await openPage(browser, server.url)
+      try {
+        await signIn(admin.page, acme.admin, '/settings/api-keys')
+        const download = async (path: string) => {
+          await admin.page.goto(path)
+          const [file] = await Promise.all([
+            admin.page.waitForEvent('download'),
+            admin.page.getByRole('button', { name: 'Download CSV' }).click(),
+          ])
+          return {
+            name: file.suggestedFilename(),
+            text: await readFile((await file.path()) as string, 'utf8'),
+          }
+        }
+        const keys = await download('/settings/api-keys')
+        expect(keys.name).toBe('api-keys.csv')
+        expect(keys.text).toContain(`${created.apiKey.id},'@Nightly sync,read,`)
+        // Whatever the create answer called the secret, none of it is in the file.
+        const secret = JSON.stringify(created).match(/"(?:secret|key|token)":"([^"]+)"/)?.[1]
+        expect(secret).toBeTruthy()
+        expect(keys.text).not.toContain(secret as string)
+        const automations = await download('/settings/automations?event=JOB_CREATED')
+        expect(automations.name).toBe('automations.csv')
+        expect(automations.text).toContain('Tell the ERP,JOB_CREATED,SEND_WEBHOOK,erp.example.com,true,')
+        expect(automations.text).not.toContain('T0K3N')
+        const none = await download('/settings/automations?event=JOB_COMPLETED')
+        expect(none.text.trim().split('\r\n')).toHaveLength(1)
+        const templates = await download('/settings/form-templates')
+        expect(templates.name).toBe('form-templates.csv')
+        expect(templates.text).toContain('Boiler check,Every visit,ALL_JOBS,,Notes,true,')
+        expect(admin.problems).toEqual([])
+      } finally {
+        await admin.page.context().close()
+      }
+    })
   })
 }

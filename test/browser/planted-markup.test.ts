@@ -323,6 +323,26 @@ for (const dialect of BROWSER_DIALECTS) {
         await expectText(page, 'the Edit customer dialog', [TEXT.depot])
       })
 
+      it("the import page: a file's column names and cells", async () => {
+        const header = planted('Column')
+        const cell = planted('Cell')
+        const quoted = (row: string[]) => row.map((text) => `"${text.replace(/"/g, '""')}"`).join(',')
+        const text = [
+          quoted(['externalId', 'name', 'latitude', 'longitude', header]),
+          quoted(['P-1', cell, '53.5', '-2.2', 'x']),
+        ]
+        await page.goto('/import?kind=customers')
+        await page.getByLabel('CSV file').setInputFiles({
+          name: 'planted.csv',
+          mimeType: 'text/csv',
+          buffer: Buffer.from(`${text.join('\r\n')}\r\n`),
+        })
+        await expectText(page, 'the import mapping', [`Not imported: ${header}.`])
+        await page.getByRole('button', { name: 'Check the file' }).click()
+        await page.getByRole('table', { name: 'First rows as read' }).waitFor()
+        await expectText(page, 'the import check', [cell])
+      })
+
       it('the fleet, shifts and team', async () => {
         await page.goto('/fleet')
         await expectText(page, 'the fleet page', [

@@ -1,4 +1,4 @@
-// CSV made in the browser for the smaller lists (series, team, shifts, fleet), by the rules the
+// CSV made in the browser for the smaller lists (series, team, shifts, fleet, settings lists), by the rules the
 // server's exports follow (src/modules/imports/csv-export.ts): a header row, cells quoted when they
 // hold a comma, quote or line break, and text that a spreadsheet would run as a formula (= + - @, tab,
 // CR) prefixed with ' — a plain number such as -2.2346 stays a number.

@@ -8,11 +8,20 @@ import { Button } from '../../ui/button'
 import { ConfirmDialog } from '../../ui/confirm-dialog'
 import type { Column } from '../../ui/data-table'
 import { DateTime } from '../../ui/date-time'
+import { DownloadListCsv } from '../../ui/download-list-csv'
 import { ListPage } from '../../ui/list-page'
 import { EmptyState } from '../../ui/states'
 import { useToast } from '../../ui/toast'
 import { CreateKeyDialog } from './create-key-dialog'
-import { type ApiKey, type KeyStatus, keyStatus, useApiKeys, useRevokeApiKey } from './queries'
+import {
+  API_KEY_CSV,
+  type ApiKey,
+  allApiKeys,
+  type KeyStatus,
+  keyStatus,
+  useApiKeys,
+  useRevokeApiKey,
+} from './queries'
 import { RotateKeyDialog } from './rotate-key-dialog'
 import { ScopeBadges } from './scope-badges'
 
@@ -94,9 +103,16 @@ export function ApiKeysPage() {
       title="API keys"
       description="Keys let your ERP, CRM or scripts use the fieldservice API. Each key is shown once, when it is created. Keep keys out of client-side code and public repositories."
       actions={
-        <Button variant="primary" onClick={() => setCreating(true)}>
-          Create API key
-        </Button>
+        <>
+          <DownloadListCsv
+            filename="api-keys.csv"
+            columns={API_KEY_CSV}
+            load={() => allApiKeys(includeRevoked)}
+          />
+          <Button variant="primary" onClick={() => setCreating(true)}>
+            Create API key
+          </Button>
+        </>
       }
       toolbar={
         <div className="row" style={{ justifyContent: 'space-between' }}>

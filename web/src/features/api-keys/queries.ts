@@ -2,6 +2,7 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { api, unwrap } from '../../api/client'
 import type { RequestBody, Schema } from '../../api/types'
+import { allPages, type CsvColumn } from '../../lib/csv'
 
 export type ApiKey = Schema<'ApiKey'>
 export type ApiKeyScope = ApiKey['scopes'][number]
@@ -15,6 +16,26 @@ export function useApiKeys(page: number, includeRevoked: boolean) {
     placeholderData: keepPreviousData,
   })
 }
+
+/** Every key the list's filter shows (all its pages), for Download CSV. */
+export const allApiKeys = (includeRevoked: boolean) =>
+  allPages(async (page) => {
+    const query = { page, limit: 100, includeRevoked }
+    const { apiKeys, pagination } = await unwrap(api.GET('/api-keys', { params: { query } }))
+    return { items: apiKeys, total: pagination.total }
+  })
+
+/** Names, scopes and dates only: a download is shared more freely than the screen (no key material). */
+export const API_KEY_CSV: CsvColumn<ApiKey>[] = [
+  { header: 'id', value: (k) => k.id },
+  { header: 'name', value: (k) => k.name },
+  { header: 'scopes', value: (k) => k.scopes.join(' ') },
+  { header: 'rateLimitPerMinute', value: (k) => k.rateLimitPerMinute },
+  { header: 'createdAt', value: (k) => k.createdAt },
+  { header: 'lastUsedAt', value: (k) => k.lastUsedAt },
+  { header: 'expiresAt', value: (k) => k.expiresAt },
+  { header: 'revokedAt', value: (k) => k.revokedAt },
+]
 
 function useInvalidateKeys() {
   const queryClient = useQueryClient()

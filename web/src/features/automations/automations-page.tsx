@@ -6,12 +6,13 @@ import { useListParams } from '../../lib/search-params'
 import { Button, ButtonLink } from '../../ui/button'
 import type { Column } from '../../ui/data-table'
 import { DateTime } from '../../ui/date-time'
+import { DownloadListCsv } from '../../ui/download-list-csv'
 import { ListPage } from '../../ui/list-page'
 import { EmptyState } from '../../ui/states'
 import { CreateAutomationDialog } from './automation-form-dialog'
 import { AutomationStatus } from './automation-status'
 import { EVENTS, type EventName, eventLabel } from './events'
-import { type Automation, useAutomations } from './queries'
+import { AUTOMATION_CSV, type Automation, allAutomations, useAutomations } from './queries'
 
 const STATES = [
   { value: 'active', label: 'Active' },
@@ -50,6 +51,11 @@ export function AutomationsPage() {
       actions={
         <>
           <ButtonLink to="/settings/webhook-logs">View logs</ButtonLink>
+          <DownloadListCsv
+            filename="automations.csv"
+            columns={AUTOMATION_CSV}
+            load={() => allAutomations(filters)}
+          />
           <Button variant="primary" onClick={() => setCreating(true)}>
             Create automation
           </Button>

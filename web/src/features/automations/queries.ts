@@ -3,6 +3,7 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { api, unwrap } from '../../api/client'
 import type { QueryParams, RequestBody, Schema } from '../../api/types'
+import { allPages, type CsvColumn } from '../../lib/csv'
 
 export type Automation = Schema<'Automation'>
 export type AutomationFilters = Omit<QueryParams<'/automations'>, 'page' | 'limit'>
@@ -15,6 +16,34 @@ export function useAutomations(page: number, filters: AutomationFilters, limit =
     queryFn: () => unwrap(api.GET('/automations', { params: { query } })),
     placeholderData: keepPreviousData,
   })
+}
+
+/** Every automation the list's filters show (all its pages), for Download CSV. */
+export const allAutomations = (filters: AutomationFilters) =>
+  allPages(async (page) => {
+    const query = { page, limit: 100, ...filters }
+    const { automations, pagination } = await unwrap(api.GET('/automations', { params: { query } }))
+    return { items: automations, total: pagination.total }
+  })
+
+/** The endpoint's host only: a webhook URL's path or query often is itself a credential (Slack-style). */
+export const AUTOMATION_CSV: CsvColumn<Automation>[] = [
+  { header: 'id', value: (a) => a.id },
+  { header: 'name', value: (a) => a.name },
+  { header: 'event', value: (a) => a.event },
+  { header: 'action', value: (a) => a.action },
+  { header: 'endpointHost', value: (a) => hostOf(a.url) },
+  { header: 'isActive', value: (a) => a.isActive },
+  { header: 'createdAt', value: (a) => a.createdAt },
+  { header: 'updatedAt', value: (a) => a.updatedAt },
+]
+
+function hostOf(url: string): string {
+  try {
+    return new URL(url).host
+  } catch {
+    return ''
+  }
 }
 
 export function useAutomation(id: string) {

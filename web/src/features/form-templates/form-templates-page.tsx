@@ -8,11 +8,14 @@ import { Button } from '../../ui/button'
 import { ConfirmDialog } from '../../ui/confirm-dialog'
 import type { Column } from '../../ui/data-table'
 import { DateTime } from '../../ui/date-time'
+import { DownloadListCsv } from '../../ui/download-list-csv'
 import { ListPage } from '../../ui/list-page'
 import { EmptyState } from '../../ui/states'
 import { useToast } from '../../ui/toast'
 import { TYPE_LABELS } from './fields-editor'
 import {
+  allFormTemplates,
+  FORM_TEMPLATE_CSV,
   type FormTemplate,
   useDeleteFormTemplate,
   useFormTemplates,
@@ -98,9 +101,16 @@ export function FormTemplatesPage() {
       title="Form templates"
       description="Checklists and reports your workers fill in on a job in My day. A job that needs an active form cannot be completed until it is filled in."
       actions={
-        <Button variant="primary" onClick={() => setEditing('new')}>
-          Create form template
-        </Button>
+        <>
+          <DownloadListCsv
+            filename="form-templates.csv"
+            columns={FORM_TEMPLATE_CSV}
+            load={allFormTemplates}
+          />
+          <Button variant="primary" onClick={() => setEditing('new')}>
+            Create form template
+          </Button>
+        </>
       }
       table={{
         label: 'Form templates',

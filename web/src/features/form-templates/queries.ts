@@ -3,6 +3,8 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { api, unwrap } from '../../api/client'
 import type { RequestBody } from '../../api/types'
+import { allPages, type CsvColumn } from '../../lib/csv'
+import type { FormTemplate } from '../my/types'
 
 export type { FormField, FormTemplate } from '../my/types'
 
@@ -18,6 +20,27 @@ export function useFormTemplates(page: number) {
     placeholderData: keepPreviousData,
   })
 }
+
+/** Every template (all pages), for Download CSV. */
+export const allFormTemplates = () =>
+  allPages(async (page) => {
+    const query = { page, limit: 100 }
+    const { formTemplates, pagination } = await unwrap(api.GET('/form-templates', { params: { query } }))
+    return { items: formTemplates, total: pagination.total }
+  })
+
+/** One row per template; its fields as their labels (the full definitions stay in the API). */
+export const FORM_TEMPLATE_CSV: CsvColumn<FormTemplate>[] = [
+  { header: 'id', value: (t) => t.id },
+  { header: 'name', value: (t) => t.name },
+  { header: 'description', value: (t) => t.description },
+  { header: 'appliesTo', value: (t) => t.appliesTo },
+  { header: 'tagId', value: (t) => t.tagId },
+  { header: 'fields', value: (t) => t.fields.map((field) => field.label).join('; ') },
+  { header: 'isActive', value: (t) => t.isActive },
+  { header: 'createdAt', value: (t) => t.createdAt },
+  { header: 'updatedAt', value: (t) => t.updatedAt },
+]
 
 export function useTags() {
   const query = { page: 1, limit: 100 }
