@@ -78,6 +78,11 @@ export function JobAttachments({ jobId, timeZone }: { jobId: string; timeZone: s
   const isAdmin = useSession().user.role === 'ADMIN'
   const input = useRef<HTMLInputElement>(null)
   const [deleting, setDeleting] = useState<Attachment | null>(null)
+  const deleteButton = (a: Attachment) => (
+    <Button size="sm" variant="ghost" onClick={() => setDeleting(a)} aria-label={`Delete ${describe(a)}`}>
+      Delete
+    </Button>
+  )
   const all = attachments.data ?? []
   const pictures = all.filter((a) => a.thumbnailUrl !== null)
   const files = all.filter((a) => a.thumbnailUrl === null)
@@ -137,16 +142,7 @@ export function JobAttachments({ jobId, timeZone }: { jobId: string; timeZone: s
                         {a.kind === 'SIGNATURE' ? (a.signerName ?? '') : 'Photo'}
                         <span className="muted"> · {when(a)}</span>
                       </span>
-                      {isAdmin && (
-                        <Button
-                          size="sm"
-                          variant="ghost"
-                          onClick={() => setDeleting(a)}
-                          aria-label={`Delete ${describe(a)}`}
-                        >
-                          Delete
-                        </Button>
-                      )}
+                      {isAdmin && deleteButton(a)}
                     </li>
                   ))}
                 </ul>
@@ -159,16 +155,7 @@ export function JobAttachments({ jobId, timeZone }: { jobId: string; timeZone: s
                         {a.filename}
                       </a>
                       <span className="muted"> · {when(a)}</span>
-                      {isAdmin && (
-                        <Button
-                          size="sm"
-                          variant="ghost"
-                          onClick={() => setDeleting(a)}
-                          aria-label={`Delete ${describe(a)}`}
-                        >
-                          Delete
-                        </Button>
-                      )}
+                      {isAdmin && deleteButton(a)}
                     </li>
                   ))}
                 </ul>
