@@ -2,8 +2,10 @@
 // sign in), change a role, deactivate with confirmation; change a worker's colour (by pointer and by
 // keyboard); rename the organisation, with the server's field error next to the field; the not-found
 // page.
+import { readFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { gunzipSync } from 'node:zlib'
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { BROWSER_DIALECTS } from '../helpers.js'
@@ -202,6 +204,24 @@ for (const dialect of BROWSER_DIALECTS) {
       expect(await page.getByRole('link', { name: 'Admin API playground' }).getAttribute('href')).toBe(
         '/v1/admin/docs',
       )
+    })
+
+    it("downloads the organisation's whole data as its archive", async () => {
+      await api('POST', '/customers', { name: 'Archived customer', latitude: 53.48, longitude: -2.24 })
+      await signIn(page, acme.admin, '/settings/organisation')
+      const data = page.getByRole('region', { name: 'Your data' })
+      const [download] = await Promise.all([
+        page.waitForEvent('download'),
+        data.getByRole('link', { name: 'Download all your data' }).click(),
+      ])
+      expect(download.suggestedFilename()).toMatch(/^fieldservice-archive-\d{4}-\d{2}-\d{2}\.ndjson\.gz$/)
+      const lines = gunzipSync(await readFile((await download.path()) as string))
+        .toString('utf8')
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line))
+      expect(lines[0]).toMatchObject({ format: 'fieldservice-archive', version: 1 })
+      expect(lines.some((line) => line.data?.name === 'Archived customer')).toBe(true)
     })
 
     it('says so when a page does not exist', async () => {

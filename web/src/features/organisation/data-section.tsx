@@ -9,9 +9,10 @@ export function DataSection() {
         <h2 id="org-data">Your data</h2>
         <p className="muted" style={{ margin: 0 }}>
           One archive of everything your organisation keeps here: jobs with their form answers, notes, photos
-          and signatures, customers, depots, vehicles, the team and their shifts and absences, and job series.
-          It is documented, readable line by line, and <code>fieldservice import</code> restores it into an
-          empty organisation. Passwords, sessions and API keys are not in it.
+          and signatures, customers, depots, vehicles, the team and their shifts and absences, form templates
+          and job series. It is documented, readable line by line, and <code>fieldservice import</code>{' '}
+          restores it into an empty organisation. Passwords, sessions, API keys and automations (their webhook
+          secrets) are not in it.
         </p>
         <div className="row">
           {/* A download, not a page: the archive streams as it is written, however large. */}
