@@ -193,7 +193,8 @@ for (const dialect of BROWSER_DIALECTS) {
       await assign.getByLabel('Day').fill('2026-12-02')
       await assign.getByLabel('Starts').fill('10:00')
       expect(await assign.getByLabel('Ends').inputValue()).toBe('10:30')
-      expect(await assign.getByLabel('Shift').inputValue()).toBe(wednesday.id)
+      // Chosen once the worker's shifts have loaded.
+      await expect.poll(() => assign.getByLabel('Shift').inputValue()).toBe(wednesday.id)
       expect(await assign.locator('optgroup[label="Other days"] option').allTextContents()).toEqual([
         'Monday 08:00–16:00 · Van 7 · Salford',
       ])
