@@ -39,7 +39,7 @@ const f2 = (value: number) =>
 function classTable(rows: Row[]): string[] {
   const groups = [...new Set(rows.map((row) => row.group))]
   const lines = [
-    '| class | instances | feasible, all served | mean gap % | max gap % | vehicles (mean) | mean s | max s |',
+    '| class | instances | feasible, all served | mean gap % | max gap % | vehicles (mean) | mean s | max wall s |',
     '|---|---:|---:|---:|---:|---:|---:|---:|',
   ]
   for (const group of [...groups, 'all']) {
@@ -48,16 +48,19 @@ function classTable(rows: Row[]): string[] {
     lines.push(
       `| ${group === 'all' ? '**all**' : group} | ${members.length} | ${members.filter(ok).length} | ` +
         `${f2(mean(gaps))} | ${f2(Math.max(...gaps))} | ${f2(mean(members.map((row) => row.result.vehicles)))} | ` +
-        `${f2(mean(members.map((row) => row.result.seconds)))} | ${f2(Math.max(...members.map((row) => row.result.seconds)))} |`,
+        `${f2(mean(members.map((row) => row.result.seconds)))} | ${f2(Math.max(...members.map(wallOf)))} |`,
     )
   }
   return lines
 }
 
+/** From the solving process's start to its plan: start-up included. */
+const wallOf = (row: Row) => row.result.wallSeconds
+
 function instanceTable(rows: Row[]): string[] {
   const lines = [
-    '| instance | distance | best known | gap % | vehicles | seconds | iterations | peak RSS MB | check |',
-    '|---|---:|---:|---:|---:|---:|---:|---:|---|',
+    '| instance | distance | best known | gap % | vehicles | seconds | wall s | iterations | peak RSS MB | check |',
+    '|---|---:|---:|---:|---:|---:|---:|---:|---:|---|',
   ]
   for (const row of rows) {
     const r = row.result
@@ -68,7 +71,7 @@ function instanceTable(rows: Row[]): string[] {
         : 'feasible, all served'
     lines.push(
       `| ${row.name} | ${r.distance.toFixed(2)} | ${row.bks ?? '–'} | ${f2(gap(row))} | ${r.vehicles} | ` +
-        `${r.seconds.toFixed(2)} | ${r.iterations} | ${r.maxRssMb} | ${check} |`,
+        `${r.seconds.toFixed(2)} | ${wallOf(row).toFixed(2)} | ${r.iterations} | ${r.maxRssMb} | ${check} |`,
     )
   }
   return lines

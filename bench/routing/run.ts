@@ -94,7 +94,7 @@ for (const { set, folder, limit, bksKey } of sets) {
     const gap = row.bks ? ((100 * (result.distance - row.bks)) / row.bks).toFixed(2) : '–'
     process.stdout.write(
       `${set} ${name}: ${result.distance.toFixed(2)} (${gap} %), ${result.vehicles} vehicles, ` +
-        `${result.seconds.toFixed(2)} s, ${result.unassigned} unassigned, ${result.violations.length} violations\n`,
+        `${result.seconds.toFixed(2)} s (wall ${result.wallSeconds.toFixed(2)} s), ${result.unassigned} unassigned, ${result.violations.length} violations\n`,
     )
   }
 }
