@@ -181,8 +181,13 @@ for (const dialect of BROWSER_DIALECTS) {
       await wesRow().getByText('Wes Worker').waitFor()
       expect(await wesRow().getByText('Wes Worker').isVisible()).toBe(true)
       await expectAccessible(page, 'the board zoomed in')
+      // Zoomed, the grid scrolls sideways: its box is a tab stop, so a keyboard can scroll it too.
+      const scroller = page.locator('.timeline-scroll').first()
+      await expect.poll(() => scroller.getAttribute('tabindex')).toBe('0')
+      expect(await scroller.getAttribute('aria-label')).toMatch(/scrolls sideways$/)
       await page.getByText('Fit day', { exact: true }).click()
       await page.waitForURL((url) => !url.searchParams.has('zoom'))
+      await expect.poll(() => scroller.getAttribute('tabindex')).toBeNull()
     })
 
     it('draws the drive between two stops with the minutes of the API’s legs, and the row’s totals', async () => {

@@ -125,13 +125,20 @@ export function Timeline({
   // the zoom): hours at fit, half and quarter hours zoomed in; a label the "Now" one would cover is left out.
   const hoursElement = useRef<HTMLDivElement>(null)
   const [hoursWidth, setHoursWidth] = useState(0)
+  // A grid wider than its box scrolls sideways: it is then a tab stop, so a keyboard can scroll it.
+  const [overflows, setOverflows] = useState(false)
   useEffect(() => {
     const element = hoursElement.current
-    if (!element) return
-    const measure = () => setHoursWidth(element.getBoundingClientRect().width)
+    const box = scroller.current
+    if (!element || !box) return
+    const measure = () => {
+      setHoursWidth(element.getBoundingClientRect().width)
+      setOverflows(box.scrollWidth > box.clientWidth + 1)
+    }
     measure()
     const observer = new ResizeObserver(measure)
     observer.observe(element)
+    observer.observe(box)
     return () => observer.disconnect()
   }, [])
   const pxPerHour = hoursWidth > 0 ? (hoursWidth * 3_600_000) / (range.to - range.from) : 0
@@ -154,7 +161,11 @@ export function Timeline({
   }, [zoom])
   return (
     <section className="timeline" aria-label={label}>
-      <div className="timeline-scroll" ref={scroller}>
+      <div
+        className="timeline-scroll"
+        ref={scroller}
+        {...(overflows ? { tabIndex: 0, role: 'group', 'aria-label': `${label}, scrolls sideways` } : {})}
+      >
         <div className="timeline-grid" data-zoom={zoom} style={{ '--timeline-zoom': zoom } as CSSProperties}>
           <div className="timeline-head" aria-hidden="true">
             <div className="timeline-corner">{timeZone}</div>
