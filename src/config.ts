@@ -118,6 +118,15 @@ export interface Config extends ServerLimits {
    */
   geocoderUrl: string | undefined
   geocoderFormat: 'nominatim' | 'photon' | undefined
+  /**
+   * Base URL of an OSRM-compatible table service for road travel times (ROUTING_OSRM_URL); unset:
+   * straight lines (great-circle × the organisation's detour factor at its speed).
+   */
+  routingOsrmUrl: string | undefined
+  /** The server's `--max-table-size` (ROUTING_OSRM_MAX_TABLE): larger tables are asked for in blocks. */
+  routingOsrmMaxTable: number
+  /** How long one table request may take before straight lines are used (ROUTING_OSRM_TIMEOUT_MS). */
+  routingOsrmTimeoutMs: number
 }
 
 export const DEFAULT_REDIS_KEY_PREFIX = 'fieldservice:rl:'
@@ -175,6 +184,9 @@ export const SERIES_DEFAULTS = {
   seriesHorizonDays: 28,
   seriesGenerateSeconds: 3600,
 } as const
+
+/** Road travel (issue 32): OSRM's default `--max-table-size`; a plan never waits long for a dead server. */
+export const OSRM_DEFAULTS = { maxTable: 100, timeoutMs: 2000 } as const
 
 /** Attachments (issue 31): 5 GiB per organisation unless it has its own quota. */
 export const DEFAULT_ATTACHMENT_QUOTA_BYTES = 5 * 1024 ** 3
@@ -261,17 +273,18 @@ function smtpUrl(env: NodeJS.ProcessEnv): string | undefined {
   return raw
 }
 
-function geocoderUrl(env: NodeJS.ProcessEnv): string | undefined {
-  const raw = env.GEOCODER_URL?.trim()
+/** An http(s) base URL without query or fragment, its trailing slash dropped (GEOCODER_URL, ROUTING_OSRM_URL). */
+function baseUrl(name: string, env: NodeJS.ProcessEnv): string | undefined {
+  const raw = env[name]?.trim()
   if (!raw) return undefined
   let url: URL
   try {
     url = new URL(raw)
   } catch {
-    throw new Error(`GEOCODER_URL must be an absolute http(s) URL, got "${raw}"`)
+    throw new Error(`${name} must be an absolute http(s) URL, got "${raw}"`)
   }
   if ((url.protocol !== 'http:' && url.protocol !== 'https:') || url.search || url.hash) {
-    throw new Error(`GEOCODER_URL must be an http(s) URL without query or fragment, got "${raw}"`)
+    throw new Error(`${name} must be an http(s) URL without query or fragment, got "${raw}"`)
   }
   return `${url.origin}${url.pathname}`.replace(/\/+$/, '')
 }
@@ -376,7 +389,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     publicBaseUrl: publicBaseUrl(env.PUBLIC_BASE_URL, env.HOST || '127.0.0.1', integer('PORT', 3000, env)),
     smtpUrl: smtpUrl(env),
     smtpFrom: env.SMTP_FROM?.trim() || DEFAULT_SMTP_FROM,
-    geocoderUrl: geocoderUrl(env),
+    geocoderUrl: baseUrl('GEOCODER_URL', env),
     geocoderFormat: geocoderFormat(env),
+    routingOsrmUrl: baseUrl('ROUTING_OSRM_URL', env),
+    routingOsrmMaxTable: positive('ROUTING_OSRM_MAX_TABLE', OSRM_DEFAULTS.maxTable, env),
+    routingOsrmTimeoutMs: positive('ROUTING_OSRM_TIMEOUT_MS', OSRM_DEFAULTS.timeoutMs, env),
   }
 }

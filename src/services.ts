@@ -12,6 +12,7 @@ import {
   DEFAULT_ROUTE_PLAN_QUEUE_MAX,
   DEFAULT_SMTP_FROM,
   LIVE_DEFAULTS,
+  OSRM_DEFAULTS,
   SERIES_DEFAULTS,
   type SESSION_DEFAULTS,
   WEBHOOK_DEFAULTS,
@@ -33,8 +34,9 @@ import { proofPdf } from './modules/proof/pdf.js'
 import { loadProof } from './modules/proof/service.js'
 import type { RouteOptions } from './modules/route-options.js'
 import { PLAN_RUNNER_DEFAULTS, PlanRunner } from './modules/route-plans/runner.js'
-import { solveDay } from './modules/route-plans/solve-day.js'
+import { createDaySolver } from './modules/route-plans/solve-day.js'
 import type { ScryptParams } from './modules/sessions/passwords.js'
+import { TravelTimes } from './modules/travel/travel-times.js'
 
 export interface ServiceDeps {
   db: Kysely<Database>
@@ -46,7 +48,8 @@ export interface ServiceDeps {
     Partial<Pick<Config, keyof typeof SERIES_DEFAULTS>> &
     Partial<Pick<Config, keyof typeof SESSION_DEFAULTS>> &
     Partial<Pick<Config, 'publicBaseUrl' | 'smtpUrl' | 'smtpFrom' | 'geocoderUrl' | 'geocoderFormat'>> &
-    Partial<Pick<Config, 'attachmentStore' | 'attachmentQuotaBytes'>>
+    Partial<Pick<Config, 'attachmentStore' | 'attachmentQuotaBytes'>> &
+    Partial<Pick<Config, 'routingOsrmUrl' | 'routingOsrmMaxTable' | 'routingOsrmTimeoutMs'>>
   /** The server's "now": dashboard sessions, ETAs, shifts, plans of today and "On my way" (tests move it); Date.now by default. */
   clock?: Clock
   /** Where attachment content is kept, in place of what config.attachmentStore says (tests). */
@@ -111,11 +114,17 @@ export function buildServices(
   const webhooks = new Webhooks(deps.db, webhookConfig, app.log, customerMail ? [customerMail] : [])
   app.addHook('onReady', async () => webhooks.start())
   app.addHook('onClose', async () => webhooks.close())
+  // Travel matrices: road times from ROUTING_OSRM_URL's table service (cached per organisation and
+  // day), else straight lines; one instance, so plans and the board share its cache.
+  const travelTimes = buildTravelTimes(deps.config)
   // Route plans: a runner claims queued plans and solves them in worker threads (PLAN_WORKERS).
   const planWorkers = deps.config.planWorkers ?? PLAN_RUNNER_DEFAULTS.concurrency
   const planRunner =
     planWorkers > 0
-      ? new PlanRunner(deps.db, solveDay, app.log, { ...PLAN_RUNNER_DEFAULTS, concurrency: planWorkers })
+      ? new PlanRunner(deps.db, createDaySolver(travelTimes), app.log, {
+          ...PLAN_RUNNER_DEFAULTS,
+          concurrency: planWorkers,
+        })
       : undefined
   if (planRunner) {
     app.addHook('onReady', async () => planRunner.start())
@@ -166,6 +175,18 @@ export function buildServices(
       : {}),
   }
   return { routeOptions, login, webhooks, live, series }
+}
+
+function buildTravelTimes(config: ServiceDeps['config']): TravelTimes {
+  const url = config.routingOsrmUrl
+  if (!url) return new TravelTimes()
+  return new TravelTimes({
+    osrm: {
+      url,
+      maxTable: config.routingOsrmMaxTable ?? OSRM_DEFAULTS.maxTable,
+      timeoutMs: config.routingOsrmTimeoutMs ?? OSRM_DEFAULTS.timeoutMs,
+    },
+  })
 }
 
 function buildAttachmentStore(deps: ServiceDeps): AttachmentStore {

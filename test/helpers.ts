@@ -112,6 +112,9 @@ export type TestAppConfig = Partial<
     smtpFrom: string
     geocoderUrl: string
     geocoderFormat: 'nominatim' | 'photon'
+    routingOsrmUrl: string
+    routingOsrmMaxTable: number
+    routingOsrmTimeoutMs: number
   } & WebhookConfig
 >
 

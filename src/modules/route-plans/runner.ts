@@ -27,6 +27,8 @@ export interface SolveProgress {
 export type DaySolver = (
   day: DayInputs,
   options: {
+    /** Whose day it is: road travel times are cached per organisation and date. */
+    organisationId: string
     timeLimitMs: number
     seed: number
     signal: AbortSignal
@@ -173,6 +175,7 @@ export class PlanRunner {
       phase = 'BUILDING'
       beat()
       const result = await this.solve(day, {
+        organisationId: plan.organisation_id,
         timeLimitMs: plan.time_limit_seconds * 1000,
         seed: plan.seed,
         signal: controller.signal,

@@ -243,6 +243,28 @@ const Change = Type.Object(
 )
 export type RoutePlanChange = Static<typeof Change>
 
+const Travel = Type.Object(
+  {
+    source: StringEnum(
+      ['ROAD_NETWORK', 'STRAIGHT_LINE'],
+      'ROAD_NETWORK: road times and distances from the routing service (ROUTING_OSRM_URL); ' +
+        'STRAIGHT_LINE: great-circle distance × the detour factor at the organisation’s speed',
+    ),
+    warnings: Type.Array(
+      Type.Object({
+        code: StringEnum(
+          ['TRAVEL_FALLBACK', 'TRAVEL_UNROUTABLE'],
+          'TRAVEL_FALLBACK: the routing service could not be used (unreachable, timed out, refused), so ' +
+            'straight lines were; TRAVEL_UNROUTABLE: it found no road between some places, which take ' +
+            'their straight-line values',
+        ),
+        message: Type.String(),
+      }),
+    ),
+  },
+  { description: 'Where the plan’s travel times came from (plans made before this was kept have none)' },
+)
+
 export const RoutePlanResult = Type.Object({
   routes: Type.Array(Route),
   unassigned: Type.Array(UnassignedJob),
@@ -259,6 +281,7 @@ export const RoutePlanResult = Type.Object({
       description: 'What applying the plan changes (plans made before this list have none)',
     }),
   ),
+  travel: Type.Optional(Travel),
 })
 export type RoutePlanResult = Static<typeof RoutePlanResult>
 

@@ -4709,6 +4709,22 @@ export type components = {
                     /** @description Whether the worker changes (assigned or unassigned included) */
                     movedWorker: boolean;
                 }[];
+                /** @description Where the plan’s travel times came from (plans made before this was kept have none) */
+                travel?: {
+                    /**
+                     * @description ROAD_NETWORK: road times and distances from the routing service (ROUTING_OSRM_URL); STRAIGHT_LINE: great-circle distance × the detour factor at the organisation’s speed
+                     * @enum {string}
+                     */
+                    source: "ROAD_NETWORK" | "STRAIGHT_LINE";
+                    warnings: {
+                        /**
+                         * @description TRAVEL_FALLBACK: the routing service could not be used (unreachable, timed out, refused), so straight lines were; TRAVEL_UNROUTABLE: it found no road between some places, which take their straight-line values
+                         * @enum {string}
+                         */
+                        code: "TRAVEL_FALLBACK" | "TRAVEL_UNROUTABLE";
+                        message: string;
+                    }[];
+                };
             } | null;
             /** @description Why the plan FAILED */
             error: string | null;
