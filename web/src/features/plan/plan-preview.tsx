@@ -1,6 +1,7 @@
 // A finished plan before it is applied: its totals and cost, the jobs it could not place and why,
 // and its routes on the board's timeline and map — or, with the toggle, the day as it is now.
 import { useMemo, useState } from 'react'
+import { Banner } from '../../ui/banner'
 import { ErrorState, LoadingState } from '../../ui/states'
 import {
   type Board,
@@ -183,6 +184,12 @@ export function PlanPreview({ plan, result }: { plan: RoutePlan; result: PlanRes
   return (
     <div className="stack plan-preview">
       <PlanTotals result={result} />
+      {/* Road times could not be had (or not for every trip): the dispatcher should know the times are estimates. */}
+      {result.travel?.warnings.map((warning) => (
+        <Banner key={warning.code} tone="warning">
+          {warning.message}
+        </Banner>
+      ))}
       {result.changes && <PlanChanges changes={result.changes} timeZone={timeZone} />}
       {result.unassigned.length > 0 && (
         <section className="card" aria-labelledby="not-planned-heading">
