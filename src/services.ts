@@ -165,6 +165,7 @@ export function buildServices(
     seriesHorizonDays: seriesSettings.horizonDays,
     publicBaseUrl: deps.config.publicBaseUrl ?? DEFAULT_PUBLIC_BASE_URL,
     smtpConfigured: deps.config.smtpUrl !== undefined,
+    travelTimes,
     attachments: {
       store: attachmentStore,
       quotaBytes: deps.config.attachmentQuotaBytes ?? DEFAULT_ATTACHMENT_QUOTA_BYTES,

@@ -9,6 +9,7 @@ import type { Webhooks } from './automations/webhooks.js'
 import type { Geocoder } from './geocoding/geocoder.js'
 import type { LiveRefresher } from './live/refresher.js'
 import type { PlanRunner } from './route-plans/runner.js'
+import type { TravelTimes } from './travel/travel-times.js'
 
 export interface RouteOptions {
   db: Kysely<Database>
@@ -36,6 +37,8 @@ export interface RouteOptions {
   smtpConfigured: boolean
   /** Where attachment content is kept (ATTACHMENT_STORE) and the default quota (ATTACHMENT_QUOTA_BYTES). */
   attachments: AttachmentSettings
+  /** Travel matrices: road times when ROUTING_OSRM_URL is set, else straight lines. */
+  travelTimes: TravelTimes
   /** The address lookup (GEOCODER_URL); absent when the service has none. */
   geocoder?: Geocoder
 }

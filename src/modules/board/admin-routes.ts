@@ -6,7 +6,7 @@ import { getBoard } from './service.js'
 import { weekBoardRoutes } from './week-routes.js'
 
 export const boardAdminRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app, options) => {
-  const { db } = options
+  const { db, travelTimes } = options
   app.get(
     '/board',
     {
@@ -25,7 +25,7 @@ export const boardAdminRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (
       },
     },
     async (request) => ({
-      data: { board: await getBoard(db, request.auth.organisationId, request.query) },
+      data: { board: await getBoard(db, request.auth.organisationId, request.query, travelTimes) },
       message: SUCCESS,
     }),
   )

@@ -8,6 +8,7 @@ import { toDecimalString } from '../../db/values.js'
 import { notFound } from '../../http/errors.js'
 import { loadDayInputs, utcDayBounds } from '../route-plans/day-inputs.js'
 import { localTime } from '../shifts/zoned-time.js'
+import { legTravel, type TravelTimes } from '../travel/travel-times.js'
 import * as repository from './repository.js'
 import type { Board, BoardJob, BoardQuery } from './schemas.js'
 import { routeTravel } from './travel.js'
@@ -15,7 +16,12 @@ import { routeTravel } from './travel.js'
 const MINUTES_PER_DAY = 24 * 60
 const iso = (ms: number) => new Date(ms).toISOString()
 
-export async function getBoard(db: Executor, organisationId: string, query: BoardQuery): Promise<Board> {
+export async function getBoard(
+  db: Executor,
+  organisationId: string,
+  query: BoardQuery,
+  travelTimes: TravelTimes,
+): Promise<Board> {
   const locationId = query.locationId ?? null
   const depots = await repository.findDepots(db, organisationId)
   const depot = locationId === null ? undefined : depots.find((d) => d.id === locationId)
@@ -91,6 +97,23 @@ export async function getBoard(db: Executor, organisationId: string, query: Boar
     list.push(job)
     stopsOf.set(job.shift_id, list)
   }
+  const stopsOfRow = (row: (typeof rows)[number]) =>
+    (stopsOf.get(row.shiftId) ?? []).map((job) => {
+      const [latitude, longitude] = positionOf(job)
+      return {
+        id: job.id,
+        position:
+          latitude === null || longitude === null ? null : { lat: Number(latitude), lng: Number(longitude) },
+        end: Date.parse(job.scheduled_end ?? ''),
+      }
+    })
+  // One matrix over every row's places: one road table for the board (cached with the day's plans').
+  const places = rows.flatMap((row) => [
+    { lat: row.origin.latitude, lng: row.origin.longitude },
+    ...stopsOfRow(row).flatMap((stop) => (stop.position ? [stop.position] : [])),
+  ])
+  const { matrix } = await travelTimes.travelMatrixFor(organisationId, query.date, places, day.routing)
+  const travel = legTravel(places, matrix)
   const travelOf = (row: (typeof rows)[number]) =>
     routeTravel(
       {
@@ -99,18 +122,8 @@ export async function getBoard(db: Executor, organisationId: string, query: Boar
         speedFactor: row.speedFactor,
         end: row.end,
       },
-      (stopsOf.get(row.shiftId) ?? []).map((job) => {
-        const [latitude, longitude] = positionOf(job)
-        return {
-          id: job.id,
-          position:
-            latitude === null || longitude === null
-              ? null
-              : { lat: Number(latitude), lng: Number(longitude) },
-          end: Date.parse(job.scheduled_end ?? ''),
-        }
-      }),
-      day.routing,
+      stopsOfRow(row),
+      travel,
     )
 
   const { from, to } = localDay(timezone)

@@ -1,10 +1,10 @@
-// The travel a board row's day takes, as a plan would count it: the optimiser's own travel model
-// (optimiser/travel.ts — great-circle distance × the organisation's detour factor at its speed —
-// divided by the vehicle's speed factor, as the solver and the live forecast divide it), over the
+// The travel a board row's day takes, as a plan would count it: the service's travel times (road
+// times from ROUTING_OSRM_URL, else the optimiser's straight-line model — travel/travel-times.ts)
+// divided by the vehicle's speed factor, as the solver and the live forecast divide it, over the
 // row's stops in visiting order: from the route's origin, stop to stop, and back when the vehicle
 // returns. A cancelled job is no stop; a job with no position is visited without travel counted.
 import type { Coordinates } from '../../optimiser/model.js'
-import { greatCircleMatrix } from '../../optimiser/travel.js'
+import type { LegTravel } from '../travel/travel-times.js'
 
 export interface TravelStop {
   id: string
@@ -37,21 +37,19 @@ export function routeTravel(
     end: number
   },
   stops: readonly TravelStop[],
-  routing: { detourFactor: number; speedKmh: number },
+  /** Travel between the origin and the stops' positions, at speed factor 1. */
+  travel: LegTravel,
 ): RouteTravel {
   const located = stops.filter(
     (stop): stop is TravelStop & { position: Coordinates } => stop.position !== null,
   )
   const points = [route.origin, ...located.map((stop) => stop.position)]
-  const matrix = greatCircleMatrix(points, routing)
   // As the model given to the solver (route-plans/optimiser-model.ts): a speed factor of 0 counts as 1.
   const speed = route.speedFactor > 0 ? route.speedFactor : 1
-  const leg = (from: number, to: number, fromJobId: string | null, toJobId: string | null): TravelLeg => ({
-    fromJobId,
-    toJobId,
-    distanceMeters: matrix.distance[from * matrix.size + to] ?? 0,
-    durationSeconds: Math.round((matrix.duration[from * matrix.size + to] ?? 0) / speed),
-  })
+  const leg = (from: number, to: number, fromJobId: string | null, toJobId: string | null): TravelLeg => {
+    const { distance, duration } = travel(points[from]!, points[to]!)
+    return { fromJobId, toJobId, distanceMeters: distance, durationSeconds: Math.round(duration / speed) }
+  }
   const legs = located.map((stop, i) => leg(i, i + 1, i === 0 ? null : (located[i - 1]?.id ?? null), stop.id))
   if (route.returnsToOrigin && located.length > 0) {
     legs.push(leg(located.length, 0, located[located.length - 1]?.id ?? null, null))

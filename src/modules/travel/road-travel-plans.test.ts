@@ -126,6 +126,28 @@ for (const dialect of DIALECTS) {
       expect(osrm.requests).toHaveLength(4)
     })
 
+    it('draws the board’s legs with the same road times, from the plan’s cached table', async () => {
+      const { admin, places } = await makeDay(road)
+      const done = await plan(admin)
+      expect((await admin.post(`/route-plans/${done.id}/apply`)).status).toBe(200)
+      const asked = osrm.requests.length
+      const board = await admin.get(`/board?date=${DATE}`)
+      expect(board.status).toBe(200)
+      // The depot and the same five places: the plan's table, nothing asked.
+      expect(osrm.requests).toHaveLength(asked)
+      const [row] = board.body.data.board.rows
+      const order = (done.result.routes[0] as PlannedRoute).stops.map((stop) => places.get(stop.jobId)!)
+      const path = [DEPOT, ...order, DEPOT]
+      expect(row.legs).toHaveLength(6)
+      row.legs.forEach((leg: { distanceMeters: number; durationSeconds: number }, i: number) => {
+        const [from, to] = [path[i]!, path[i + 1]!]
+        expect(leg.durationSeconds, `leg ${i}`).toBe(
+          Math.round(Math.round(roadSeconds(from, to)) / SPEED_FACTOR),
+        )
+        expect(leg.distanceMeters, `leg ${i}`).toBe(Math.round(Math.round(roadMetres(from, to) * 10) / 10))
+      })
+    })
+
     it('makes the plan on straight lines, with a TRAVEL_FALLBACK warning, when the service fails', async () => {
       const { admin } = await makeDay(straight)
       const done = await plan(admin)

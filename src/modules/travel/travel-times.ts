@@ -189,3 +189,17 @@ function expand(cached: CachedTable, keyOf: string[], lines: () => TravelMatrix)
         ]
   return { matrix: { size: n, distance, duration }, source: 'ROAD_NETWORK', warnings }
 }
+
+/** Metres and seconds (at speed factor 1) from one of `points` to another, read from their matrix. */
+export type LegTravel = (from: Coordinates, to: Coordinates) => { distance: number; duration: number }
+
+export function legTravel(points: Coordinates[], matrix: TravelMatrix): LegTravel {
+  const index = new Map(points.map((point, i) => [osrmCoordinate(point), i]))
+  return (from, to) => {
+    const a = index.get(osrmCoordinate(from))
+    const b = index.get(osrmCoordinate(to))
+    if (a === undefined || b === undefined) throw new RangeError('a place outside the matrix')
+    const cell = a * matrix.size + b
+    return { distance: matrix.distance[cell] ?? 0, duration: matrix.duration[cell] ?? 0 }
+  }
+}

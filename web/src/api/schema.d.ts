@@ -2704,7 +2704,7 @@ export type components = {
                 };
                 /** @enum {string} */
                 endPolicy: "RETURN_TO_ORIGIN" | "END_AT_LAST_JOB";
-                /** @description Travel between consecutive stops in visiting order (scheduled start): the origin to the first, each stop to the next, and the last back to the origin when the vehicle returns; computed with the route optimiser’s travel model and the organisation’s routing settings. Cancelled jobs are no stops; a job without coordinates has no leg. */
+                /** @description Travel between consecutive stops in visiting order (scheduled start): the origin to the first, each stop to the next, and the last back to the origin when the vehicle returns; computed as a route plan counts travel (road times when the service has a routing server, else the organisation’s straight-line settings) ÷ the vehicle’s speed factor. Cancelled jobs are no stops; a job without coordinates has no leg. */
                 legs: {
                     /** @description Null: from the route’s origin */
                     fromJobId: string | null;
