@@ -35,6 +35,7 @@ export async function startDashboard(
     clock?: () => number
     positions?: PositionSource
     geocoderUrl?: string
+    routingOsrmUrl?: string
   } = {},
 ): Promise<DashboardServer> {
   await ensureDashboardBuilt()
@@ -57,6 +58,7 @@ export async function startDashboard(
       planWorkers: options.planWorkers ?? 0,
       ipRateLimitPerMinute: TEST_IP_RATE_LIMIT_PER_MINUTE,
       ...(options.geocoderUrl ? { geocoderUrl: options.geocoderUrl } : {}),
+      ...(options.routingOsrmUrl ? { routingOsrmUrl: options.routingOsrmUrl } : {}),
     },
   })
   await app.listen({ host: '127.0.0.1', port: 0 })

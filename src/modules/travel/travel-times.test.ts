@@ -3,6 +3,7 @@
 // pairs; and straight lines with a warning whenever the server cannot be used, never a failure.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { type FakeOsrm, roadMetres, roadSeconds, startFakeOsrm } from '../../../test/fake-osrm.js'
+import { loadConfig } from '../../config.js'
 import type { Coordinates } from '../../optimiser/model.js'
 import { greatCircleMatrix } from '../../optimiser/travel.js'
 import { tableBlocks } from './osrm-table.js'
@@ -156,5 +157,40 @@ describe('road travel times from an OSRM table service', () => {
     const travel = await new TravelTimes().travelMatrixFor('org-a', DAY, PLACES, STRAIGHT)
     expect(travel).toMatchObject({ source: 'STRAIGHT_LINE', warnings: [] })
     expect(osrm.requests).toEqual([])
+  })
+})
+
+describe('ROUTING_OSRM_* settings', () => {
+  it('reads the base URL without its trailing slash, with the table size and timeout defaults', () => {
+    expect(loadConfig({ ROUTING_OSRM_URL: ' http://osrm.internal:5000/ ' })).toMatchObject({
+      routingOsrmUrl: 'http://osrm.internal:5000',
+      routingOsrmMaxTable: 100,
+      routingOsrmTimeoutMs: 2000,
+    })
+    expect(loadConfig({})).toMatchObject({ routingOsrmUrl: undefined })
+    expect(
+      loadConfig({
+        ROUTING_OSRM_URL: 'https://maps.example.com/osrm',
+        ROUTING_OSRM_MAX_TABLE: '500',
+        ROUTING_OSRM_TIMEOUT_MS: '5000',
+      }),
+    ).toMatchObject({
+      routingOsrmUrl: 'https://maps.example.com/osrm',
+      routingOsrmMaxTable: 500,
+      routingOsrmTimeoutMs: 5000,
+    })
+  })
+
+  it.each([
+    [{ ROUTING_OSRM_URL: 'osrm host' }, /ROUTING_OSRM_URL must be an absolute http\(s\) URL/],
+    [{ ROUTING_OSRM_URL: 'ftp://osrm.internal' }, /ROUTING_OSRM_URL must be an http\(s\) URL without query/],
+    [
+      { ROUTING_OSRM_URL: 'http://osrm.internal/?profile=car' },
+      /ROUTING_OSRM_URL must be an http\(s\) URL without query/,
+    ],
+    [{ ROUTING_OSRM_MAX_TABLE: '0' }, /ROUTING_OSRM_MAX_TABLE must be at least 1/],
+    [{ ROUTING_OSRM_TIMEOUT_MS: '1.5' }, /ROUTING_OSRM_TIMEOUT_MS must be a non-negative integer/],
+  ])('refuses %o at start-up', (env, message) => {
+    expect(() => loadConfig(env)).toThrow(message)
   })
 })
