@@ -36,25 +36,49 @@ const MAX_BODY_BYTES = 16 * 1024 * 1024
 /** Coordinates as OSRM reads them (longitude first), to 6 places (~0.1 m). */
 export const osrmCoordinate = (point: Coordinates) => `${point.lng.toFixed(6)},${point.lat.toFixed(6)}`
 
-interface Block {
+/** Rows (origins) × columns (destinations) of the matrix, by index into its points. */
+export interface TablePart {
   sources: number[]
   destinations: number[]
 }
+type Block = TablePart
 
-/** The sources × destinations blocks covering the whole matrix, none larger than max × max. */
-export function tableBlocks(size: number, max: number): Block[] {
+const chunked = (indices: number[], max: number) => {
   const chunks: number[][] = []
-  for (let from = 0; from < size; from += max) {
-    chunks.push(Array.from({ length: Math.min(max, size - from) }, (_, i) => from + i))
-  }
-  return chunks.flatMap((sources) => chunks.map((destinations) => ({ sources, destinations })))
+  for (let from = 0; from < indices.length; from += max) chunks.push(indices.slice(from, from + max))
+  return chunks
 }
 
-export async function fetchOsrmTable(points: Coordinates[], options: OsrmTableOptions): Promise<OsrmTable> {
+/**
+ * The blocks covering a part, none larger than max × max. Where a part's sources are its
+ * destinations (the whole matrix), the diagonal blocks are the same array twice: asked for without
+ * index lists.
+ */
+export function tableBlocks(part: TablePart, max: number): Block[] {
+  const rows = chunked(part.sources, max)
+  const columns = part.destinations === part.sources ? rows : chunked(part.destinations, max)
+  return rows.flatMap((sources) => columns.map((destinations) => ({ sources, destinations })))
+}
+
+/** Every cell of the matrix over `points`. */
+export const wholeTable = (size: number): TablePart => {
+  const all = Array.from({ length: size }, (_, i) => i)
+  return { sources: all, destinations: all }
+}
+
+/**
+ * The cells of `parts` (default: all) of the matrix over `points`; cells outside them are 0, for
+ * the caller to fill from what it already knows.
+ */
+export async function fetchOsrmTable(
+  points: Coordinates[],
+  options: OsrmTableOptions,
+  parts: TablePart[] = [wholeTable(points.length)],
+): Promise<OsrmTable> {
   const size = points.length
   const duration = new Float64Array(size * size)
   const distance = new Float64Array(size * size)
-  const blocks = tableBlocks(size, Math.max(1, options.maxTable))
+  const blocks = parts.flatMap((part) => tableBlocks(part, Math.max(1, options.maxTable)))
   // One failed block fails the table: the others are stopped rather than waited for.
   const stop = new AbortController()
   const signal = options.signal ? AbortSignal.any([stop.signal, options.signal]) : stop.signal

@@ -6,7 +6,7 @@ import { type FakeOsrm, roadMetres, roadSeconds, startFakeOsrm } from '../../../
 import { loadConfig } from '../../config.js'
 import type { Coordinates } from '../../optimiser/model.js'
 import { greatCircleMatrix } from '../../optimiser/travel.js'
-import { tableBlocks } from './osrm-table.js'
+import { tableBlocks, wholeTable } from './osrm-table.js'
 import { TravelTimes } from './travel-times.js'
 
 const STRAIGHT = { detourFactor: 1.3, speedKmh: 40 }
@@ -23,6 +23,9 @@ const PLACES: Coordinates[] = [
   { lat: 53.4808, lng: -2.2426 },
 ]
 const pair = (p: Coordinates): [number, number] => [p.lng, p.lat]
+/** Whole metres of the server's answer (which has one decimal). */
+const metres = (a: [number, number], b: [number, number]) =>
+  Math.round(Math.round(roadMetres(a, b) * 10) / 10)
 
 describe('road travel times from an OSRM table service', () => {
   let osrm: FakeOsrm
@@ -53,17 +56,15 @@ describe('road travel times from an OSRM table service', () => {
         const a = pair(PLACES[i]!)
         const b = pair(PLACES[j]!)
         expect(travel.matrix.duration[i * n + j]).toBe(Math.round(roadSeconds(a, b)))
-        expect(travel.matrix.distance[i * n + j]).toBe(
-          a[0] === b[0] && a[1] === b[1] ? 0 : Math.round(roadMetres(a, b)),
-        )
+        expect(travel.matrix.distance[i * n + j]).toBe(a[0] === b[0] && a[1] === b[1] ? 0 : metres(a, b))
       }
     }
     // The road is not the straight line: a matrix that fell back would differ.
     expect(travel.matrix.duration[1]).not.toBe(greatCircleMatrix(PLACES, STRAIGHT).duration[1])
   })
 
-  it('names only the coordinates of a block, its sources first', () => {
-    const blocks = tableBlocks(7, 3)
+  it('covers every cell once, in blocks of at most 3 × 3', () => {
+    const blocks = tableBlocks(wholeTable(7), 3)
     expect(blocks).toHaveLength(9)
     for (const block of blocks) {
       expect(block.sources.length).toBeLessThanOrEqual(3)
@@ -89,6 +90,32 @@ describe('road travel times from an OSRM table service', () => {
     expect(osrm.requests).toHaveLength(asked * 2)
     await travel.travelMatrixFor('org-a', '2026-12-08', PLACES, STRAIGHT)
     expect(osrm.requests).toHaveLength(asked * 3)
+  })
+
+  it('asks only for the rows and columns of new places when the day’s table holds the rest', async () => {
+    const travel = travelTimes()
+    await travel.travelMatrixFor('org-a', DAY, PLACES, STRAIGHT)
+    osrm.requests.length = 0
+    // A re-plan from now: one worker has moved; the six other places are known.
+    const moved = { lat: 53.46, lng: -2.25 }
+    const points = [moved, ...PLACES.slice(0, 6)]
+    const again = await travel.travelMatrixFor('org-a', DAY, points, STRAIGHT)
+    // Its row (1 × 7: three blocks of ≤ 3 columns) and its column (6 × 1: two blocks of ≤ 3 rows).
+    expect(osrm.requests).toHaveLength(5)
+    expect(again.source).toBe('ROAD_NETWORK')
+    const n = points.length
+    for (let i = 0; i < n; i++) {
+      for (let j = 0; j < n; j++) {
+        const [a, b] = [pair(points[i]!), pair(points[j]!)]
+        expect(again.matrix.duration[i * n + j], `${i} → ${j}`).toBe(Math.round(roadSeconds(a, b)))
+        expect(again.matrix.distance[i * n + j], `${i} → ${j}`).toBe(i === j ? 0 : metres(a, b))
+      }
+    }
+    // Fewer than half the places known: the whole table again (3 × 3 blocks of 7).
+    osrm.requests.length = 0
+    const elsewhere = [0, 1, 2, 3, 4].map((i) => ({ lat: 52 + i * 0.01, lng: -1.5 }))
+    await travel.travelMatrixFor('org-a', DAY, [...elsewhere, PLACES[0]!, PLACES[1]!], STRAIGHT)
+    expect(osrm.requests).toHaveLength(9)
   })
 
   it('gives a pair the road network cannot join its straight-line values, and says so', async () => {

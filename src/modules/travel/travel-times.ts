@@ -4,10 +4,11 @@
 // a solve, so the optimiser stays pure: it is handed the matrix (RoutingModel.travel).
 //
 // Road tables are cached in memory per organisation and day, keyed by the set of distinct
-// coordinates (in any order, repeated or not), least recently used first out, bounded by cells. An
+// coordinates (in any order, repeated or not), least recently used first out, bounded by cells; a
+// new set mostly made of a cached one's places asks only for the rows and columns of the others. An
 // unreachable service never fails or holds up a caller: each request has a timeout, the straight
 // lines are used with a TRAVEL_FALLBACK warning, and for a while after a failure the service is not
-// asked at all (the board and the checks would otherwise each wait for the timeout). A pair the road
+// asked at all (every board and plan would otherwise wait for the timeout). A pair the road
 // network cannot join (OSRM's null) takes its straight-line value, with a TRAVEL_UNROUTABLE warning:
 // the job stays plannable and the dispatcher is told to look at it.
 import { createHash } from 'node:crypto'
@@ -51,8 +52,11 @@ const DEFAULT_CACHE_CELLS = 4_000_000
 const DEFAULT_RETRY_AFTER_MS = 30_000
 
 interface CachedTable {
+  /** Whose day: a table is only ever reused within it. */
+  day: string
   /** Distinct coordinates (osrmCoordinate), sorted: row i of the table is keys[i]. */
   keys: string[]
+  rowOf: Map<string, number>
   table: OsrmTable
 }
 
@@ -70,10 +74,6 @@ export class TravelTimes {
     this.cacheCells = options.cacheCells ?? DEFAULT_CACHE_CELLS
     this.retryAfterMs = options.retryAfterMs ?? DEFAULT_RETRY_AFTER_MS
     this.now = options.now ?? Date.now
-  }
-
-  get roadNetwork(): boolean {
-    return this.osrm !== undefined
   }
 
   /**
@@ -94,18 +94,12 @@ export class TravelTimes {
     if (failure && failure.until > this.now()) return this.fallback(lines(), failure.reason)
     const keyOf = points.map(osrmCoordinate)
     const keys = [...new Set(keyOf)].sort()
-    const cacheKey = `${organisationId}|${date}|${createHash('sha256').update(keys.join(';')).digest('base64url')}`
+    const day = `${organisationId}|${date}`
+    const cacheKey = `${day}|${createHash('sha256').update(keys.join(';')).digest('base64url')}`
     let cached = this.recall(cacheKey)
     if (!cached) {
-      const distinct = keys.map((key) => {
-        const [lng, lat] = key.split(',').map(Number)
-        return { lat: lat!, lng: lng! }
-      })
       try {
-        cached = {
-          keys,
-          table: await fetchOsrmTable(distinct, { ...this.osrm, ...(signal ? { signal } : {}) }),
-        }
+        cached = await this.fetchTable(day, keys, signal)
       } catch (error) {
         if (!(error instanceof OsrmUnavailable)) throw error
         const reason = `The road travel service ${error.message}`
@@ -117,6 +111,59 @@ export class TravelTimes {
       this.remember(cacheKey, cached)
     }
     return expand(cached, keyOf, lines)
+  }
+
+  /**
+   * The table over `keys`. When a table of the same day already holds most of them (a re-plan from
+   * now: the same jobs, workers elsewhere), only the rows and columns of the new places are asked
+   * for and the rest is copied from it.
+   */
+  private async fetchTable(
+    day: string,
+    keys: string[],
+    signal: AbortSignal | undefined,
+  ): Promise<CachedTable> {
+    const distinct = keys.map((key) => {
+      const [lng, lat] = key.split(',').map(Number)
+      return { lat: lat!, lng: lng! }
+    })
+    const rowOf = new Map(keys.map((key, i) => [key, i]))
+    const base = this.bestOfDay(day, keys)
+    const options = { ...this.osrm!, ...(signal ? { signal } : {}) }
+    if (!base) return { day, keys, rowOf, table: await fetchOsrmTable(distinct, options) }
+    const fresh = keys.flatMap((key, i) => (base.rowOf.has(key) ? [] : [i]))
+    const known = keys.flatMap((key, i) => (base.rowOf.has(key) ? [i] : []))
+    const all = keys.map((_, i) => i)
+    const table = await fetchOsrmTable(distinct, options, [
+      { sources: fresh, destinations: all },
+      { sources: known, destinations: fresh },
+    ])
+    const u = base.table.size
+    for (const a of known) {
+      const from = base.rowOf.get(keys[a]!)! * u
+      for (const b of known) {
+        const cell = a * table.size + b
+        const old = from + base.rowOf.get(keys[b]!)!
+        table.duration[cell] = base.table.duration[old]!
+        table.distance[cell] = base.table.distance[old]!
+      }
+    }
+    return { day, keys, rowOf, table }
+  }
+
+  /** The day's cached table sharing the most places with `keys`, when it holds more than half of them. */
+  private bestOfDay(day: string, keys: string[]): CachedTable | undefined {
+    let best: CachedTable | undefined
+    let bestShared = Math.floor(keys.length / 2)
+    for (const entry of this.cache.values()) {
+      if (entry.day !== day) continue
+      const shared = keys.reduce((sum, key) => sum + (entry.rowOf.has(key) ? 1 : 0), 0)
+      if (shared > bestShared) {
+        best = entry
+        bestShared = shared
+      }
+    }
+    return best
   }
 
   private fallback(matrix: TravelMatrix, reason: string): DayTravel {
@@ -151,8 +198,7 @@ export class TravelTimes {
 
 /** The distinct points' table spread over the points as asked (repeats, any order), in whole units. */
 function expand(cached: CachedTable, keyOf: string[], lines: () => TravelMatrix): DayTravel {
-  const row = new Map(cached.keys.map((key, i) => [key, i]))
-  const index = keyOf.map((key) => row.get(key)!)
+  const index = keyOf.map((key) => cached.rowOf.get(key)!)
   const n = keyOf.length
   const u = cached.table.size
   const distance = new Float64Array(n * n)
