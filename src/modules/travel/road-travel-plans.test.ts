@@ -158,6 +158,14 @@ for (const dialect of DIALECTS) {
         source: 'STRAIGHT_LINE',
         warnings: [{ code: 'TRAVEL_FALLBACK', message: expect.stringContaining('answered HTTP 500') }],
       })
+      // The board is drawn on straight lines too, without waiting on the failed server again.
+      expect((await admin.post(`/route-plans/${done.id}/apply`)).status).toBe(200)
+      const asked = broken.requests.length
+      const board = await admin.get(`/board?date=${DATE}`)
+      expect(board.status).toBe(200)
+      expect(board.body.data.board.rows[0].legs).toHaveLength(6)
+      expect(board.body.data.board.rows[0].totals.driveSeconds).toBeGreaterThan(0)
+      expect(broken.requests).toHaveLength(asked)
     })
   })
 }
