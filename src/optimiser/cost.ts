@@ -12,14 +12,10 @@ import type { Problem } from './problem.js'
  */
 export function routeBaseCost(p: Problem, r: number, distance: number, duration: number): number {
   const paid = duration - p.unpaidBreak[r]!
+  const cost = p.fixed[r]! + p.distCoef[r]! * distance + p.timeCoef[r]! * paid
+  if (!p.balanced) return cost
   const excess = paid - p.workloadLimit[r]!
-  return (
-    p.fixed[r]! -
-    p.idleCost[r]! +
-    p.distCoef[r]! * distance +
-    p.timeCoef[r]! * paid +
-    (excess > 0 ? p.workloadCoef * excess * excess : 0)
-  )
+  return cost - p.idleCost[r]! + (excess > 0 ? p.workloadCoef * excess * excess : 0)
 }
 
 /**

@@ -69,6 +69,8 @@ export interface Problem {
    * route still costs 0 and a used one `fixed − idleCost`. The limit and WORKLOAD's idle price are
    * the one part of the problem the search writes.
    */
+  /** Whether either balance price is on (routeBaseCost's fast path when not). */
+  balanced: boolean
   workloadCoef: number
   workloadTolerance: number
   workloadLimit: Float64Array
@@ -260,6 +262,7 @@ export function compileProblem(model: RoutingModel): Problem {
     timeCoef,
     fixed,
     unpaidBreak,
+    balanced: (options.workloadCostPerHourSquared ?? 0) > 0 || (options.unusedRouteCost ?? 0) > 0,
     workloadCoef: Math.max(0, options.workloadCostPerHourSquared ?? 0) / (3600 * 3600),
     workloadTolerance: Math.max(0, options.workloadTolerance ?? 0.15),
     workloadLimit: new Float64Array(R).fill(Number.POSITIVE_INFINITY),

@@ -202,10 +202,15 @@ for (const dialect of BROWSER_DIALECTS) {
         const id = new URL(page.url()).searchParams.get('plan')
         return page.evaluate(async (planId) => {
           const response = await fetch(`/v1/admin/route-plans/${planId}`)
-          return (await response.json()).data.routePlan as {
-            balance: string
-            result: { routes: { user: { name: string }; stops: unknown[] }[] }
+          const body = (await response.json()) as {
+            data: {
+              routePlan: {
+                balance: string
+                result: { routes: { user: { name: string }; stops: unknown[] }[] }
+              }
+            }
           }
+          return body.data.routePlan
         }, id)
       }
       const spread = await read()
