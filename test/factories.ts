@@ -356,6 +356,7 @@ export async function makeDonePlan(
     queue_round: 0,
     plan_at: null,
     stability: 0.5,
+    balance: 'NONE',
     seed: 1,
     progress: null,
     result: JSON.stringify(result),

@@ -1,7 +1,9 @@
 #!/usr/bin/env node
 // Entry point of the `fieldservice` bin.
 import { buildCli } from './program.js'
+import { countFromProcessStart } from './solve.js'
 
+countFromProcessStart()
 buildCli()
   .parseAsync(process.argv)
   .catch((error: unknown) => {

@@ -33,6 +33,7 @@ import * as m0030 from './migrations/0030-job-series.js'
 import * as m0031 from './migrations/0031-attachments.js'
 import * as m0032 from './migrations/0032-imports.js'
 import * as m0033 from './migrations/0033-completion-requirements.js'
+import * as m0036 from './migrations/0036-plan-balance.js'
 
 // Migrations are listed here, in order, so they run the same from source and from dist/.
 export const MIGRATIONS: MigrationList = {
@@ -69,6 +70,7 @@ export const MIGRATIONS: MigrationList = {
   '0031-attachments': m0031,
   '0032-imports': m0032,
   '0033-completion-requirements': m0033,
+  '0036-plan-balance': m0036,
 }
 
 export type MigrationList = Readonly<Record<string, { up(db: Kysely<any>, dialect: Dialect): Promise<void> }>>

@@ -562,6 +562,8 @@ export interface RoutePlansTable {
   plan_at: Timestamp | null
   /** 0–1: the price of moving jobs between workers (migration 0023). */
   stability: number
+  /** NONE, WORKLOAD or USE_ALL (migration 0036). */
+  balance: string
   claimed_by: string | null
   heartbeat_at: Timestamp | null
   created_at: Timestamp

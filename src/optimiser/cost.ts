@@ -4,9 +4,18 @@
 // a job served on another route than before, a route whose next stop is another job.
 import type { Problem } from './problem.js'
 
-/** Cost of used route r travelling `distance` over `duration` seconds, SOFT lateness aside. */
+/**
+ * Cost of used route r travelling `distance` over `duration` seconds, SOFT lateness aside; with
+ * balance, plus its paid time beyond its limit, squared (WORKLOAD), and minus what it would cost
+ * idle (an empty route costs 0, so the price of idling is counted as a used route's saving). Neither
+ * shrinks as a route grows, so the insertion's lower bounds still hold.
+ */
 export function routeBaseCost(p: Problem, r: number, distance: number, duration: number): number {
-  return p.fixed[r]! + p.distCoef[r]! * distance + p.timeCoef[r]! * (duration - p.unpaidBreak[r]!)
+  const paid = duration - p.unpaidBreak[r]!
+  const cost = p.fixed[r]! + p.distCoef[r]! * distance + p.timeCoef[r]! * paid
+  if (!p.balanced) return cost
+  const excess = paid - p.workloadLimit[r]!
+  return cost - p.idleCost[r]! + (excess > 0 ? p.workloadCoef * excess * excess : 0)
 }
 
 /**

@@ -78,7 +78,7 @@ export class Inserter {
         if (this.classStamp[kind] === stamp) continue
         this.classStamp[kind] = stamp
       }
-      const fixedPart = empty ? p.fixed[r]! : 0
+      const fixedPart = empty ? p.fixed[r]! - p.idleCost[r]! : 0
       const oldDist = s.pDist[base + len - 1]!
       // Lower bound of the delta from distance alone (duration never shrinks by an insertion when
       // travel times obey the triangle inequality; lateness can shrink by at most what it is now).

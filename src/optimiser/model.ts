@@ -148,6 +148,20 @@ export interface ModelOptions {
   moveCost: number
   /** Stability: cost of a route whose first stop is not its `previousFirstJob`. Default 0. */
   nextStopChangeCost: number
+  /**
+   * Balance (WORKLOAD): each route's fair share of the day is the first plan's paid hours spread
+   * over every route in proportion to its shift's paid length; a route's paid hours beyond its share
+   * × (1 + `workloadTolerance`) cost this per hour², so work moves to routes below their share.
+   * Default 0 (off). Not part of the plan's reported cost; the objective only.
+   */
+  workloadCostPerHourSquared: number
+  /** Balance (WORKLOAD): how far above its fair share a route may go unpriced, as a fraction. Default 0.15. */
+  workloadTolerance: number
+  /**
+   * Balance (USE_ALL): each route left empty costs this, so every route gets work when some job can
+   * go on it. Default 0. Not part of the plan's reported cost; the objective only.
+   */
+  unusedRouteCost: number
 }
 
 export interface RoutingModel {

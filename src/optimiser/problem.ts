@@ -61,6 +61,20 @@ export interface Problem {
   timeCoef: Float64Array
   fixed: Float64Array
   unpaidBreak: Float64Array
+  /**
+   * Balance (cost.ts routeBaseCost). WORKLOAD: per paid second² beyond a route's limit, and each
+   * route's limit in paid seconds (+∞ until the search sets it from the first plan: search.ts
+   * `limitWorkload`). Both: what each route costs left idle (USE_ALL's `unusedRouteCost`, plus
+   * WORKLOAD's price of a route's whole share), counted as a used route's saving so that an empty
+   * route still costs 0 and a used one `fixed − idleCost`. The limit and WORKLOAD's idle price are
+   * the one part of the problem the search writes.
+   */
+  /** Whether either balance price is on (routeBaseCost's fast path when not). */
+  balanced: boolean
+  workloadCoef: number
+  workloadTolerance: number
+  workloadLimit: Float64Array
+  idleCost: Float64Array
   /** Longest possible node sequence of a route (all customers, its breaks, start and end). */
   maxRouteNodes: number
   /** Routes with identical specifications share a class: one empty route per class is enough to try. */
@@ -248,6 +262,11 @@ export function compileProblem(model: RoutingModel): Problem {
     timeCoef,
     fixed,
     unpaidBreak,
+    balanced: (options.workloadCostPerHourSquared ?? 0) > 0 || (options.unusedRouteCost ?? 0) > 0,
+    workloadCoef: Math.max(0, options.workloadCostPerHourSquared ?? 0) / (3600 * 3600),
+    workloadTolerance: Math.max(0, options.workloadTolerance ?? 0.15),
+    workloadLimit: new Float64Array(R).fill(Number.POSITIVE_INFINITY),
+    idleCost: new Float64Array(R).fill(Math.max(0, options.unusedRouteCost ?? 0)),
     maxRouteNodes: n + 2 + Math.max(0, ...breakCount),
     routeClass,
     neighbours,

@@ -137,6 +137,7 @@ class Search {
   run(): SearchResult {
     if (this.options.stopWhenStalled) this.countUnplaceable()
     const settled = this.construct()
+    if (!settled) this.limitWorkload()
     this.keepBest(0)
     this.converged = settled
     if (!settled) this.anneal()
@@ -192,6 +193,37 @@ class Search {
     return settled
   }
 
+  /**
+   * Balance (WORKLOAD): each route's fair share of the first plan's paid time, in proportion to its
+   * shift's paid length, plus the tolerance, becomes its limit (cost.ts), and a route left idle
+   * costs its share less the tolerance, priced like an excess (an idle worker is as uneven as an
+   * overloaded one; a used route below its share is not priced, or routes would take detours to
+   * grow). Every route is repriced. Set once, from the first plan, so the objective stays fixed
+   * while the search runs.
+   */
+  private limitWorkload(): void {
+    const p = this.p
+    if (p.workloadCoef === 0) return
+    const state = this.state
+    let work = 0
+    let capacity = 0
+    for (let r = 0; r < p.routes; r++) {
+      const len = state.len[r]!
+      const paid = state.pD[r * state.stride + len - 1]! - p.unpaidBreak[r]!
+      if (state.count[r]! > 0) work += paid
+      capacity += Math.max(0, p.nodeL[p.routeStart[r]!]! - p.nodeE[p.routeStart[r]!]! - p.unpaidBreak[r]!)
+    }
+    if (work <= 0 || capacity <= 0) return
+    const share = work / capacity
+    for (let r = 0; r < p.routes; r++) {
+      const span = Math.max(0, p.nodeL[p.routeStart[r]!]! - p.nodeE[p.routeStart[r]!]! - p.unpaidBreak[r]!)
+      p.workloadLimit[r] = span * share * (1 + p.workloadTolerance)
+      const floor = span * share * Math.max(0, 1 - p.workloadTolerance)
+      p.idleCost[r] = p.idleCost[r]! + p.workloadCoef * floor * floor
+      state.refresh(r)
+    }
+  }
+
   /** Ruin and recreate under simulated annealing until time, budget, cancellation or a stall. */
   private anneal(): void {
     const p = this.p
@@ -202,7 +234,10 @@ class Search {
       assigned += state.count[r]!
       if (state.count[r]! > 0) used++
     }
-    const averageEdge = assigned > 0 ? state.totalCost / (assigned + used) : 1
+    // The temperature follows what the routes cost: the idle routes' prices come off the total.
+    let idle = 0
+    for (let r = 0; r < p.routes; r++) if (state.count[r]! > 0) idle += p.idleCost[r]!
+    const averageEdge = assigned > 0 ? (state.totalCost + idle) / (assigned + used) : 1
     const t0 = 1 * averageEdge
     const tf = 0.01 * averageEdge
     const maxIterations = this.maxIterations

@@ -193,5 +193,38 @@ for (const dialect of BROWSER_DIALECTS) {
       await recent.getByText('Discarded').waitFor()
       await recent.getByText('Out of date').waitFor()
     })
+
+    it('spreads the work when asked: every worker gets some, and Run again keeps the choice', async () => {
+      await signIn(page, acme.dispatcher, planPath())
+      await page.getByLabel('Spread the work').selectOption({ label: 'Work for every worker' })
+      await runPlan('Replan everything')
+      const read = async () => {
+        const id = new URL(page.url()).searchParams.get('plan')
+        return page.evaluate(async (planId) => {
+          const response = await fetch(`/v1/admin/route-plans/${planId}`)
+          const body = (await response.json()) as {
+            data: {
+              routePlan: {
+                balance: string
+                result: { routes: { user: { name: string }; stops: unknown[] }[] }
+              }
+            }
+          }
+          return body.data.routePlan
+        }, id)
+      }
+      const spread = await read()
+      expect(spread.balance).toBe('USE_ALL')
+      const working = spread.result.routes.filter((route) => route.stops.length > 0)
+      expect(working.map((route) => route.user.name).sort()).toEqual(['Ana Lopez', 'Ben Carter'])
+      const first = new URL(page.url()).searchParams.get('plan')
+      await thePlan().getByRole('button', { name: 'Discard' }).click()
+      await thePlan().getByText('This plan was discarded').waitFor()
+      await thePlan().getByRole('button', { name: 'Run again' }).click()
+      await page.waitForURL((url) => url.searchParams.get('plan') !== first)
+      await thePlan().getByText('Ready to apply').waitFor(PLAN_TIMEOUT)
+      expect((await read()).balance).toBe('USE_ALL')
+      await expectAccessible(page, 'the plan page with the work spread')
+    })
   })
 }

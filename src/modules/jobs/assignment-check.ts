@@ -339,6 +339,7 @@ async function dayOfCheck(
     at: candidate.start,
     cutoff: null,
     stability: 0,
+    balance: 'NONE',
     routing,
     routes: [route],
     offRoutes: [],

@@ -12,7 +12,7 @@ import type { JobInput, RouteInput } from './day-types.js'
 import { isOnDate, planFromNow } from './from-now.js'
 import * as inputs from './inputs-repository.js'
 import { FRESH_POSITION_MS } from './route-start.js'
-import type { PlanMode } from './schemas.js'
+import type { PlanBalance, PlanMode } from './schemas.js'
 
 export type { InProgressJob, JobInput, RouteInput } from './day-types.js'
 
@@ -35,6 +35,8 @@ export interface DayInputs {
   cutoff: number | null
   /** 0–1: how much a job moved to another worker, or a changed next stop, costs (optimiser-model.ts). */
   stability: number
+  /** NONE, WORKLOAD or USE_ALL: how evenly the work is spread over the routes (optimiser-model.ts). */
+  balance: PlanBalance
   /** The organisation's travel and lateness settings. */
   routing: { detourFactor: number; speedKmh: number; latenessPenaltyPerMinute: number }
   routes: RouteInput[]
@@ -53,6 +55,7 @@ export interface DayRequest {
   /** The plan's instant (ms); default now. −∞: the whole day, as of no particular moment. */
   at?: number | null
   stability?: number | null
+  balance?: PlanBalance | null
   locationId?: string | null
   jobIds?: readonly string[] | null
   shiftIds?: readonly string[] | null
@@ -320,6 +323,7 @@ export async function loadDayInputs(
     at,
     cutoff: planned.cutoff,
     stability: request.stability ?? DEFAULT_STABILITY,
+    balance: request.balance ?? 'NONE',
     routing,
     routes: planned.routes,
     offRoutes,

@@ -15,17 +15,40 @@ const seconds = (ms: number) => Math.floor(ms / 1000)
 const iso = (unixSeconds: number) => new Date(unixSeconds * 1000).toISOString()
 const round = (value: number, digits: number) => Math.round(value * 10 ** digits) / 10 ** digits
 
-/**
- * What stability 1 costs, in an hour of the day's average worker (cost per hour, or per km at the
- * organisation's speed, at least 1): a job moved to another worker two hours, a changed next stop
- * half an hour. Stability 0.5 (the default) halves both.
- */
-export function stabilityPrices(day: DayInputs): { moveCost: number; nextStopChangeCost: number } {
+/** An hour of the day's average worker: its cost per hour, or per km at the organisation's speed; ≥ 1. */
+function averageHour(day: DayInputs): number {
   const n = Math.max(1, day.routes.length)
   const perHour = day.routes.reduce((sum, r) => sum + r.costPerHour, 0) / n
   const perKmHour = (day.routes.reduce((sum, r) => sum + r.costPerKm, 0) / n) * day.routing.speedKmh
-  const hour = Math.max(1, perHour, perKmHour)
+  return Math.max(1, perHour, perKmHour)
+}
+
+/**
+ * What stability 1 costs, in hours of the day's average worker: a job moved to another worker two
+ * hours, a changed next stop half an hour. Stability 0.5 (the default) halves both.
+ */
+export function stabilityPrices(day: DayInputs): { moveCost: number; nextStopChangeCost: number } {
+  const hour = averageHour(day)
   return { moveCost: day.stability * 2 * hour, nextStopChangeCost: day.stability * 0.5 * hour }
+}
+
+/**
+ * The prices of balance, in hours of the day's average worker. WORKLOAD: eight hours per hour² of
+ * paid time beyond a route's fair share + 15 % (the optimiser's `workloadCostPerHourSquared`):
+ * half an hour over costs two hours' worth, an hour over eight — more than a detour across a town.
+ * USE_ALL: an empty route costs the largest fixed cost plus eight hours, more than using one more
+ * route can cost on a day's scale.
+ */
+export function balancePrices(day: DayInputs): {
+  workloadCostPerHourSquared: number
+  unusedRouteCost: number
+} {
+  const hour = averageHour(day)
+  const fixed = day.routes.reduce((most, r) => Math.max(most, r.fixedCost), 0)
+  return {
+    workloadCostPerHourSquared: day.balance === 'WORKLOAD' ? 8 * hour : 0,
+    unusedRouteCost: day.balance === 'USE_ALL' ? fixed + 8 * hour : 0,
+  }
 }
 
 export function toRoutingModel(day: DayInputs, options: Partial<ModelOptions> = {}): RoutingModel {
@@ -94,7 +117,7 @@ export function toRoutingModel(day: DayInputs, options: Partial<ModelOptions> = 
     locations,
     routes,
     jobs,
-    options: { windowRule: 'VISIT_WITHIN', ...stabilityPrices(day), ...options },
+    options: { windowRule: 'VISIT_WITHIN', ...stabilityPrices(day), ...balancePrices(day), ...options },
   }
 }
 

@@ -12,7 +12,7 @@ import { nowIso } from '../../db/ids.js'
 import type { Database, RoutePlanRow } from '../../db/types.js'
 import { type DayInputs, loadDayInputs } from './day-inputs.js'
 import * as repository from './repository.js'
-import type { PlanMode, PlanPhase, RoutePlanProgress, RoutePlanResult } from './schemas.js'
+import type { PlanBalance, PlanMode, PlanPhase, RoutePlanProgress, RoutePlanResult } from './schemas.js'
 import type { PlanInputsRecord } from './service.js'
 
 /** What the solver reports; the runner adds the phases around it and the time since the claim. */
@@ -164,6 +164,7 @@ export class PlanRunner {
         // Plans queued before migration 0023 have no instant: planned from each shift's start, as then.
         at: plan.plan_at === null ? Number.NEGATIVE_INFINITY : Date.parse(plan.plan_at),
         stability: plan.stability,
+        balance: plan.balance as PlanBalance,
         locationId: plan.location_id,
         jobIds: plan.job_ids === null ? null : (JSON.parse(plan.job_ids) as string[]),
         shiftIds: plan.shift_ids === null ? null : (JSON.parse(plan.shift_ids) as string[]),

@@ -24,6 +24,8 @@ export const UNASSIGNED_REASONS = [
   'NO_SHIFT',
   'WINDOW_PASSED',
 ] as const
+export const PLAN_BALANCES = ['NONE', 'WORKLOAD', 'USE_ALL'] as const
+export type PlanBalance = (typeof PLAN_BALANCES)[number]
 export const PLAN_PHASES = ['LOADING', 'BUILDING', 'SEARCHING'] as const
 export type PlanPhase = (typeof PLAN_PHASES)[number]
 
@@ -42,6 +44,15 @@ const PlanMode = StringEnum(
     'REPLAN_REMAINING: the rest of today from `at` — as REPLAN_ALL, each route starting where its worker is ' +
     '(after the job in progress, which stays first). Whatever the mode, a plan of today starts from now: ' +
     'no route starts earlier, done and in-progress work keeps its time, passed breaks are gone',
+)
+const PlanBalance = StringEnum(
+  PLAN_BALANCES,
+  'NONE: the cheapest plan (few routes may do all the work); WORKLOAD: even working time across the ' +
+    'routes used — each route also costs half an hour of the average worker per hour² of its paid ' +
+    'hours, so a job moves to a shorter route when that saves more than the detour costs; USE_ALL: ' +
+    'every route gets work when some job can go on it — a route left empty costs the largest fixed cost ' +
+    'plus eight hours of the average worker. Neither price is in the plan’s cost, which stays what the ' +
+    'routes cost',
 )
 const PlanDate = CalendarDay(
   'The day to plan, YYYY-MM-DD; each shift is placed on it in its depot’s time zone',
@@ -92,6 +103,7 @@ export const CreateRoutePlanBody = Type.Object(
           'priorities: it is left out only when no worker can serve it. 0: re-plan freely',
       }),
     ),
+    balance: Type.Optional({ ...PlanBalance, default: 'NONE' }),
     timeLimitSeconds: Type.Optional(
       Type.Integer({
         minimum: 1,
@@ -302,6 +314,7 @@ export const RoutePlan = Type.Object(
     stability: Type.Number({
       description: '0–1: the price of moving jobs between workers and of changing next stops',
     }),
+    balance: PlanBalance,
     jobIds: Nullable(Type.Array(Type.String())),
     shiftIds: Nullable(Type.Array(Type.String())),
     progress: Nullable(Progress),

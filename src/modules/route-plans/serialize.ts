@@ -1,5 +1,6 @@
 import type { RoutePlanRow } from '../../db/types.js'
 import type {
+  PlanBalance,
   PlanMode,
   PlanPhase,
   PlanStatus,
@@ -27,6 +28,7 @@ function common(row: RoutePlanRow) {
     timeLimitSeconds: row.time_limit_seconds,
     at: row.plan_at === null ? null : new Date(row.plan_at).toISOString(),
     stability: row.stability,
+    balance: row.balance as PlanBalance,
     jobIds: parsed<string[]>(row.job_ids),
     shiftIds: parsed<string[]>(row.shift_ids),
     progress: progressOf(row.progress),

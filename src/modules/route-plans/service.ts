@@ -75,6 +75,7 @@ export async function createRoutePlan(
     queue_round: 0,
     plan_at: new Date(planAt).toISOString(),
     stability: input.stability ?? DEFAULT_STABILITY,
+    balance: input.balance ?? 'NONE',
     progress: null,
     result: null,
     inputs: null,

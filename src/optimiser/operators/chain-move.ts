@@ -81,11 +81,13 @@ export function evaluateChainMove(
     added += dist[prev * size + loc]!
     prev = loc
   }
-  // (Stability: rv's first stop may become its previous one again; its moves only add.)
+  // (Stability: rv's first stop may become its previous one again; its moves only add. Balance: an
+  // empty rv stops paying for being idle.)
   const bound =
     baseA -
     s.routeCost[ru]! +
     p.distCoef[rv]! * added -
+    (s.count[rv] === 0 ? p.idleCost[rv]! : 0) -
     s.routeLate[rv]! * p.penaltyPerSecond -
     (p.stable ? p.nextStopChangeCost : 0)
   if (bound >= -IMPROVEMENT) return Number.POSITIVE_INFINITY

@@ -4527,6 +4527,11 @@ export type components = {
             at: string | null;
             /** @description 0–1: the price of moving jobs between workers and of changing next stops */
             stability: number;
+            /**
+             * @description NONE: the cheapest plan (few routes may do all the work); WORKLOAD: even working time across the routes used — each route also costs half an hour of the average worker per hour² of its paid hours, so a job moves to a shorter route when that saves more than the detour costs; USE_ALL: every route gets work when some job can go on it — a route left empty costs the largest fixed cost plus eight hours of the average worker. Neither price is in the plan’s cost, which stays what the routes cost
+             * @enum {string}
+             */
+            balance: "NONE" | "WORKLOAD" | "USE_ALL";
             jobIds: string[] | null;
             shiftIds: string[] | null;
             /** @description From the moment a runner takes the plan (RUNNING), and the last report once it has finished. A plan ends before its time limit when it cannot improve: one job, no job that fits, or no better plan for a long stretch of the search while every job that fits on a route is planned */
@@ -4784,6 +4789,11 @@ export type components = {
             at: string | null;
             /** @description 0–1: the price of moving jobs between workers and of changing next stops */
             stability: number;
+            /**
+             * @description NONE: the cheapest plan (few routes may do all the work); WORKLOAD: even working time across the routes used — each route also costs half an hour of the average worker per hour² of its paid hours, so a job moves to a shorter route when that saves more than the detour costs; USE_ALL: every route gets work when some job can go on it — a route left empty costs the largest fixed cost plus eight hours of the average worker. Neither price is in the plan’s cost, which stays what the routes cost
+             * @enum {string}
+             */
+            balance: "NONE" | "WORKLOAD" | "USE_ALL";
             jobIds: string[] | null;
             shiftIds: string[] | null;
             /** @description From the moment a runner takes the plan (RUNNING), and the last report once it has finished. A plan ends before its time limit when it cannot improve: one job, no job that fits, or no better plan for a long stretch of the search while every job that fits on a route is planned */
@@ -28184,6 +28194,12 @@ export interface operations {
                      * @default 0.5
                      */
                     stability?: number;
+                    /**
+                     * @description NONE: the cheapest plan (few routes may do all the work); WORKLOAD: even working time across the routes used — each route also costs half an hour of the average worker per hour² of its paid hours, so a job moves to a shorter route when that saves more than the detour costs; USE_ALL: every route gets work when some job can go on it — a route left empty costs the largest fixed cost plus eight hours of the average worker. Neither price is in the plan’s cost, which stays what the routes cost
+                     * @default NONE
+                     * @enum {string}
+                     */
+                    balance?: "NONE" | "WORKLOAD" | "USE_ALL";
                     /**
                      * @description Wall-clock time the optimiser may search, 1–300 s
                      * @default 10

@@ -10,7 +10,7 @@ import { Dialog } from '../../ui/dialog'
 import { FormError, serverErrors } from '../../ui/form'
 import { LoadingState } from '../../ui/states'
 import { useToast } from '../../ui/toast'
-import { StabilityField, TimeLimitField } from '../plan/plan-fields'
+import { BalanceField, StabilityField, TimeLimitField } from '../plan/plan-fields'
 import { PlanChanges } from '../plan/plan-preview'
 import { PlanProgress } from '../plan/plan-progress'
 import '../plan/plan.css'
@@ -21,7 +21,7 @@ import {
   useCreateRoutePlan,
   useRoutePlan,
 } from '../plan/queries'
-import { MODES, REASONS } from '../plan/wording'
+import { MODES, type PlanBalance, REASONS } from '../plan/wording'
 import { longDate } from './board-views'
 
 const REPLAN_HINT = MODES.find((mode) => mode.value === 'REPLAN_REMAINING')?.hint
@@ -38,6 +38,7 @@ export function ReplanDialog({
   onClose: () => void
 }) {
   const [stability, setStability] = useState(0.5)
+  const [balance, setBalance] = useState<PlanBalance>('NONE')
   const [timeLimit, setTimeLimit] = useState(5)
   const [planId, setPlanId] = useState<string | undefined>()
   const create = useCreateRoutePlan()
@@ -53,6 +54,7 @@ export function ReplanDialog({
         date,
         mode: 'REPLAN_REMAINING',
         stability,
+        balance,
         timeLimitSeconds: timeLimit,
         ...(locationId ? { locationId } : {}),
       },
@@ -75,7 +77,7 @@ export function ReplanDialog({
   }
 
   if (!planId) {
-    const errors = serverErrors(create.error, ['stability', 'timeLimitSeconds'])
+    const errors = serverErrors(create.error, ['stability', 'balance', 'timeLimitSeconds'])
     return (
       <Dialog
         title="Re-plan rest of day"
@@ -94,6 +96,7 @@ export function ReplanDialog({
         <div className="stack">
           <FormError message={errors.form} />
           <StabilityField value={stability} onChange={setStability} error={errors.fields.stability} />
+          <BalanceField value={balance} onChange={setBalance} error={errors.fields.balance} />
           <TimeLimitField
             value={timeLimit}
             onChange={setTimeLimit}

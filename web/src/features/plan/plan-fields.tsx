@@ -1,7 +1,8 @@
-// The two choices a plan is made with, worded once for the plan page and the board's Re-plan rest
-// of day: how long the optimiser searches, and how much of the day as it is the plan keeps.
+// The choices a plan is made with, worded once for the plan page and the board's Re-plan rest of
+// day: how long the optimiser searches, how much of the day as it is the plan keeps, and how evenly
+// it spreads the work.
 import { Field } from '../../ui/form'
-import { STABILITIES, TIME_LIMITS } from './wording'
+import { BALANCES, type PlanBalance, STABILITIES, TIME_LIMITS } from './wording'
 
 export function TimeLimitField({
   value,
@@ -57,6 +58,35 @@ export function StabilityField({
           onChange={(e) => onChange(Number(e.target.value))}
         >
           {STABILITIES.map((option) => (
+            <option key={option.value} value={option.value}>
+              {option.label}
+            </option>
+          ))}
+        </select>
+      )}
+    </Field>
+  )
+}
+
+export function BalanceField({
+  value,
+  onChange,
+  error,
+}: {
+  value: PlanBalance
+  onChange: (balance: PlanBalance) => void
+  error?: string | undefined
+}) {
+  return (
+    <Field label="Spread the work" error={error} hint="The cheapest plan may leave some workers idle">
+      {(control) => (
+        <select
+          {...control}
+          className="select"
+          value={value}
+          onChange={(e) => onChange(e.target.value as PlanBalance)}
+        >
+          {BALANCES.map((option) => (
             <option key={option.value} value={option.value}>
               {option.label}
             </option>

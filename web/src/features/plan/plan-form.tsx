@@ -5,9 +5,9 @@ import { Button } from '../../ui/button'
 import { Field, FormError, serverErrors } from '../../ui/form'
 import type { Depot } from '../board/board-toolbar'
 import { DepotSelect } from '../board/board-toolbar'
-import { StabilityField, TimeLimitField } from './plan-fields'
+import { BalanceField, StabilityField, TimeLimitField } from './plan-fields'
 import type { PlanRequest } from './queries'
-import { modesFor } from './wording'
+import { modesFor, type PlanBalance } from './wording'
 
 export function PlanForm({
   date,
@@ -32,10 +32,19 @@ export function PlanForm({
   const [mode, setMode] = useState<PlanRequest['mode']>('KEEP_ASSIGNED')
   const [timeLimit, setTimeLimit] = useState(10)
   const [stability, setStability] = useState(0.5)
+  const [balance, setBalance] = useState<PlanBalance>('NONE')
   const modes = modesFor(isToday)
   // A mode no longer offered (another date chosen) falls back to the first.
   const chosen = modes.some((option) => option.value === mode) ? mode : 'KEEP_ASSIGNED'
-  const errors = serverErrors(error, ['date', 'locationId', 'mode', 'timeLimitSeconds', 'stability', 'at'])
+  const errors = serverErrors(error, [
+    'date',
+    'locationId',
+    'mode',
+    'timeLimitSeconds',
+    'stability',
+    'balance',
+    'at',
+  ])
   return (
     <form
       className="card plan-form"
@@ -48,6 +57,7 @@ export function PlanForm({
           mode: chosen,
           timeLimitSeconds: timeLimit,
           stability,
+          balance,
           ...(locationId ? { locationId } : {}),
         })
       }}
@@ -75,6 +85,7 @@ export function PlanForm({
           />
           <TimeLimitField value={timeLimit} onChange={setTimeLimit} error={errors.fields.timeLimitSeconds} />
           <StabilityField value={stability} onChange={setStability} error={errors.fields.stability} />
+          <BalanceField value={balance} onChange={setBalance} error={errors.fields.balance} />
         </div>
         <fieldset className="choice-group">
           <legend className="field-label">Jobs already assigned</legend>

@@ -49,6 +49,7 @@ export function PlanPage() {
       mode: previous.mode,
       timeLimitSeconds: previous.timeLimitSeconds,
       stability: previous.stability,
+      balance: previous.balance,
       ...(previous.locationId ? { locationId: previous.locationId } : {}),
     })
 

@@ -3,6 +3,7 @@
 import type { PlanResult, RoutePlan } from './queries'
 
 type Reason = PlanResult['unassigned'][number]['reason']
+export type PlanBalance = RoutePlan['balance']
 
 export const REASONS: Record<Reason, string> = {
   NO_LOCATION: 'Not on the map: neither the job nor its customer has coordinates',
@@ -37,8 +38,14 @@ export const modesFor = (isToday: boolean) =>
 
 export const STABILITIES = [
   { value: 0, label: 'Re-plan freely' },
-  { value: 0.5, label: 'Balanced' },
+  { value: 0.5, label: 'Some changes' },
   { value: 1, label: 'As few changes as possible' },
+]
+
+export const BALANCES: { value: PlanBalance; label: string }[] = [
+  { value: 'NONE', label: 'Cheapest plan' },
+  { value: 'WORKLOAD', label: 'Even working time' },
+  { value: 'USE_ALL', label: 'Work for every worker' },
 ]
 
 export const PLAN_STATUS: Record<
