@@ -13,6 +13,12 @@ export class Inserter {
   bestDelta = Number.POSITIVE_INFINITY
   /** A route no customer may be inserted into (−1: none): the route a route removal is emptying. */
   closedRoute = -1
+  /**
+   * Granular insertion (0: off): only the routes serving one of the customer's this many nearest
+   * customers, and empty routes, are tried — every route when none of them has room.
+   */
+  granular = 0
+  private readonly routeMark: Int32Array
   /** Evaluations of a position (statistics). */
   evaluations = 0
   private readonly classStamp: Int32Array
@@ -22,6 +28,7 @@ export class Inserter {
 
   constructor(routeClasses: number) {
     this.classStamp = new Int32Array(routeClasses)
+    this.routeMark = new Int32Array(routeClasses)
   }
 
   /**
@@ -62,8 +69,18 @@ export class Inserter {
     const stamp = ++this.stamp
     const firstRoute = Math.max(onlyRoute, 0)
     const endRoute = onlyRoute >= 0 ? onlyRoute + 1 : R
+    const granular = onlyRoute < 0 && this.granular > 0
+    if (granular) {
+      const k = Math.min(this.granular, p.neighbourCount)
+      const from = c * p.neighbourCount
+      for (let i = 0; i < k; i++) {
+        const r = s.custRoute[p.neighbours[from + i]!]!
+        if (r >= 0) this.routeMark[r] = stamp
+      }
+    }
     routes: for (let r = firstRoute; r < endRoute; r++) {
       if (p.allowed[c * R + r] === 0 || r === this.closedRoute) continue
+      if (granular && this.routeMark[r] !== stamp && s.count[r]! > 0) continue
       for (let d = 0; d < dims; d++) {
         if (!fitsLoad(p, r, d, s.load[r * dims + d]! + p.demand[c * dims + d]!)) continue routes
       }
@@ -144,6 +161,14 @@ export class Inserter {
     this.bestRoute = bestRoute
     this.bestAfter = bestAfter
     this.evaluations += evaluations
+    if (bestRoute < 0 && granular) {
+      // None of the near routes has room: every route, as without the restriction.
+      const k = this.granular
+      this.granular = 0
+      const found = this.find(s, c, rng, blink)
+      this.granular = k
+      return found
+    }
     return bestRoute >= 0
   }
 }

@@ -177,4 +177,13 @@ describe('optimiser on random field-service days', () => {
       { break: 0, start: 12 * 3600, end: 12.5 * 3600, afterStops: expect.any(Number) },
     ])
   })
+
+  it('recreates granularly on large days (near routes first) and still plans every job that fits', () => {
+    // 450 jobs: the recreate step tries the routes of each job's 40 nearest jobs, then every route.
+    const model = generateModel({ jobs: 450, routes: 30, dimensions: 1, seed: 11, pinnedShare: 0.05 })
+    const plan = solve(model, { seed: 11, maxIterations: 300, timeLimitMs: 60_000 })
+    expect(checkPlan(model, plan)).toEqual([])
+    const leftOut = plan.unassigned.filter((u) => findFeasibleInsertion(model, plan, u.job) !== null)
+    expect(leftOut).toEqual([])
+  })
 })
