@@ -115,9 +115,9 @@ export async function findAvailability(
     tagIds,
     windowSeconds: body.windowLength,
   }
-  const slots: Slot[] = []
-  for (const date of days) slots.push(...(await findSlotsOfDay(db, organisationId, date, request, now)))
-  const windows = cheapestPerWindow(slots)
+  // Days are independent reads: PostgreSQL serves them on several pooled connections at once.
+  const slots = await Promise.all(days.map((date) => findSlotsOfDay(db, organisationId, date, request, now)))
+  const windows = cheapestPerWindow(slots.flat())
 
   const expiresAt = iso(now + HOLD_MS)
   const tokens = windows.map(() => `bk_${randomBytes(18).toString('base64url')}`)

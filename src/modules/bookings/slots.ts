@@ -137,6 +137,7 @@ function slotsOfRoute(
   const spec = model.routes[0] as RoutingModel['routes'][number]
   const plan = routeAsPlanned(model)
   const elements = elementsOf(plan)
+  toleratePastLateness(model, spec, elements)
 
   const out: Slot[] = []
   const dayUtc = Date.parse(`${day.date}T00:00:00.000Z`)
@@ -199,6 +200,37 @@ function elementsOf(plan: Plan): Element[] {
 }
 
 /**
+ * A visit the route already cannot reach at its scheduled time (booked back to back across town, an
+ * 08:00 visit away from the depot) is held at the time it can be reached instead: what was wrong with
+ * the day before is not the new job's to fix, and it must not make any visit later than that.
+ */
+function toleratePastLateness(
+  model: RoutingModel,
+  spec: RoutingModel['routes'][number],
+  elements: Element[],
+) {
+  const travel = model.travel as NonNullable<RoutingModel['travel']>
+  let time = spec.window[0]
+  let from = spec.start
+  for (const element of elements) {
+    if (!('job' in element)) {
+      time = Math.max(time, element.end)
+      continue
+    }
+    const job = model.jobs[element.job] as RoutingModel['jobs'][number]
+    const window = job.window as [number, number]
+    const to = job.location as number
+    const start = Math.max(
+      window[0],
+      time + (travel.duration[from * travel.size + to] ?? 0) / spec.speedFactor,
+    )
+    job.window = [window[0], Math.max(window[1], Math.ceil(start) + job.serviceSeconds)]
+    time = start + job.serviceSeconds
+    from = to
+  }
+}
+
+/**
  * The new visit's earliest start at `position` (model seconds) and the driving it adds there, from the
  * model's own matrix: the previous element's end and place, and the next visit (or the way home).
  */
@@ -212,14 +244,18 @@ function insertionAt(
 ) {
   const travel = model.travel as NonNullable<RoutingModel['travel']>
   const locationOf = (job: number) => model.jobs[job]?.location as number
+  const n = travel.size
+  const metres = (a: number, b: number) => travel.distance[a * n + b] ?? 0
+  const seconds = (a: number, b: number) => (travel.duration[a * n + b] ?? 0) / spec.speedFactor
   let time = spec.window[0]
   let from = spec.start
   for (const element of elements.slice(0, position)) {
     if ('job' in element) {
       const job = model.jobs[element.job] as RoutingModel['jobs'][number]
-      time = (job.window?.[0] ?? time) + job.serviceSeconds
-      from = locationOf(element.job)
-    } else time = element.end
+      const to = locationOf(element.job)
+      time = Math.max(job.window?.[0] ?? time, time + seconds(from, to)) + job.serviceSeconds
+      from = to
+    } else time = Math.max(time, element.end)
   }
   const next = elements.slice(position).find((e): e is { job: number } => 'job' in e)
   const to =
@@ -229,9 +265,6 @@ function insertionAt(
         ? (spec.endLocation ?? spec.start)
         : null
   const here = locationOf(c)
-  const n = travel.size
-  const metres = (a: number, b: number) => travel.distance[a * n + b] ?? 0
-  const seconds = (a: number, b: number) => (travel.duration[a * n + b] ?? 0) / spec.speedFactor
   const start = Math.max(time + seconds(from, here), windowStart)
   return {
     start,
