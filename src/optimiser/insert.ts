@@ -11,6 +11,8 @@ export class Inserter {
   bestRoute = -1
   bestAfter = -1
   bestDelta = Number.POSITIVE_INFINITY
+  /** A route no customer may be inserted into (−1: none): the route a route removal is emptying. */
+  closedRoute = -1
   /** Evaluations of a position (statistics). */
   evaluations = 0
   private readonly classStamp: Int32Array
@@ -61,7 +63,7 @@ export class Inserter {
     const firstRoute = Math.max(onlyRoute, 0)
     const endRoute = onlyRoute >= 0 ? onlyRoute + 1 : R
     routes: for (let r = firstRoute; r < endRoute; r++) {
-      if (p.allowed[c * R + r] === 0) continue
+      if (p.allowed[c * R + r] === 0 || r === this.closedRoute) continue
       for (let d = 0; d < dims; d++) {
         if (!fitsLoad(p, r, d, s.load[r * dims + d]! + p.demand[c * dims + d]!)) continue routes
       }

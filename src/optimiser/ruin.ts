@@ -42,7 +42,16 @@ export class StringRemoval {
     this.sequence = new Int32Array(n)
   }
 
-  ruin(s: SearchState, rng: Random, params: RuinParameters): void {
+  /**
+   * A route removal: every customer of route `r`, and SISR strings around one of them (so that the
+   * routes near it make room), for a recreate that keeps `r` closed — the way from k routes to k − 1,
+   * which string removals alone rarely find (a route's last customers are cheapest where they were).
+   */
+  ruinRoute(s: SearchState, rng: Random, params: RuinParameters, r: number): void {
+    this.ruin(s, rng, params, r)
+  }
+
+  ruin(s: SearchState, rng: Random, params: RuinParameters, wholeRoute = -1): void {
     const p = s.p
     this.removedCount = 0
     this.stamp++
@@ -58,9 +67,10 @@ export class StringRemoval {
     const lsMax = Math.min(params.maxString, assigned / used)
     const ksMax = (4 * params.averageRemoved) / (1 + lsMax) - 1
     const ks = Math.floor(1 + rng.next() * ksMax)
-    // A random assigned seed customer.
+    // A random assigned seed customer (of the route removed whole, if any).
     let seed = rng.int(p.n)
-    while (s.custRoute[seed] === -1) seed = seed + 1 === p.n ? 0 : seed + 1
+    while (s.custRoute[seed] === -1 || (wholeRoute >= 0 && s.custRoute[seed] !== wholeRoute))
+      seed = seed + 1 === p.n ? 0 : seed + 1
     let ruined = 0
     const k = p.neighbourCount
     for (let i = -1; i < k && ruined < ks; i++) {
@@ -69,6 +79,10 @@ export class StringRemoval {
       if (r < 0 || this.routeStamp[r] === this.stamp || this.removedFlag[c] === 1) continue
       this.routeStamp[r] = this.stamp
       this.ruinedRoutes[ruined++] = r
+      if (r === wholeRoute) {
+        this.cutString(s, r, c, s.count[r]!, rng, params)
+        continue
+      }
       const ltMax = Math.min(s.count[r]!, lsMax)
       const lt = Math.floor(1 + rng.next() * ltMax)
       this.cutString(s, r, c, lt, rng, params)

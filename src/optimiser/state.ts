@@ -121,8 +121,13 @@ export class SearchState {
     }
   }
 
-  /** Recomputes route r's positions, load, segments and cost from its node sequence. */
-  refresh(r: number): void {
+  /**
+   * Recomputes route r's positions, load, segments and cost from its node sequence. `from`: the
+   * first position that changed since the last refresh (an insertion's or a removal's); the
+   * prefixes before it are kept when that refresh found the route feasible (so they are unchanged
+   * and every one of them reached its node), which gives the same numbers as a full pass.
+   */
+  refresh(r: number, from = 1): void {
     const p = this.p
     const S = this.stride
     const base = r * S
@@ -135,23 +140,40 @@ export class SearchState {
     const dims = p.dims
     let count = 0
     let soft = 0
-    for (let d = 0; d < dims; d++) this.load[r * dims + d] = 0
-    // Prefixes.
+    // Prefixes: from the start, or kept up to `from` − 1 (see above).
     let v = nodes[base]!
     const prefix = this.prefix
-    prefix.set(p.nodeS[v]!, p.nodeE[v]!, p.nodeL[v]!)
+    const pLoad = this.pLoad
     let dd = 0
-    let last = p.nodeLoc[v]!
-    this.pD[base] = prefix.duration
-    this.pE[base] = prefix.earliest
-    this.pL[base] = prefix.latest
-    this.pDist[base] = 0
-    this.pLast[base] = last
+    let last: number
     let feasible = 1
     let lastBreak = 0
-    const pLoad = this.pLoad
-    for (let d = 0; d < dims; d++) pLoad[base * dims + d] = 0
-    for (let i = 1; i < len; i++) {
+    const start = from > 1 && from < len && this.feasible[r] === 1 ? from : 1
+    if (start === 1) {
+      for (let d = 0; d < dims; d++) this.load[r * dims + d] = 0
+      prefix.set(p.nodeS[v]!, p.nodeE[v]!, p.nodeL[v]!)
+      last = p.nodeLoc[v]!
+      this.pD[base] = prefix.duration
+      this.pE[base] = prefix.earliest
+      this.pL[base] = prefix.latest
+      this.pDist[base] = 0
+      this.pLast[base] = last
+      for (let d = 0; d < dims; d++) pLoad[base * dims + d] = 0
+    } else {
+      const at = base + start - 1
+      prefix.set(this.pD[at]!, this.pE[at]!, this.pL[at]!)
+      dd = this.pDist[at]!
+      last = this.pLast[at]!
+      for (let d = 0; d < dims; d++) this.load[r * dims + d] = pLoad[at * dims + d]!
+      for (let i = 1; i < start; i++) {
+        v = nodes[base + i]!
+        if (v < p.n) {
+          count++
+          soft += p.soft[v]!
+        } else lastBreak = i
+      }
+    }
+    for (let i = start; i < len; i++) {
       v = nodes[base + i]!
       const loc = p.nodeLoc[v]!
       let t = 0
@@ -313,7 +335,7 @@ export class SearchState {
     this.nodes[base + after + 1] = c
     this.len[r] = len + 1
     this.unassignedByTier[this.p.tier[c]!]!--
-    this.refresh(r)
+    this.refresh(r, after + 1)
   }
 
   /**
@@ -333,18 +355,20 @@ export class SearchState {
     const base = r * this.stride
     const len = this.len[r]!
     let w = base
+    let first = len
     for (let i = 0; i < len; i++) {
       const v = this.nodes[base + i]!
       if (v < this.p.n && removed[v] === 1) {
         this.custRoute[v] = -1
         this.custPos[v] = -1
         this.unassignedByTier[this.p.tier[v]!]!++
+        if (first === len) first = i
         continue
       }
       this.nodes[w++] = v
     }
     this.len[r] = w - base
-    this.refresh(r)
+    this.refresh(r, first)
   }
 
   /** Copies the routes into `into` (a snapshot of the best solution). */
