@@ -204,6 +204,52 @@ for (const dialect of DIALECTS) {
       expect(await s.windows({ tags: [s.ladder.id] })).toEqual([])
     })
 
+    it('books for a customer, and offers the afternoon of a day that already starts late', async () => {
+      const s = await setup()
+      const customer = await s.api.post('/customers', {
+        name: 'Ada',
+        latitude: NORTH.latitude,
+        longitude: NORTH.longitude,
+      })
+      expect(customer.status, customer.body.error).toBe(201)
+      // An 08:00 visit 20 minutes from the depot: the day cannot be on time from its start.
+      const early = await s.api.post('/jobs', {
+        title: 'Early',
+        serviceDuration: 1800,
+        jobLatitude: NORTH.latitude,
+        jobLongitude: NORTH.longitude,
+      })
+      const assigned = await s.admin.post(`/jobs/${early.body.data.job.id}/assign`, {
+        userId: s.tom.id,
+        shiftId: s.shift.id,
+        scheduledStart: at('08:00'),
+        scheduledEnd: at('08:30'),
+      })
+      expect(assigned.status, assigned.body.error).toBe(200)
+      const offered = await s.windows({ coordinates: undefined, customerId: customer.body.data.customer.id })
+      // 08:00 too: the visit can start 08:20 (not 08:00) and be done 08:50, in time for this one.
+      expect(offered.map((w) => w.windowStart).sort()).toEqual([
+        at('08:00'),
+        at('09:00'),
+        at('10:00'),
+        at('11:00'),
+      ])
+      // Next door to the visit before it: nothing more to drive there, only the way home changes.
+      const nine = offered.find((w) => w.windowStart === at('09:00')) as Window
+      expect(nine.addedKm).toBe(0)
+      const booked = await s.api.post('/jobs', { title: 'Ada', bookingToken: nine.bookingToken })
+      expect(booked.status, booked.body.error).toBe(201)
+      expect(booked.body.data.job.customer.id).toBe(customer.body.data.customer.id)
+      expect(booked.body.data.job.scheduledStart).toBe(at('09:00'))
+      const mismatch = await s.api.post('/jobs', {
+        title: 'Ada',
+        bookingToken: (offered.find((w) => w.windowStart === at('10:00')) as Window).bookingToken,
+        serviceDuration: 60,
+      })
+      expect(mismatch.status).toBe(400)
+      expect(mismatch.body.details[0].path).toBe('/body/serviceDuration')
+    })
+
     it('names the field of bad input', async () => {
       const s = await setup()
       const field = async (body: Record<string, unknown>) => {
