@@ -1,6 +1,8 @@
 // A plan whose road travel times could not be had says so in its preview: the routing server
 // (ROUTING_OSRM_URL) answers 500, the plan is still made on straight lines, and the dispatcher reads
 // that its times are estimates before applying it.
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { makeLocation, makeShift, makeUser, makeVehicle } from '../factories.js'
@@ -91,6 +93,9 @@ for (const dialect of BROWSER_DIALECTS) {
         )
         .waitFor()
       expect(osrm.requests.length).toBeGreaterThan(0)
+      await page.screenshot({
+        path: join(process.env.SCREENSHOT_DIR ?? tmpdir(), `plan-travel-fallback-${dialect}.png`),
+      })
       await expectAccessible(page, 'a plan on straight lines')
     })
   })
