@@ -45,6 +45,7 @@ import { automationAdminRoutes } from './modules/automations/admin-routes.js'
 import { executionAdminRoutes } from './modules/automations/execution-routes.js'
 import type { Webhooks } from './modules/automations/webhooks.js'
 import { boardAdminRoutes } from './modules/board/admin-routes.js'
+import { bookingRoutes } from './modules/bookings/routes.js'
 import { completionAdminRoutes, myCompletionRoutes } from './modules/completion/admin-routes.js'
 import { customerMessageAdminRoutes } from './modules/customer-messages/admin-routes.js'
 import { customerAdminRoutes } from './modules/customers/admin-routes.js'
@@ -212,6 +213,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   const apiKeys = options.apiKeys
   await registerApi(app, apiKeys, rateLimits, PUBLIC_PREFIX, publicScope, async (api) => {
     await api.register(jobRoutes, options)
+    await api.register(bookingRoutes, options)
     await api.register(customerRoutes, options)
     await api.register(vehicleRoutes, options)
     await api.register(locationRoutes, options)

@@ -33,6 +33,7 @@ import * as m0030 from './migrations/0030-job-series.js'
 import * as m0031 from './migrations/0031-attachments.js'
 import * as m0032 from './migrations/0032-imports.js'
 import * as m0033 from './migrations/0033-completion-requirements.js'
+import * as m0034 from './migrations/0034-bookings.js'
 import * as m0036 from './migrations/0036-plan-balance.js'
 
 // Migrations are listed here, in order, so they run the same from source and from dist/.
@@ -70,6 +71,7 @@ export const MIGRATIONS: MigrationList = {
   '0031-attachments': m0031,
   '0032-imports': m0032,
   '0033-completion-requirements': m0033,
+  '0034-bookings': m0034,
   '0036-plan-balance': m0036,
 }
 

@@ -659,6 +659,26 @@ export interface CalendarOffsetsTable {
   n: number
 }
 
+/** A booking window offered by POST /availability, held for ten minutes (migration 0034). */
+export interface BookingHoldsTable {
+  id: string
+  organisation_id: string
+  token_hash: string
+  shift_id: string
+  user_id: string
+  date: string
+  window_start: Timestamp
+  window_end: Timestamp
+  customer_id: string | null
+  latitude: string
+  longitude: string
+  service_duration: number
+  tag_ids: string
+  expires_at: Timestamp
+  used_at: Timestamp | null
+  created_at: Timestamp
+}
+
 export interface Database {
   organisations: OrganisationsTable
   users: UsersTable
@@ -705,6 +725,7 @@ export interface Database {
   attachment_chunks: AttachmentChunksTable
   job_requirements: JobRequirementsTable
   job_completion_notes: JobCompletionNotesTable
+  booking_holds: BookingHoldsTable
 }
 
 export type JobRow = Selectable<JobsTable>

@@ -28,6 +28,8 @@ const ADDITIONS = [
   'GET /jobs/{id}/attachments/{attachmentId}/thumbnail',
   // Issue 31 §3: the job's proof of completion as a PDF.
   'GET /jobs/{id}/proof',
+  // Issue 32 §4: the booking windows a customer can choose (booked with POST /jobs's bookingToken).
+  'POST /availability',
 ]
 
 // The documentation does not depend on the database engine: SQLite is enough.

@@ -232,6 +232,9 @@ export const ErrorBody = Type.Object(
 /** What each code of the catalogue means, as error responses describe it unless a route says more. */
 export const ERROR_CODE_DESCRIPTIONS: Record<ErrorCode, string> = {
   VALIDATION_ERROR: 'The request is not valid; `details` names each offending field',
+  SLOT_TAKEN:
+    'The booked window is no longer free on that worker’s day (another booking or a dispatcher took it): ask POST /availability again',
+  BOOKING_EXPIRED: 'The bookingToken is older than its 10 minutes: ask POST /availability again',
   UNAUTHORIZED: 'Missing, malformed, unknown, revoked or expired API key',
   FORBIDDEN: 'The key lacks the required scope',
   PLAN_UPGRADE_REQUIRED: "The organisation's plan has no API access",

@@ -82,7 +82,7 @@ export const jobAdminRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (ap
   // The public API's job routes (list, get, create, update, delete), registered here too: the
   // dashboard works on jobs through the admin API, the only one a session may use. Its list also
   // searches titles.
-  await app.register(jobRoutes, { db, search: true })
+  await app.register(jobRoutes, { db, search: true, clock })
 
   app.put(
     '/jobs/:id/tags',

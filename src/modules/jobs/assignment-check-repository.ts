@@ -106,3 +106,23 @@ export async function findDemandsOfJobs(
     .where('job_id', 'in', jobIds)
     .execute()
 }
+
+/** ASSIGNED and IN_PROGRESS jobs on any of `shiftIds` whose scheduled visit overlaps [from, to). */
+export async function findScheduledJobsOfShifts(
+  db: Executor,
+  organisationId: string,
+  shiftIds: readonly string[],
+  from: string,
+  to: string,
+): Promise<(CheckedJobRow & { shift_id: string | null })[]> {
+  if (shiftIds.length === 0) return []
+  return checkedJobs(db, organisationId)
+    .select('jobs.shift_id')
+    .where('jobs.shift_id', 'in', shiftIds)
+    .where('jobs.status', 'in', ['ASSIGNED', 'IN_PROGRESS'])
+    .where('jobs.scheduled_start', '<', to)
+    .where('jobs.scheduled_end', '>', from)
+    .orderBy('jobs.scheduled_start')
+    .orderBy('jobs.id')
+    .execute()
+}

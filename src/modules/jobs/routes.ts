@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { FastifyRequest } from 'fastify'
 import type { Kysely } from 'kysely'
+import { type Clock, systemClock } from '../../clock.js'
 import type { Database } from '../../db/types.js'
 import type { Precondition } from '../../http/etags.js'
 import {
@@ -11,9 +12,10 @@ import {
   NOT_FOUND_ERROR,
   SUCCESS,
 } from '../../http/schemas.js'
+import { CreateJobOrBookingBody } from '../bookings/schemas.js'
+import { bookJob } from '../bookings/service.js'
 import {
   AdminJobListQuery,
-  CreateJobBody,
   DeletedJobResponse,
   JobListQuery,
   JobListResponse,
@@ -25,10 +27,11 @@ import * as jobs from './service.js'
 /** `search`: the admin API's list also takes `search` (titles); the public API's does not. */
 const EXTERNAL_ID_TAKEN = errorResponses(['CONFLICT', 'Another job of your organisation has this externalId'])
 
-export const jobRoutes: FastifyPluginAsyncTypebox<{ db: Kysely<Database>; search?: boolean }> = async (
-  app,
-  { db, search = false },
-) => {
+export const jobRoutes: FastifyPluginAsyncTypebox<{
+  db: Kysely<Database>
+  search?: boolean
+  clock?: Clock
+}> = async (app, { db, search = false, clock = systemClock }) => {
   app.get(
     '/jobs',
     {
@@ -87,13 +90,28 @@ export const jobRoutes: FastifyPluginAsyncTypebox<{ db: Kysely<Database>; search
         summary: 'Create a job',
         description:
           'New jobs have status CREATED. customerId and locationId must exist in your organisation. ' +
-          'Emits the JOB_CREATED webhook.',
-        body: CreateJobBody,
-        response: { 201: JobResponse, ...COMMON_ERRORS, ...BODY_ERRORS, ...EXTERNAL_ID_TAKEN },
+          'Emits the JOB_CREATED webhook. With a `bookingToken` from POST /availability, books that window: ' +
+          'the job is created and assigned to the offered worker in one transaction (JOB_CREATED, then ' +
+          'JOB_ASSIGNED), or 409 SLOT_TAKEN when the window is no longer free, and nothing is written.',
+        body: CreateJobOrBookingBody,
+        response: {
+          201: JobResponse,
+          ...COMMON_ERRORS,
+          ...BODY_ERRORS,
+          ...errorResponses<'SLOT_TAKEN' | 'BOOKING_EXPIRED' | readonly ['CONFLICT', string]>(
+            ['CONFLICT', 'Another job of your organisation has this externalId'],
+            'SLOT_TAKEN',
+            'BOOKING_EXPIRED',
+          ),
+        },
       },
     },
     async (request, reply) => {
-      const job = await jobs.createJob(db, request.auth.organisationId, request.body)
+      const organisationId = request.auth.organisationId
+      const job =
+        request.body.bookingToken === undefined
+          ? await jobs.createJob(db, organisationId, request.body)
+          : await bookJob(db, organisationId, request.body, clock())
       return reply.status(201).send({ data: { job }, message: SUCCESS })
     },
   )

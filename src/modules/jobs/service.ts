@@ -221,13 +221,17 @@ async function jobReferences(
 
 const NO_EXTRAS = { tags: [], demands: [] }
 
-/** A job made as an occurrence of a series (job-series module): which one, and its tags and demands. */
-export interface JobOccurrence {
-  seriesId: string
-  occurrenceDate: string
-  /** Checked by the series when it was written (reference-data ids of the organisation). */
+/** Tags and demands a new job is written with, in the transaction that creates it. */
+export interface JobExtras {
+  /** Checked by the caller (reference-data ids of the organisation). */
   tagIds: readonly string[]
   demands: readonly { capacityDimensionId: string; requiredValue: number }[]
+}
+
+/** A job made as an occurrence of a series (job-series module): which one, and its tags and demands. */
+export interface JobOccurrence extends JobExtras {
+  seriesId: string
+  occurrenceDate: string
 }
 
 /** The columns POST /jobs would write for `input`, after the rules that need no database. */
@@ -262,61 +266,70 @@ export async function createJob(
   input: CreateJobBody,
   occurrence?: JobOccurrence,
 ): Promise<JobDetail> {
-  const given = givenColumns(input)
   return guardExternalId('jobs', 'job', input.externalId, () =>
-    db.transaction().execute(async (trx) => {
-      const refs = await jobReferences(trx, organisationId, input.customerId, input.locationId)
-      const now = nowIso()
-      const job: NewJob = {
-        ...(given as Pick<NewJob, 'title' | 'priority' | 'time_window_type'>),
-        id: newId(),
-        organisation_id: organisationId,
-        status: 'CREATED',
-        service_duration:
-          given.service_duration ?? refs.customer_service_duration ?? DEFAULT_SERVICE_DURATION,
-        scheduled_start: null,
-        scheduled_end: null,
-        assigned_user_id: null,
-        shift_id: null,
-        started_at: null,
-        completed_at: null,
-        actual_duration: null,
-        created_at: now,
-        updated_at: now,
-        deleted_at: null,
-        start_recorded_at: null,
-        complete_recorded_at: null,
-        en_route_at: null,
-        number: await repository.takeJobNumber(trx, organisationId, FIRST_JOB_NUMBER),
-        series_id: occurrence?.seriesId ?? null,
-        occurrence_date: occurrence?.occurrenceDate ?? null,
-      }
-      await repository.insertJob(trx, job)
-      if (occurrence) {
-        for (const tagId of occurrence.tagIds)
-          await repository.insertJobTag(trx, organisationId, job.id, tagId)
-        for (const demand of occurrence.demands) {
-          await repository.insertJobDemand(
-            trx,
-            organisationId,
-            job.id,
-            demand.capacityDimensionId,
-            demand.requiredValue,
-          )
-        }
-      }
-      // The answer is what GET /jobs/:id reads back, built from what was written and the references
-      // read above (a new job has no worker, tags or demands): no second read of the row.
-      const created = serializeJobDetail(
-        { ...(job as JobRow), ...refs, assigned_user_name: null, assigned_user_email: null },
-        NO_EXTRAS,
-      )
-      await recordEvent(trx, organisationId, 'JOB_CREATED', jobCreatedData(created), now)
-      // An occurrence may have tags or demands: then the answer is read back with them.
-      const hasExtras = occurrence && (occurrence.tagIds.length > 0 || occurrence.demands.length > 0)
-      return hasExtras ? getJob(trx, organisationId, job.id) : created
-    }),
+    db.transaction().execute((trx) => createJobIn(trx, organisationId, input, occurrence)),
   )
+}
+
+/**
+ * POST /jobs inside the caller's transaction (a booking creates and assigns its job in one). The
+ * caller maps a unique externalId to 409 (guardExternalId) around its transaction.
+ */
+export async function createJobIn(
+  trx: Transaction<Database>,
+  organisationId: string,
+  input: CreateJobBody,
+  occurrence?: JobOccurrence | JobExtras,
+): Promise<JobDetail> {
+  const given = givenColumns(input)
+  const refs = await jobReferences(trx, organisationId, input.customerId, input.locationId)
+  const now = nowIso()
+  const job: NewJob = {
+    ...(given as Pick<NewJob, 'title' | 'priority' | 'time_window_type'>),
+    id: newId(),
+    organisation_id: organisationId,
+    status: 'CREATED',
+    service_duration: given.service_duration ?? refs.customer_service_duration ?? DEFAULT_SERVICE_DURATION,
+    scheduled_start: null,
+    scheduled_end: null,
+    assigned_user_id: null,
+    shift_id: null,
+    started_at: null,
+    completed_at: null,
+    actual_duration: null,
+    created_at: now,
+    updated_at: now,
+    deleted_at: null,
+    start_recorded_at: null,
+    complete_recorded_at: null,
+    en_route_at: null,
+    number: await repository.takeJobNumber(trx, organisationId, FIRST_JOB_NUMBER),
+    series_id: occurrence && 'seriesId' in occurrence ? occurrence.seriesId : null,
+    occurrence_date: occurrence && 'seriesId' in occurrence ? occurrence.occurrenceDate : null,
+  }
+  await repository.insertJob(trx, job)
+  if (occurrence) {
+    for (const tagId of occurrence.tagIds) await repository.insertJobTag(trx, organisationId, job.id, tagId)
+    for (const demand of occurrence.demands) {
+      await repository.insertJobDemand(
+        trx,
+        organisationId,
+        job.id,
+        demand.capacityDimensionId,
+        demand.requiredValue,
+      )
+    }
+  }
+  // The answer is what GET /jobs/:id reads back, built from what was written and the references
+  // read above (a new job has no worker, tags or demands): no second read of the row.
+  const created = serializeJobDetail(
+    { ...(job as JobRow), ...refs, assigned_user_name: null, assigned_user_email: null },
+    NO_EXTRAS,
+  )
+  await recordEvent(trx, organisationId, 'JOB_CREATED', jobCreatedData(created), now)
+  // An occurrence may have tags or demands: then the answer is read back with them.
+  const hasExtras = occurrence && (occurrence.tagIds.length > 0 || occurrence.demands.length > 0)
+  return hasExtras ? getJob(trx, organisationId, job.id) : created
 }
 
 // JOB_CREATED's fields after its subject, as the API names them (jobs/fields.ts).

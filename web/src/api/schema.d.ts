@@ -588,7 +588,7 @@ export type paths = {
         put?: never;
         /**
          * Create a job
-         * @description New jobs have status CREATED. customerId and locationId must exist in your organisation. Emits the JOB_CREATED webhook.
+         * @description New jobs have status CREATED. customerId and locationId must exist in your organisation. Emits the JOB_CREATED webhook. With a `bookingToken` from POST /availability, books that window: the job is created and assigned to the offered worker in one transaction (JOB_CREATED, then JOB_ASSIGNED), or 409 SLOT_TAKEN when the window is no longer free, and nothing is written.
          */
         post: operations["adminCreateJob"];
         delete?: never;
@@ -15110,6 +15110,8 @@ export interface operations {
                     address?: string | null;
                     /** @description Your own reference, unique in your organisation (at most 200 characters); null clears it */
                     externalId?: string | null;
+                    /** @description A bookingToken from POST /availability (additive, optional): books the job in that arrival window and assigns it to that worker, or 409 SLOT_TAKEN when the window is no longer free. The job gets a HARD window from the window’s start to its end plus serviceDuration; customerId or coordinates and serviceDuration are taken from the token (when given they must match it); earliestStart, latestEnd and timeWindowType may not be given with it. Expired (10 minutes): 410 BOOKING_EXPIRED */
+                    bookingToken?: string;
                 };
             };
         };
@@ -15186,7 +15188,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Another job of your organisation has this externalId (CONFLICT); or A request with this Idempotency-Key is still running; retry once it has finished (IDEMPOTENCY_KEY_IN_USE) */
+            /** @description Another job of your organisation has this externalId (CONFLICT); or The booked window is no longer free on that worker’s day (another booking or a dispatcher took it): ask POST /availability again (SLOT_TAKEN); or A request with this Idempotency-Key is still running; retry once it has finished (IDEMPOTENCY_KEY_IN_USE) */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -15201,7 +15203,26 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        code: "CONFLICT" | "IDEMPOTENCY_KEY_IN_USE";
+                        code: "CONFLICT" | "SLOT_TAKEN" | "IDEMPOTENCY_KEY_IN_USE";
+                    };
+                };
+            };
+            /** @description The bookingToken is older than its 10 minutes: ask POST /availability again (BOOKING_EXPIRED) */
+            410: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code: "BOOKING_EXPIRED";
                     };
                 };
             };

@@ -9,6 +9,7 @@ export const BASE_PATH = '/v1/public'
 
 /** Every error code the API documents. */
 export type ErrorCode =
+  | 'BOOKING_EXPIRED'
   | 'CONFLICT'
   | 'CURSOR_EXPIRED'
   | 'FORBIDDEN'
@@ -22,6 +23,7 @@ export type ErrorCode =
   | 'PRECONDITION_FAILED'
   | 'RATE_LIMITED'
   | 'SERVICE_UNAVAILABLE'
+  | 'SLOT_TAKEN'
   | 'TERMINAL_STATE'
   | 'UNAUTHORIZED'
   | 'UNSUPPORTED_MEDIA_TYPE'
@@ -121,6 +123,8 @@ export type GetJobResult = operations['getJob']['responses'][200]['content']['ap
 export type UpdateJobBody = NonNullable<operations['updateJob']['requestBody']>['content']['application/json']
 export type UpdateJobResult = operations['updateJob']['responses'][200]['content']['application/json']['data']
 export type DeleteJobResult = operations['deleteJob']['responses'][200]['content']['application/json']['data']
+export type FindAvailabilityBody = NonNullable<operations['findAvailability']['requestBody']>['content']['application/json']
+export type FindAvailabilityResult = operations['findAvailability']['responses'][200]['content']['application/json']['data']
 
 /** Jobs */
 export class JobsApi {
@@ -149,7 +153,7 @@ export class JobsApi {
   /**
    * Create a job
    *
-   * New jobs have status CREATED. customerId and locationId must exist in your organisation. Emits the JOB_CREATED webhook.
+   * New jobs have status CREATED. customerId and locationId must exist in your organisation. Emits the JOB_CREATED webhook. With a `bookingToken` from POST /availability, books that window: the job is created and assigned to the offered worker in one transaction (JOB_CREATED, then JOB_ASSIGNED), or 409 SLOT_TAKEN when the window is no longer free, and nothing is written.
    *
    * `POST /jobs`
    */
@@ -196,6 +200,17 @@ export class JobsApi {
    */
   delete(id: operations['deleteJob']['parameters']['path']['id'], options?: RequestOptions): Promise<DeleteJobResult> {
     return this.http.request('DELETE', `/jobs/${encodeURIComponent(String(id))}`, {}, options)
+  }
+
+  /**
+   * Find booking windows
+   *
+   * The arrival windows (aligned windows of `windowLength` in the depot’s time zone) over dateFrom–dateTo in which some worker can take the job — inserted into the route as planned (ASSIGNED and IN_PROGRESS jobs at their scheduled times, breaks, absences, vehicle tags) without breaking any HARD window or shift end, and for today only from now. One window per slot, the worker adding the least driving; each carries a bookingToken, valid 10 minutes and single use, for POST /jobs. Needs the write scope (it holds the windows). Writes no job.
+   *
+   * `POST /availability`
+   */
+  findAvailability(body: FindAvailabilityBody, options?: RequestOptions): Promise<FindAvailabilityResult> {
+    return this.http.request('POST', `/availability`, { body }, options)
   }
 }
 

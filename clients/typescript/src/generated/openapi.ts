@@ -16,7 +16,7 @@ export type paths = {
         put?: never;
         /**
          * Create a job
-         * @description New jobs have status CREATED. customerId and locationId must exist in your organisation. Emits the JOB_CREATED webhook.
+         * @description New jobs have status CREATED. customerId and locationId must exist in your organisation. Emits the JOB_CREATED webhook. With a `bookingToken` from POST /availability, books that window: the job is created and assigned to the offered worker in one transaction (JOB_CREATED, then JOB_ASSIGNED), or 409 SLOT_TAKEN when the window is no longer free, and nothing is written.
          */
         post: operations["createJob"];
         delete?: never;
@@ -53,6 +53,26 @@ export type paths = {
          * @description Only supplied fields change; null clears a nullable field. When something really changes, emits the JOB_UPDATED webhook with each changed field as { previous, current }.
          */
         patch: operations["updateJob"];
+        trace?: never;
+    };
+    "/availability": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Find booking windows
+         * @description The arrival windows (aligned windows of `windowLength` in the depot’s time zone) over dateFrom–dateTo in which some worker can take the job — inserted into the route as planned (ASSIGNED and IN_PROGRESS jobs at their scheduled times, breaks, absences, vehicle tags) without breaking any HARD window or shift end, and for today only from now. One window per slot, the worker adding the least driving; each carries a bookingToken, valid 10 minutes and single use, for POST /jobs. Needs the write scope (it holds the windows). Writes no job.
+         */
+        post: operations["findAvailability"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/customers": {
@@ -2678,6 +2698,8 @@ export interface operations {
                     address?: string | null;
                     /** @description Your own reference, unique in your organisation (at most 200 characters); null clears it */
                     externalId?: string | null;
+                    /** @description A bookingToken from POST /availability (additive, optional): books the job in that arrival window and assigns it to that worker, or 409 SLOT_TAKEN when the window is no longer free. The job gets a HARD window from the window’s start to its end plus serviceDuration; customerId or coordinates and serviceDuration are taken from the token (when given they must match it); earliestStart, latestEnd and timeWindowType may not be given with it. Expired (10 minutes): 410 BOOKING_EXPIRED */
+                    bookingToken?: string;
                 };
             };
         };
@@ -2754,7 +2776,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Another job of your organisation has this externalId (CONFLICT); or A request with this Idempotency-Key is still running; retry once it has finished (IDEMPOTENCY_KEY_IN_USE) */
+            /** @description Another job of your organisation has this externalId (CONFLICT); or The booked window is no longer free on that worker’s day (another booking or a dispatcher took it): ask POST /availability again (SLOT_TAKEN); or A request with this Idempotency-Key is still running; retry once it has finished (IDEMPOTENCY_KEY_IN_USE) */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2769,7 +2791,26 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        code: "CONFLICT" | "IDEMPOTENCY_KEY_IN_USE";
+                        code: "CONFLICT" | "SLOT_TAKEN" | "IDEMPOTENCY_KEY_IN_USE";
+                    };
+                };
+            };
+            /** @description The bookingToken is older than its 10 minutes: ask POST /availability again (BOOKING_EXPIRED) */
+            410: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code: "BOOKING_EXPIRED";
                     };
                 };
             };
@@ -3574,6 +3615,300 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
                         code: "TERMINAL_STATE" | "IDEMPOTENCY_KEY_REUSED";
+                    };
+                };
+            };
+            /** @description Rate limit of the key exceeded; retry after `Retry-After` seconds (RATE_LIMITED) */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code: "RATE_LIMITED";
+                    };
+                };
+            };
+            /** @description Unexpected error; nothing of it is shown, it is logged with the request id (INTERNAL_ERROR) */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code: "INTERNAL_ERROR";
+                    };
+                };
+            };
+            /** @description Database unreachable for the moment (SERVICE_UNAVAILABLE); retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code: "SERVICE_UNAVAILABLE";
+                    };
+                };
+            };
+        };
+    };
+    findAvailability: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: a new value per operation (a UUID, say), 1 to 255 printable ASCII characters. For 24 hours, a request with the same key, method, path and body gets the first response again, status and body, with `Idempotent-Replayed: true`, and nothing is done twice; with another method, path or body it gets 422 `IDEMPOTENCY_KEY_REUSED`, and while the first is still running 409 `IDEMPOTENCY_KEY_IN_USE`. Keys belong to the organisation (all its API keys share them). A request refused before it ran (a body or header that fails validation, 401, 403, 429) or that failed on the server (5xx) is not kept: retry it with the same key. The answers of a request that ran, errors included (404, 409, 422, a 400 naming a reference that does not exist), are kept and replayed. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "customerId": "0193e2f4-5b7a-7c3d-9e1f-2a4b6c8d0e1f",
+                 *       "serviceDuration": 3600,
+                 *       "dateFrom": "2026-12-07",
+                 *       "dateTo": "2026-12-20",
+                 *       "windowLength": 7200
+                 *     }
+                 */
+                "application/json": {
+                    /** @description Where the job is: this customer of your organisation (its coordinates). Or `coordinates` */
+                    customerId?: string;
+                    /** @description Where the job is, when it has no customer */
+                    coordinates?: {
+                        /**
+                         * @description Decimal degrees, -90 to 90
+                         * @example 51.5072
+                         */
+                        latitude: number;
+                        /**
+                         * @description Decimal degrees, -180 to 180
+                         * @example -0.1276
+                         */
+                        longitude: number;
+                    };
+                    /** @description Seconds the visit lasts */
+                    serviceDuration: number;
+                    /** @description Tag ids the job needs: only workers whose vehicle has every one are offered */
+                    tags?: string[];
+                    /**
+                     * Format: date
+                     * @description First day asked about, in the depots’ calendar; from 1970-01-01 to 9998-12-31
+                     * @example 2026-11-26
+                     */
+                    dateFrom: string;
+                    /**
+                     * Format: date
+                     * @description Last day asked about (at most 31 days after dateFrom); from 1970-01-01 to 9998-12-31
+                     * @example 2026-11-26
+                     */
+                    dateTo: string;
+                    /** @description Seconds each arrival window lasts (7200: 08:00–10:00, 10:00–12:00, …), aligned from midnight in the depot’s time zone */
+                    windowLength: number;
+                };
+            };
+        };
+        responses: {
+            /** @description The arrival windows in which some worker can take the job without breaking a HARD window or a shift already planned: one per window (the cheapest worker), ordered by date, then addedMinutes, then addedKm, then windowStart. Empty when nothing fits */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            windows: {
+                                /** @description The day of the window in its depot’s calendar (YYYY-MM-DD) */
+                                date: string;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601 datetime in UTC with milliseconds
+                                 * @example 2026-11-23T09:00:00.000Z
+                                 */
+                                windowStart: string;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601 datetime in UTC with milliseconds
+                                 * @example 2026-11-23T09:00:00.000Z
+                                 */
+                                windowEnd: string;
+                                /** @description The worker who would come (the cheapest one free in this window) */
+                                userId: string;
+                                /** @description Opaque identifier */
+                                shiftId: string;
+                                /** @description Extra driving the visit adds to that worker’s day, km (one decimal) */
+                                addedKm: number;
+                                /** @description Extra driving the visit adds to that worker’s day, minutes */
+                                addedMinutes: number;
+                                /** @description Give it to POST /jobs within 10 minutes to book this window; single use */
+                                bookingToken: string;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601 datetime in UTC with milliseconds
+                                 * @example 2026-11-23T09:00:00.000Z
+                                 */
+                                expiresAt: string;
+                            }[];
+                        };
+                        /** @example Success */
+                        message: string;
+                    };
+                };
+            };
+            /** @description The request is not valid; `details` names each offending field (VALIDATION_ERROR) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code: "VALIDATION_ERROR";
+                    };
+                };
+            };
+            /** @description Missing, malformed, unknown, revoked or expired API key (UNAUTHORIZED) */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code: "UNAUTHORIZED";
+                    };
+                };
+            };
+            /** @description The key lacks the required scope (FORBIDDEN); or The organisation's plan has no API access (PLAN_UPGRADE_REQUIRED) */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code: "FORBIDDEN" | "PLAN_UPGRADE_REQUIRED";
+                    };
+                };
+            };
+            /** @description A request with this Idempotency-Key is still running; retry once it has finished (IDEMPOTENCY_KEY_IN_USE) */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code: "IDEMPOTENCY_KEY_IN_USE";
+                    };
+                };
+            };
+            /** @description Body larger than 1 MiB (PAYLOAD_TOO_LARGE) */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code: "PAYLOAD_TOO_LARGE";
+                    };
+                };
+            };
+            /** @description Content-Type is not application/json (UNSUPPORTED_MEDIA_TYPE) */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code: "UNSUPPORTED_MEDIA_TYPE";
+                    };
+                };
+            };
+            /** @description This Idempotency-Key was used in the last 24 hours for another method, path or body; nothing was done (IDEMPOTENCY_KEY_REUSED) */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code: "IDEMPOTENCY_KEY_REUSED";
                     };
                 };
             };
