@@ -15,7 +15,8 @@ export class Inserter {
   closedRoute = -1
   /**
    * Granular insertion (0: off): only the routes serving one of the customer's this many nearest
-   * customers, and empty routes, are tried — every route when none of them has room.
+   * customers, and empty routes, are tried — every route when none of them has room, or only an
+   * empty one.
    */
   granular = 0
   private readonly routeMark: Int32Array
@@ -161,8 +162,9 @@ export class Inserter {
     this.bestRoute = bestRoute
     this.bestAfter = bestAfter
     this.evaluations += evaluations
-    if (bestRoute < 0 && granular) {
-      // None of the near routes has room: every route, as without the restriction.
+    if (granular && (bestRoute < 0 || s.count[bestRoute] === 0)) {
+      // None of the near routes has room (or only an empty route does): every route, as without the
+      // restriction — a far route with room is cheaper than opening one.
       const k = this.granular
       this.granular = 0
       const found = this.find(s, c, rng, blink)
