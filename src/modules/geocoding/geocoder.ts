@@ -6,6 +6,7 @@
 // policy asks for little), and one that takes longer than 3 s, fails or answers something unreadable
 // is GEOCODER_UNAVAILABLE — never a 500.
 import { AppError } from '../../http/errors.js'
+import { readLimitedText } from '../../http/read-limited.js'
 import { formatOf, type GeocodeMatch, type GeocoderFormat, readMatches } from './providers.js'
 
 export const GEOCODER_TIMEOUT_MS = 3000
@@ -143,7 +144,11 @@ export class Geocoder {
         await response.body?.cancel()
         return unavailable(`answered HTTP ${response.status}`)
       }
-      return JSON.parse(await readLimited(response))
+      return JSON.parse(
+        await readLimitedText(response, MAX_BODY_BYTES, () =>
+          unavailable('answered more than a geocoder result'),
+        ),
+      )
     } catch (error) {
       if (signal.aborted) return unavailable(`did not answer within ${this.timeoutMs / 1000} s`)
       if (error instanceof SyntaxError) return unavailable('answered something that is not JSON')
@@ -151,22 +156,4 @@ export class Geocoder {
       return unavailable('cannot be reached')
     }
   }
-}
-
-async function readLimited(response: Response): Promise<string> {
-  const reader = response.body?.getReader()
-  if (!reader) return ''
-  const chunks: Uint8Array[] = []
-  let size = 0
-  for (;;) {
-    const { done, value } = await reader.read()
-    if (done) break
-    size += value.byteLength
-    if (size > MAX_BODY_BYTES) {
-      await reader.cancel()
-      throw unavailable('answered more than a geocoder result')
-    }
-    chunks.push(value)
-  }
-  return Buffer.concat(chunks).toString('utf8')
 }

@@ -5,6 +5,8 @@
 // matrix is asked for in blocks of at most maxTable sources by maxTable destinations, each naming
 // only the coordinates it needs, and put back together here. A pair the road network cannot join
 // comes back null; it is reported as NaN for the caller to fill.
+
+import { readLimitedText } from '../../http/read-limited.js'
 import type { Coordinates } from '../../optimiser/model.js'
 
 export interface OsrmTableOptions {
@@ -146,7 +148,11 @@ async function requestBlock(
       signal: AbortSignal.any([timeout, options.signal]),
       headers: { accept: 'application/json', 'user-agent': 'fieldservice route planning' },
     })
-    const text = await readLimited(response)
+    const text = await readLimitedText(
+      response,
+      MAX_BODY_BYTES,
+      () => new OsrmUnavailable('answered more than a table'),
+    )
     if (!response.ok) throw new OsrmUnavailable(`answered HTTP ${response.status}${osrmCode(text)}`)
     body = JSON.parse(text)
   } catch (error) {
@@ -196,22 +202,4 @@ export function readTable(body: unknown, rows: number, columns: number): TableAn
     throw new OsrmUnavailable(`answered a table that is not ${rows} × ${columns} durations and distances`)
   }
   return { durations: answer.durations, distances: answer.distances }
-}
-
-async function readLimited(response: Response): Promise<string> {
-  const reader = response.body?.getReader()
-  if (!reader) return ''
-  const chunks: Uint8Array[] = []
-  let size = 0
-  for (;;) {
-    const { done, value } = await reader.read()
-    if (done) break
-    size += value.byteLength
-    if (size > MAX_BODY_BYTES) {
-      await reader.cancel()
-      throw new OsrmUnavailable('answered more than a table')
-    }
-    chunks.push(value)
-  }
-  return Buffer.concat(chunks).toString('utf8')
 }
