@@ -67,9 +67,9 @@ export interface Problem {
    * `limitWorkload`). Both: what each route costs left idle (USE_ALL's `unusedRouteCost`, plus
    * WORKLOAD's price of a route's whole share), counted as a used route's saving so that an empty
    * route still costs 0 and a used one `fixed − idleCost`. The limit and WORKLOAD's idle price are
-   * the one part of the problem the search writes.
+   * the one part of the problem the search writes. `balanced`: whether either price is on
+   * (routeBaseCost's fast path when not).
    */
-  /** Whether either balance price is on (routeBaseCost's fast path when not). */
   balanced: boolean
   workloadCoef: number
   workloadTolerance: number

@@ -43,14 +43,11 @@ export class StringRemoval {
   }
 
   /**
-   * A route removal: every customer of route `r`, and SISR strings around one of them (so that the
-   * routes near it make room), for a recreate that keeps `r` closed — the way from k routes to k − 1,
-   * which string removals alone rarely find (a route's last customers are cheapest where they were).
+   * SISR's string removals. With `wholeRoute` ≥ 0, a route removal: every customer of that route,
+   * and strings around one of them (so that the routes near it make room), for a recreate that keeps
+   * the route closed — the way from k routes to k − 1, which string removals alone rarely find (a
+   * route's last customers are cheapest where they were).
    */
-  ruinRoute(s: SearchState, rng: Random, params: RuinParameters, r: number): void {
-    this.ruin(s, rng, params, r)
-  }
-
   ruin(s: SearchState, rng: Random, params: RuinParameters, wholeRoute = -1): void {
     const p = s.p
     this.removedCount = 0

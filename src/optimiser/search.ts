@@ -58,7 +58,7 @@ const CONSTRUCTION_CHECK = 16
 const BLINK = 0.01
 
 /**
- * The share of iterations that remove a whole route and recreate without it (ruin.ts ruinRoute).
+ * The share of iterations that remove a whole route and recreate without it (ruin.ts, wholeRoute).
  * Solomon's 56 at 150,000 iterations (seeds 1 and 2; about half of 5 s): mean gap 0.53 → 0.33 and
  * 0.54 → 0.41 % with 1 %, C2 0.62 / 1.41 → 0.00 (C204 and C203 reach their 3-route best); 3 % read
  * 0.40 (seed 1).
@@ -226,18 +226,20 @@ class Search {
     const p = this.p
     if (p.workloadCoef === 0) return
     const state = this.state
+    /** Route r's shift, its unpaid breaks aside: how much paid time it could hold. */
+    const paidSpan = (r: number) =>
+      Math.max(0, p.nodeL[p.routeStart[r]!]! - p.nodeE[p.routeStart[r]!]! - p.unpaidBreak[r]!)
     let work = 0
     let capacity = 0
     for (let r = 0; r < p.routes; r++) {
       const len = state.len[r]!
-      const paid = state.pD[r * state.stride + len - 1]! - p.unpaidBreak[r]!
-      if (state.count[r]! > 0) work += paid
-      capacity += Math.max(0, p.nodeL[p.routeStart[r]!]! - p.nodeE[p.routeStart[r]!]! - p.unpaidBreak[r]!)
+      if (state.count[r]! > 0) work += state.pD[r * state.stride + len - 1]! - p.unpaidBreak[r]!
+      capacity += paidSpan(r)
     }
     if (work <= 0 || capacity <= 0) return
     const share = work / capacity
     for (let r = 0; r < p.routes; r++) {
-      const span = Math.max(0, p.nodeL[p.routeStart[r]!]! - p.nodeE[p.routeStart[r]!]! - p.unpaidBreak[r]!)
+      const span = paidSpan(r)
       p.workloadLimit[r] = span * share * (1 + p.workloadTolerance)
       const floor = span * share * Math.max(0, 1 - p.workloadTolerance)
       p.idleCost[r] = p.idleCost[r]! + p.workloadCoef * floor * floor
@@ -251,13 +253,15 @@ class Search {
     const state = this.state
     let assigned = 0
     let used = 0
-    for (let r = 0; r < p.routes; r++) {
-      assigned += state.count[r]!
-      if (state.count[r]! > 0) used++
-    }
     // The temperature follows what the routes cost: the idle routes' prices come off the total.
     let idle = 0
-    for (let r = 0; r < p.routes; r++) if (state.count[r]! > 0) idle += p.idleCost[r]!
+    for (let r = 0; r < p.routes; r++) {
+      assigned += state.count[r]!
+      if (state.count[r]! > 0) {
+        used++
+        idle += p.idleCost[r]!
+      }
+    }
     const averageEdge = assigned > 0 ? (state.totalCost + idle) / (assigned + used) : 1
     const t0 = 1 * averageEdge
     const tf = 0.01 * averageEdge
@@ -305,8 +309,7 @@ class Search {
     this.currentTiers.set(state.unassignedByTier)
     state.beginMove(unassigned, this.unassignedCount)
     const closed = rng.next() < ROUTE_REMOVAL ? this.routeToRemove() : -1
-    if (closed >= 0) removal.ruinRoute(state, rng, DEFAULT_RUIN, closed)
-    else removal.ruin(state, rng, DEFAULT_RUIN)
+    removal.ruin(state, rng, DEFAULT_RUIN, closed)
     this.inserter.closedRoute = closed
     this.inserter.granular = this.granular
     let count = 0
