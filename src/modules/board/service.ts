@@ -97,16 +97,24 @@ export async function getBoard(
     list.push(job)
     stopsOf.set(job.shift_id, list)
   }
-  const stopsOfRow = (row: (typeof rows)[number]) =>
-    (stopsOf.get(row.shiftId) ?? []).map((job) => {
-      const [latitude, longitude] = positionOf(job)
-      return {
-        id: job.id,
-        position:
-          latitude === null || longitude === null ? null : { lat: Number(latitude), lng: Number(longitude) },
-        end: Date.parse(job.scheduled_end ?? ''),
-      }
-    })
+  // Each row's stops with their places, once: the board's matrix and each row's travel read them.
+  const rowStops = new Map(
+    rows.map((row) => [
+      row.shiftId,
+      (stopsOf.get(row.shiftId) ?? []).map((job) => {
+        const [latitude, longitude] = positionOf(job)
+        return {
+          id: job.id,
+          position:
+            latitude === null || longitude === null
+              ? null
+              : { lat: Number(latitude), lng: Number(longitude) },
+          end: Date.parse(job.scheduled_end ?? ''),
+        }
+      }),
+    ]),
+  )
+  const stopsOfRow = (row: (typeof rows)[number]) => rowStops.get(row.shiftId) ?? []
   // One matrix over every row's places: one road table for the board (cached with the day's plans').
   const places = rows.flatMap((row) => [
     { lat: row.origin.latitude, lng: row.origin.longitude },
