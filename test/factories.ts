@@ -348,6 +348,7 @@ export async function makeDonePlan(
     organisation_id: organisationId,
     status: 'DONE',
     plan_date: plan.date,
+    date_to: null,
     location_id: null,
     mode: plan.mode,
     time_limit_seconds: 1,

@@ -35,6 +35,7 @@ import * as m0032 from './migrations/0032-imports.js'
 import * as m0033 from './migrations/0033-completion-requirements.js'
 import * as m0034 from './migrations/0034-bookings.js'
 import * as m0036 from './migrations/0036-plan-balance.js'
+import * as m0037 from './migrations/0037-week-plans.js'
 
 // Migrations are listed here, in order, so they run the same from source and from dist/.
 export const MIGRATIONS: MigrationList = {
@@ -73,6 +74,7 @@ export const MIGRATIONS: MigrationList = {
   '0033-completion-requirements': m0033,
   '0034-bookings': m0034,
   '0036-plan-balance': m0036,
+  '0037-week-plans': m0037,
 }
 
 export type MigrationList = Readonly<Record<string, { up(db: Kysely<any>, dialect: Dialect): Promise<void> }>>

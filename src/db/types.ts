@@ -243,6 +243,12 @@ export interface JobsTable {
    * keep theirs); CSV imports upsert by it. Optional in the insert type for rows written directly.
    */
   external_id: ColumnType<string | null, string | null | undefined, string | null>
+  /**
+   * The last date the job should be done on, YYYY-MM-DD in its depot's calendar (migration 0037): a
+   * plan over several days may place it on any of them up to that date. Optional in the insert type
+   * for rows written directly.
+   */
+  due_by: ColumnType<string | null, string | null | undefined, string | null>
 }
 
 /** Each organisation's last job number (migration 0026). */
@@ -564,6 +570,8 @@ export interface RoutePlansTable {
   stability: number
   /** NONE, WORKLOAD or USE_ALL (migration 0036). */
   balance: string
+  /** The last date of a plan over several days (migration 0037); null: one day, plan_date. */
+  date_to: ColumnType<string | null, string | null | undefined, string | null>
   claimed_by: string | null
   heartbeat_at: Timestamp | null
   created_at: Timestamp

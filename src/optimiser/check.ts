@@ -150,6 +150,8 @@ function checkRoute(ctx: Context, planned: PlannedRoute, out: Violation[]): numb
       if (!route.skills.includes(skill)) flag('SKILL', `${at} lacks tag ${skill}`)
     if (job.pinnedRoute !== undefined && job.pinnedRoute !== planned.route)
       flag('PINNED', `${at} is pinned to route ${job.pinnedRoute}`)
+    if (job.allowedRoutes && !job.allowedRoutes.includes(planned.route))
+      flag('ROUTE_NOT_ALLOWED', `${at} may only go on routes ${job.allowedRoutes.join(', ')}`)
     for (let d = 0; d < model.dimensions; d++) load[d]! += job.demand[d] ?? 0
     time = stop.serviceEnd
     location = job.location
@@ -253,6 +255,7 @@ function sequenceFits(ctx: Context, routeIndex: number, elements: Element[]): bo
     const job = ctx.model.jobs[element.job]!
     if (job.location === null) return false
     if (job.pinnedRoute !== undefined && job.pinnedRoute !== routeIndex) return false
+    if (job.allowedRoutes && !job.allowedRoutes.includes(routeIndex)) return false
     if (job.skills.some((skill) => !route.skills.includes(skill))) return false
     const arrival = time + ctx.duration[location * ctx.n + job.location]! / route.speedFactor
     const start = Math.max(arrival, job.window ? job.window[0] : arrival)

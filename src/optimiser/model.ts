@@ -128,6 +128,11 @@ export interface JobSpec {
    */
   pinnedRoute?: number
   /**
+   * The only routes the job may go on (a plan over several days: the routes of the days it may be done
+   * on); omitted: any route its skills and demands allow. An empty list: none (unassigned, NO_SHIFT).
+   */
+  allowedRoutes?: number[]
+  /**
    * Stability: the index of the route the job is on before this plan. Serving it on any other route
    * costs `ModelOptions.moveCost`; when that is priced (> 0), the job also outranks every job that
    * has no previous route: it is left unassigned only when it cannot be served.

@@ -118,6 +118,7 @@ function reasonFor(s: SearchState, c: number): UnassignedReason {
   for (let r = 0; r < p.routes; r++) {
     const route = p.model.routes[r]!
     if (job.pinnedRoute !== undefined && job.pinnedRoute !== r) continue
+    if (job.allowedRoutes && !job.allowedRoutes.includes(r)) continue
     if (!job.skills.every((tag) => route.skills.includes(tag))) continue
     skillOk = true
     let fits = true

@@ -44,7 +44,7 @@ export interface Problem {
   softDue: Float64Array
   penaltyPerSecond: number
   startByDue: boolean
-  /** customer × routes: skills, pin and static capacity allow it. */
+  /** customer × routes: skills, pin, allowed routes and static capacity allow it. */
   allowed: Uint8Array
   routeStart: Int32Array
   routeEnd: Int32Array
@@ -121,7 +121,7 @@ export function compileProblem(model: RoutingModel): Problem {
   model.jobs.forEach((job, j) => {
     if (job.location === null) fixedReasons.set(j, 'NO_LOCATION')
     else if (job.location < 0 || job.location >= size) throw new RangeError(`job ${j}: location out of range`)
-    else if (R === 0) fixedReasons.set(j, 'NO_SHIFT')
+    else if (R === 0 || job.allowedRoutes?.length === 0) fixedReasons.set(j, 'NO_SHIFT')
     else if (!model.routes.some((route) => job.skills.every((s) => route.skills.includes(s))))
       fixedReasons.set(j, 'SKILL')
     else {
@@ -161,10 +161,12 @@ export function compileProblem(model: RoutingModel): Problem {
     if (job.pinnedRoute !== undefined) tier[c] = TIER_PINNED
     else if (stability.previousRoute[c]! >= 0) tier[c] = TIER_PROMISED_HIGH + byPriority
     else tier[c] = TIER_OF[job.priority]
+    const only = job.allowedRoutes ? new Set(job.allowedRoutes) : null
     for (let r = 0; r < R; r++) {
       const route = model.routes[r]!
       let ok = job.skills.every((s) => route.skills.includes(s))
       if (job.pinnedRoute !== undefined && job.pinnedRoute !== r) ok = false
+      if (only !== null && !only.has(r)) ok = false
       for (let d = 0; d < dims && ok; d++) if (demand[c * dims + d]! > (route.capacity[d] ?? 0)) ok = false
       allowed[c * R + r] = ok ? 1 : 0
     }
@@ -220,10 +222,16 @@ export function compileProblem(model: RoutingModel): Problem {
   breakOffset[R] = nextBreak
   const classes = new Map<string, number>()
   const routeClass = new Int32Array(R)
+  // Which of the jobs limited to some routes (allowedRoutes) each route takes: routes alike but for
+  // that (the same shift on two days of a plan over several days) are not interchangeable.
+  const takes = model.routes.map(() => [] as number[])
+  model.jobs.forEach((job, j) => {
+    for (const r of job.allowedRoutes ?? []) takes[r]?.push(j)
+  })
   model.routes.forEach((route, r) => {
     const { id: _id, workerId: _worker, vehicleId: _vehicle, ...spec } = route
     // A route some job was on before is unlike any other: moving the job elsewhere has a price.
-    const key = stability.held[r] === 1 ? `route ${r}` : JSON.stringify(spec)
+    const key = stability.held[r] === 1 ? `route ${r}` : `${JSON.stringify(spec)} ${takes[r]!.join(',')}`
     if (!classes.has(key)) classes.set(key, classes.size)
     routeClass[r] = classes.get(key)!
   })

@@ -40,6 +40,7 @@ export function sampleEventData(event: EventType, at: string): EventData[EventTy
       address: 'Trafalgar Square, London WC2N 5DN',
       seriesId: null,
       occurrenceDate: null,
+      dueBy: null,
     },
     JOB_UPDATED: {
       jobId,

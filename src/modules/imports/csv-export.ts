@@ -58,6 +58,7 @@ const JOB_COLUMNS = [
   'timeWindowType',
   'earliestStart',
   'latestEnd',
+  'dueBy',
   'scheduledStart',
   'scheduledEnd',
   'assignedUserId',

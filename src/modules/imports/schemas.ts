@@ -38,6 +38,7 @@ export const IMPORT_FIELDS = {
     'earliestStart',
     'latestEnd',
     'address',
+    'dueBy',
   ],
 } as const
 

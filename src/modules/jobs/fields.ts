@@ -13,6 +13,7 @@ import { type TOptional, type TSchema, Type } from '@sinclair/typebox'
 import type { JobsTable } from '../../db/types.js'
 import { toNullableDecimalString } from '../../db/values.js'
 import {
+  CalendarDay,
   DateTime,
   DateTimeInput,
   Duration,
@@ -103,6 +104,10 @@ const JOB_ADDRESS =
 const EXTERNAL_ID =
   'Your own reference for the job (an ERP or CRM key), unique in your organisation; CSV imports ' +
   'update the job with the same externalId. null: none'
+const DUE_BY =
+  'The last date the job should be done on (YYYY-MM-DD, its depot’s calendar): a route plan over ' +
+  'several days (dateFrom..dateTo) may place it on any of them up to this date, the first of them when ' +
+  'it is already past. Its time window still holds; null: no date of its own'
 export const JOB_FIELDS = [
   { column: 'id', name: 'id', schema: Id },
   { column: 'organisation_id' },
@@ -265,6 +270,13 @@ export const JOB_FIELDS = [
     name: 'externalId',
     schema: Nullable(Type.String({ description: EXTERNAL_ID })),
     editable: { input: ExternalIdInput, body: 12, change: 12 },
+  },
+  {
+    column: 'due_by',
+    name: 'dueBy',
+    schema: Nullable(Type.String({ format: 'date', description: DUE_BY })),
+    editable: { input: Nullable(CalendarDay(DUE_BY)), body: 13, change: 13 },
+    created: true,
   },
 ] as const satisfies readonly JobField[]
 

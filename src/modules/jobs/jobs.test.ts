@@ -45,6 +45,7 @@ const LISTED_KEYS = [
   'seriesId',
   'occurrenceDate',
   'externalId',
+  'dueBy',
   'customer',
   'assignedUser',
   'location',

@@ -32,6 +32,7 @@ export function serializeJobListed(row: JobListedRow): JobListed {
     seriesId: row.series_id,
     occurrenceDate: row.occurrence_date,
     externalId: row.external_id,
+    dueBy: row.due_by,
     customer: row.customer_id ? { id: row.customer_id, name: row.customer_name ?? '' } : null,
     assignedUser: row.assigned_user_id
       ? { id: row.assigned_user_id, name: row.assigned_user_name ?? '', email: row.assigned_user_email ?? '' }

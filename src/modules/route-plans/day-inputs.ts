@@ -51,6 +51,8 @@ export interface DayInputs {
 
 export interface DayRequest {
   date: string
+  /** A plan over several days: the last (plan-days.ts); null or missing: one day. */
+  dateTo?: string | null
   mode: PlanMode
   /** The plan's instant (ms); default now. −∞: the whole day, as of no particular moment. */
   at?: number | null
@@ -59,6 +61,14 @@ export interface DayRequest {
   locationId?: string | null
   jobIds?: readonly string[] | null
   shiftIds?: readonly string[] | null
+}
+
+/** Every date from `from` to `to`, both included (YYYY-MM-DD). */
+export function planDates(from: string, to: string): string[] {
+  const dates: string[] = []
+  for (let at = Date.parse(`${from}T00:00:00.000Z`); at <= Date.parse(`${to}T00:00:00.000Z`); at += DAY)
+    dates.push(new Date(at).toISOString().slice(0, 10))
+  return dates
 }
 
 const decimal = (value: string | null) => (value === null ? null : Number(value))
@@ -77,7 +87,13 @@ export function utcDayBounds(date: string): { start: string; end: string; startM
 export async function resolvePlanInstant(
   db: Executor,
   organisationId: string,
-  request: { date: string; mode: PlanMode; locationId?: string | null; at?: string | null },
+  request: {
+    date: string
+    dateTo?: string | null
+    mode: PlanMode
+    locationId?: string | null
+    at?: string | null
+  },
   now: number,
 ): Promise<number> {
   const zone = request.locationId
@@ -85,11 +101,13 @@ export async function resolvePlanInstant(
     : await inputs.findOrganisationTimezone(db, organisationId)
   if (request.at) {
     const at = Date.parse(request.at)
-    if (!isOnDate(request.date, at, zone)) {
-      throw new AppError('VALIDATION_ERROR', `at: ${request.at} is not on ${request.date} in ${zone}`, [
+    const dates = request.dateTo ? planDates(request.date, request.dateTo) : [request.date]
+    const days = request.dateTo ? `${request.date}..${request.dateTo}` : request.date
+    if (!dates.some((date) => isOnDate(date, at, zone))) {
+      throw new AppError('VALIDATION_ERROR', `at: ${request.at} is not on ${days} in ${zone}`, [
         {
           path: '/body/at',
-          message: `must be an instant of ${request.date} in the depot’s time zone (${zone})`,
+          message: `must be an instant of ${days} in the depot’s time zone (${zone})`,
         },
       ])
     }
@@ -120,27 +138,36 @@ export async function assertPlannable(
     const location = await inputs.findLocationTimezone(db, organisationId, request.locationId)
     if (!location) throw notFound('Location')
   }
+  const dates = request.dateTo ? planDates(request.date, request.dateTo) : [request.date]
+  const days = request.dateTo ? `${request.date}..${request.dateTo}` : request.date
   if (request.shiftIds) {
-    const shifts = await findShiftsOfWeekday(db, organisationId, weekdayOf(request.date), {
-      workable: true,
-      shiftIds: request.shiftIds,
-      ...(request.locationId ? { locationId: request.locationId } : {}),
-    })
-    const found = new Set(shifts.map((s) => s.id))
+    const found = new Set<string>()
+    const weekdays = [...new Set(dates.map(weekdayOf))]
+    for (const weekday of weekdays) {
+      const shifts = await findShiftsOfWeekday(db, organisationId, weekday, {
+        workable: true,
+        shiftIds: request.shiftIds,
+        ...(request.locationId ? { locationId: request.locationId } : {}),
+      })
+      for (const shift of shifts) found.add(shift.id)
+    }
     const missing = request.shiftIds.filter((id) => !found.has(id))
     if (missing.length > 0) {
       throw new AppError(
         'VALIDATION_ERROR',
-        `shiftIds: ${missing.length} shift(s) cannot be used on ${request.date}: ${missing.join(', ')}`,
+        `shiftIds: ${missing.length} shift(s) cannot be used on ${days}: ${missing.join(', ')}`,
         missing.map((id) => ({
           path: '/body/shiftIds',
-          message: `${id}: not found, not on ${weekdayOf(request.date)}${request.locationId ? ' at this depot' : ''}, or its worker, vehicle or depot is inactive`,
+          message: `${id}: not found, not on ${weekdays.join(' or ')}${request.locationId ? ' at this depot' : ''}, or its worker, vehicle or depot is inactive`,
         })),
       )
     }
   }
   if (request.jobIds) {
-    const day = utcDayBounds(request.date)
+    const day = {
+      start: utcDayBounds(request.date).start,
+      end: utcDayBounds(dates[dates.length - 1] ?? request.date).end,
+    }
     const candidates = await inputs.findCandidateJobs(db, organisationId, day, {
       ids: request.jobIds,
       ...(request.locationId ? { locationId: request.locationId } : {}),
@@ -154,11 +181,11 @@ export async function assertPlannable(
         if (!job) return 'not found'
         if (job.status !== 'CREATED' && job.status !== 'ASSIGNED') return `is ${job.status}`
         if (request.locationId && job.location_id !== request.locationId) return 'belongs to another depot'
-        return `its time window does not overlap ${request.date}`
+        return `its time window does not overlap ${days}`
       }
       throw new AppError(
         'JOBS_NOT_PLANNABLE',
-        `${rejected.length} job(s) cannot be planned on ${request.date}: ${rejected.map((id) => `${id} (${why(id)})`).join(', ')}`,
+        `${rejected.length} job(s) cannot be planned on ${days}: ${rejected.map((id) => `${id} (${why(id)})`).join(', ')}`,
         rejected.map((id) => ({ path: '/body/jobIds', message: `${id} ${why(id)}` })),
       )
     }
@@ -290,6 +317,7 @@ export async function loadDayInputs(
       shiftId: job.shift_id,
       scheduledStart:
         job.status === 'ASSIGNED' && job.scheduled_start ? Date.parse(job.scheduled_start) : null,
+      dueBy: job.due_by,
     }
   })
   const at = request.at ?? Date.now()

@@ -66,4 +66,8 @@ export interface JobInput {
   shiftId: string | null
   /** When an ASSIGNED job is scheduled to start (ms), for the plan's list of changes. */
   scheduledStart: number | null
+  /** The last date it should be done on (YYYY-MM-DD): a plan over several days keeps it to those. */
+  dueBy?: string | null
+  /** A plan over several days: the only routes (shiftIds) it may go on; undefined: any. */
+  allowedShiftIds?: readonly string[]
 }

@@ -51,6 +51,7 @@ export interface JobInputRow {
   shift_id: string | null
   updated_at: string
   customer_id: string | null
+  due_by: string | null
   customer_latitude: string | null
   customer_longitude: string | null
   customer_operational_start: string | null
@@ -93,6 +94,7 @@ export async function findCandidateJobs(
       'jobs.shift_id',
       'jobs.updated_at',
       'jobs.customer_id',
+      'jobs.due_by',
       'customers.latitude as customer_latitude',
       'customers.longitude as customer_longitude',
       'customers.operational_start as customer_operational_start',

@@ -93,6 +93,7 @@ export function toRoutingModel(day: DayInputs, options: Partial<ModelOptions> = 
     const pinnedRoute = job.pinnedShiftId === null ? undefined : routeIndex.get(job.pinnedShiftId)
     const previousRoute =
       job.status === 'ASSIGNED' && job.shiftId !== null ? routeIndex.get(job.shiftId) : undefined
+    const allowedRoutes = job.allowedShiftIds?.flatMap((shiftId) => routeIndex.get(shiftId) ?? [])
     return {
       id: job.id,
       location,
@@ -109,6 +110,7 @@ export function toRoutingModel(day: DayInputs, options: Partial<ModelOptions> = 
       skills: job.tagIds,
       ...(pinnedRoute === undefined ? {} : { pinnedRoute }),
       ...(previousRoute === undefined ? {} : { previousRoute }),
+      ...(allowedRoutes === undefined ? {} : { allowedRoutes }),
     }
   })
   return {

@@ -54,7 +54,15 @@ export async function lockRoutePlan(
 function plansMatching(db: Executor, organisationId: string, filters: RoutePlanFilters) {
   let query = db.selectFrom('route_plans').where('organisation_id', '=', organisationId)
   if (filters.status !== undefined) query = query.where('status', '=', filters.status)
-  if (filters.date !== undefined) query = query.where('plan_date', '=', filters.date)
+  // A plan over several days is listed under each of them.
+  const date = filters.date
+  if (date !== undefined)
+    query = query.where((eb) =>
+      eb.or([
+        eb('plan_date', '=', date),
+        eb.and([eb('plan_date', '<', date), eb('date_to', 'is not', null), eb('date_to', '>=', date)]),
+      ]),
+    )
   return query
 }
 

@@ -10,7 +10,8 @@ import type { FastifyBaseLogger } from 'fastify'
 import type { Kysely } from 'kysely'
 import { nowIso } from '../../db/ids.js'
 import type { Database, RoutePlanRow } from '../../db/types.js'
-import { type DayInputs, loadDayInputs } from './day-inputs.js'
+import type { DayInputs } from './day-inputs.js'
+import { loadPlanInputs } from './plan-days.js'
 import * as repository from './repository.js'
 import type { PlanBalance, PlanMode, PlanPhase, RoutePlanProgress, RoutePlanResult } from './schemas.js'
 import type { PlanInputsRecord } from './service.js'
@@ -158,8 +159,9 @@ export class PlanRunner {
     }, this.options.heartbeatMs)
     ticker.unref()
     try {
-      const day = await loadDayInputs(this.db, plan.organisation_id, {
+      const { day, finish } = await loadPlanInputs(this.db, plan.organisation_id, {
         date: plan.plan_date,
+        dateTo: plan.date_to ?? null,
         mode: plan.mode as PlanMode,
         // Plans queued before migration 0023 have no instant: planned from each shift's start, as then.
         at: plan.plan_at === null ? Number.NEGATIVE_INFINITY : Date.parse(plan.plan_at),
@@ -175,7 +177,7 @@ export class PlanRunner {
       }
       phase = 'BUILDING'
       beat()
-      const result = await this.solve(day, {
+      const solved = await this.solve(day, {
         organisationId: plan.organisation_id,
         timeLimitMs: plan.time_limit_seconds * 1000,
         seed: plan.seed,
@@ -189,6 +191,7 @@ export class PlanRunner {
       })
       clearInterval(ticker)
       await beating
+      const result = finish(solved)
       const at = nowIso()
       const reason = controller.signal.aborted ? String((controller.signal.reason as Error)?.message) : null
       if (reason === 'shutting down') {

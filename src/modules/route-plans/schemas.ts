@@ -31,6 +31,8 @@ export type PlanPhase = (typeof PLAN_PHASES)[number]
 
 export const DEFAULT_TIME_LIMIT_SECONDS = 10
 export const MAX_PLAN_IDS = 5000
+/** A plan over several days (dateFrom..dateTo) covers at most this many. */
+export const MAX_PLAN_DAYS = 7
 
 const PlanStatus = StringEnum(
   PLAN_STATUSES,
@@ -55,7 +57,17 @@ const PlanBalance = StringEnum(
     'routes cost',
 )
 const PlanDate = CalendarDay(
-  'The day to plan, YYYY-MM-DD; each shift is placed on it in its depot’s time zone',
+  'The day to plan, YYYY-MM-DD; each shift is placed on it in its depot’s time zone. Give either ' +
+    '`date` or `dateFrom` and `dateTo`',
+)
+const PlanDateFrom = CalendarDay(
+  'The first day of a plan over several days (with `dateTo`, instead of `date`): jobs that may be done ' +
+    'on several of its days — a window over more than one day, no window, or a `dueBy` date — go on the ' +
+    'day where they cost least (never after their `dueBy`), jobs of one day stay on it, and every shift ' +
+    'is placed on each day of its weekday',
+)
+const PlanDateTo = CalendarDay(
+  `The last day of a plan over several days, on or after \`dateFrom\`: at most ${MAX_PLAN_DAYS} days in all`,
 )
 const IdList = (description: string) =>
   Type.Array(Type.String({ minLength: 1, maxLength: 200 }), {
@@ -67,7 +79,9 @@ const IdList = (description: string) =>
 
 export const CreateRoutePlanBody = Type.Object(
   {
-    date: PlanDate,
+    date: Type.Optional(PlanDate),
+    dateFrom: Type.Optional(PlanDateFrom),
+    dateTo: Type.Optional(PlanDateTo),
     locationId: Type.Optional(
       Type.String({
         minLength: 1,
@@ -75,20 +89,25 @@ export const CreateRoutePlanBody = Type.Object(
       }),
     ),
     jobIds: Type.Optional(
-      IdList('Plan only these jobs (each must be plannable on the date); omitted: every plannable job'),
+      IdList(
+        'Plan only these jobs (each must be plannable on the date, or on a day of the range); omitted: ' +
+          'every plannable job',
+      ),
     ),
     shiftIds: Type.Optional(
-      IdList('Use only these shift templates (each must fall on the weekday of the date)'),
+      IdList(
+        'Use only these shift templates (each must fall on the weekday of the date, or of a day of the range)',
+      ),
     ),
     mode: PlanMode,
     at: Type.Optional(
       Type.String({
         format: 'date-time',
         description:
-          'The instant the plan is made as of (default now); it must fall on `date` in the depot’s time ' +
-          'zone (the organisation’s primary depot’s without locationId). A plan of that date starts from ' +
-          'it; REPLAN_REMAINING needs it, or today as `date`. A past date is planned as it was, from each ' +
-          'shift’s start',
+          'The instant the plan is made as of (default now); it must fall on `date` (or a day of ' +
+          '`dateFrom`..`dateTo`) in the depot’s time zone (the organisation’s primary depot’s without ' +
+          'locationId). The plan of that date starts from it; REPLAN_REMAINING needs it, or today as ' +
+          '`date`. A past date is planned as it was, from each shift’s start',
       }),
     ),
     stability: Type.Optional(
@@ -115,7 +134,10 @@ export const CreateRoutePlanBody = Type.Object(
   },
   {
     additionalProperties: false,
-    examples: [{ date: '2026-11-26', mode: 'REPLAN_ALL', timeLimitSeconds: 10 }],
+    examples: [
+      { date: '2026-11-26', mode: 'REPLAN_ALL', timeLimitSeconds: 10 },
+      { dateFrom: '2026-11-30', dateTo: '2026-12-04', mode: 'KEEP_ASSIGNED', timeLimitSeconds: 30 },
+    ],
   },
 )
 export type CreateRoutePlanBody = Static<typeof CreateRoutePlanBody>
@@ -124,7 +146,7 @@ export const RoutePlanListQuery = Type.Object(
   {
     ...PageQuery(20),
     status: Type.Optional(PlanStatus),
-    date: Type.Optional(PlanDate),
+    date: Type.Optional(CalendarDay('Plans of this day, those over several days that include it too')),
   },
   { additionalProperties: false },
 )
@@ -182,8 +204,14 @@ const Stop = Type.Object({
 
 const Break = Type.Object({ start: DateTime, end: DateTime, isPaid: Type.Boolean() })
 
+const ResultDate = Type.String({
+  format: 'date',
+  description: 'The day of the route’s shift (YYYY-MM-DD); missing from plans made before it was given',
+})
+
 const Route = Type.Object({
   shiftId: Id,
+  date: Type.Optional(ResultDate),
   user: Type.Object({
     id: Id,
     name: Type.String(),
@@ -277,8 +305,26 @@ const Travel = Type.Object(
   { description: 'Where the plan’s travel times came from (plans made before this was kept have none)' },
 )
 
+const Day = Type.Object(
+  {
+    date: Type.String({ format: 'date' }),
+    routesUsed: Type.Integer(),
+    assignedJobs: Type.Integer(),
+    km: Type.Number(),
+    hours: Type.Number(),
+    cost: Type.Number({ description: 'Σ the cost of the day’s routes' }),
+  },
+  { description: 'The plan of one day' },
+)
+
 export const RoutePlanResult = Type.Object({
-  routes: Type.Array(Route),
+  routes: Type.Array(Route, { description: 'In date order, then as the shifts are listed' }),
+  days: Type.Optional(
+    Type.Array(Day, {
+      description:
+        'Each day of the plan, in order, days without routes included (missing from plans made before)',
+    }),
+  ),
   unassigned: Type.Array(UnassignedJob),
   totals: Type.Object({
     assignedJobs: Type.Integer(),
@@ -301,7 +347,13 @@ export const RoutePlan = Type.Object(
   {
     id: Id,
     status: PlanStatus,
-    date: Type.String({ format: 'date' }),
+    date: Type.String({
+      format: 'date',
+      description: 'The day planned; the first, for a plan over several days',
+    }),
+    dateTo: Nullable(
+      Type.String({ format: 'date', description: 'The last day of a plan over several days; null: one day' }),
+    ),
     locationId: Nullable(Type.String()),
     mode: PlanMode,
     timeLimitSeconds: Type.Integer(),

@@ -23,6 +23,7 @@ function common(row: RoutePlanRow) {
     id: row.id,
     status: row.status as PlanStatus,
     date: row.plan_date,
+    dateTo: row.date_to ?? null,
     locationId: row.location_id,
     mode: row.mode as PlanMode,
     timeLimitSeconds: row.time_limit_seconds,

@@ -11,8 +11,15 @@ import { offsetOf, paginationOf } from '../../http/pagination.js'
 import type { Pagination } from '../../http/schemas.js'
 import { assignJobsIn, lockJobsIn } from '../jobs/bulk-dispatch.js'
 import { dayChangesSince } from '../shifts/absences-service.js'
-import { assertPlannable, DEFAULT_STABILITY, type InputVersions, resolvePlanInstant } from './day-inputs.js'
+import {
+  assertPlannable,
+  DEFAULT_STABILITY,
+  type InputVersions,
+  planDates,
+  resolvePlanInstant,
+} from './day-inputs.js'
 import * as inputs from './inputs-repository.js'
+import { requestedDays } from './plan-days.js'
 import * as repository from './repository.js'
 import {
   type CreateRoutePlanBody,
@@ -52,9 +59,11 @@ export async function createRoutePlan(
   queueMax: number,
   clock: () => number = Date.now,
 ): Promise<RoutePlan> {
-  const planAt = await resolvePlanInstant(db, organisationId, input, clock())
+  const { date, dateTo } = requestedDays(input)
+  const planAt = await resolvePlanInstant(db, organisationId, { ...input, date, dateTo }, clock())
   await assertPlannable(db, organisationId, {
-    date: input.date,
+    date,
+    dateTo,
     mode: input.mode,
     locationId: input.locationId ?? null,
     jobIds: input.jobIds ?? null,
@@ -65,7 +74,8 @@ export async function createRoutePlan(
     id: newId(),
     organisation_id: organisationId,
     status: 'QUEUED',
-    plan_date: input.date,
+    plan_date: date,
+    date_to: dateTo,
     location_id: input.locationId ?? null,
     mode: input.mode,
     time_limit_seconds: input.timeLimitSeconds ?? DEFAULT_TIME_LIMIT_SECONDS,
@@ -248,19 +258,23 @@ export async function applyRoutePlan(
       ...planned,
       ...unassignments,
     ])
-    // Absences and one-off changes of the day are not row versions: newer ones make the plan stale too.
-    changed.push(
-      ...(await dayChangesSince(
-        trx,
-        organisationId,
-        plan.plan_date,
-        {
-          userIds: [...new Set(result.routes.map((route) => route.user.id))],
-          shiftIds: result.routes.map((route) => route.shiftId),
-        },
-        new Date(plan.started_at ?? plan.created_at).toISOString(),
-      )),
-    )
+    // Absences and one-off changes of the days are not row versions: newer ones make the plan stale too.
+    for (const date of planDates(plan.plan_date, plan.date_to ?? plan.plan_date)) {
+      const routes = result.routes.filter((route) => (route.date ?? plan.plan_date) === date)
+      if (routes.length === 0) continue
+      changed.push(
+        ...(await dayChangesSince(
+          trx,
+          organisationId,
+          date,
+          {
+            userIds: [...new Set(routes.map((route) => route.user.id))],
+            shiftIds: routes.map((route) => route.shiftId),
+          },
+          new Date(plan.started_at ?? plan.created_at).toISOString(),
+        )),
+      )
+    }
     const at = nowIso()
     if (changed.length > 0) {
       await repository.updateRoutePlanIf(trx, organisationId, id, ['DONE'], {

@@ -3300,6 +3300,11 @@ export type components = {
             occurrenceDate: string | null;
             /** @description Your own reference for the job (an ERP or CRM key), unique in your organisation; CSV imports update the job with the same externalId. null: none */
             externalId: string | null;
+            /**
+             * Format: date
+             * @description The last date the job should be done on (YYYY-MM-DD, its depot’s calendar): a route plan over several days (dateFrom..dateTo) may place it on any of them up to this date, the first of them when it is already past. Its time window still holds; null: no date of its own
+             */
+            dueBy: string | null;
             customer: {
                 /** @description Opaque identifier */
                 id: string;
@@ -3502,6 +3507,11 @@ export type components = {
              * @description The occurrence's date in its series' rule (YYYY-MM-DD, the depot's calendar); a moved occurrence keeps it
              */
             occurrenceDate: string | null;
+            /**
+             * Format: date
+             * @description The last date the job should be done on (YYYY-MM-DD, its depot’s calendar): a route plan over several days (dateFrom..dateTo) may place it on any of them up to this date, the first of them when it is already past. Its time window still holds; null: no date of its own
+             */
+            dueBy: string | null;
         };
         /** JobCreatedWebhook */
         JobCreatedWebhook: {
@@ -3612,6 +3622,11 @@ export type components = {
             occurrenceDate: string | null;
             /** @description Your own reference for the job (an ERP or CRM key), unique in your organisation; CSV imports update the job with the same externalId. null: none */
             externalId: string | null;
+            /**
+             * Format: date
+             * @description The last date the job should be done on (YYYY-MM-DD, its depot’s calendar): a route plan over several days (dateFrom..dateTo) may place it on any of them up to this date, the first of them when it is already past. Its time window still holds; null: no date of its own
+             */
+            dueBy: string | null;
             customer: {
                 /** @description Opaque identifier */
                 id: string;
@@ -3890,6 +3905,12 @@ export type components = {
             address?: string | null;
             /** @description Your own reference, unique in your organisation (at most 200 characters); null clears it */
             externalId?: string | null;
+            /**
+             * Format: date
+             * @description The last date the job should be done on (YYYY-MM-DD, its depot’s calendar): a route plan over several days (dateFrom..dateTo) may place it on any of them up to this date, the first of them when it is already past. Its time window still holds; null: no date of its own; from 1970-01-01 to 9998-12-31
+             * @example 2026-11-26
+             */
+            dueBy?: string | null;
             /** @description Every tag of the job (replaces the current set); each must exist in your organisation */
             tagIds?: string[];
             /** @description Every demand of the job (replaces the current set) */
@@ -3930,6 +3951,12 @@ export type components = {
             address?: string | null;
             /** @description Your own reference, unique in your organisation (at most 200 characters); null clears it */
             externalId?: string | null;
+            /**
+             * Format: date
+             * @description The last date the job should be done on (YYYY-MM-DD, its depot’s calendar): a route plan over several days (dateFrom..dateTo) may place it on any of them up to this date, the first of them when it is already past. Its time window still holds; null: no date of its own; from 1970-01-01 to 9998-12-31
+             * @example 2026-11-26
+             */
+            dueBy?: string | null;
             /** @description Every tag of the job (replaces the current set); each must exist in your organisation */
             tagIds?: string[];
             /** @description Every demand of the job (replaces the current set) */
@@ -4091,6 +4118,18 @@ export type components = {
                     /** @description Your own reference for the job (an ERP or CRM key), unique in your organisation; CSV imports update the job with the same externalId. null: none */
                     previous: string | null;
                     /** @description Your own reference for the job (an ERP or CRM key), unique in your organisation; CSV imports update the job with the same externalId. null: none */
+                    current: string | null;
+                };
+                dueBy?: {
+                    /**
+                     * Format: date
+                     * @description The last date the job should be done on (YYYY-MM-DD, its depot’s calendar): a route plan over several days (dateFrom..dateTo) may place it on any of them up to this date, the first of them when it is already past. Its time window still holds; null: no date of its own
+                     */
+                    previous: string | null;
+                    /**
+                     * Format: date
+                     * @description The last date the job should be done on (YYYY-MM-DD, its depot’s calendar): a route plan over several days (dateFrom..dateTo) may place it on any of them up to this date, the first of them when it is already past. Its time window still holds; null: no date of its own
+                     */
                     current: string | null;
                 };
                 tags?: {
@@ -4511,8 +4550,16 @@ export type components = {
              * @enum {string}
              */
             status: "QUEUED" | "RUNNING" | "DONE" | "FAILED" | "CANCELLED" | "APPLIED" | "STALE";
-            /** Format: date */
+            /**
+             * Format: date
+             * @description The day planned; the first, for a plan over several days
+             */
             date: string;
+            /**
+             * Format: date
+             * @description The last day of a plan over several days; null: one day
+             */
+            dateTo: string | null;
             locationId: string | null;
             /**
              * @description REPLAN_ALL: re-plan the CREATED and ASSIGNED jobs of the day (assigned jobs may move or be unassigned); KEEP_ASSIGNED: assigned jobs stay on their routes and the CREATED ones are fitted around them; REPLAN_REMAINING: the rest of today from `at` — as REPLAN_ALL, each route starting where its worker is (after the job in progress, which stays first). Whatever the mode, a plan of today starts from now: no route starts earlier, done and in-progress work keeps its time, passed breaks are gone
@@ -4551,9 +4598,15 @@ export type components = {
                 assignedJobs: number;
             } | null;
             result: {
+                /** @description In date order, then as the shifts are listed */
                 routes: {
                     /** @description Opaque identifier */
                     shiftId: string;
+                    /**
+                     * Format: date
+                     * @description The day of the route’s shift (YYYY-MM-DD); missing from plans made before it was given
+                     */
+                    date?: string;
                     user: {
                         /** @description Opaque identifier */
                         id: string;
@@ -4645,6 +4698,17 @@ export type components = {
                         hours: number;
                         cost: number;
                     };
+                }[];
+                /** @description Each day of the plan, in order, days without routes included (missing from plans made before) */
+                days?: {
+                    /** Format: date */
+                    date: string;
+                    routesUsed: number;
+                    assignedJobs: number;
+                    km: number;
+                    hours: number;
+                    /** @description Σ the cost of the day’s routes */
+                    cost: number;
                 }[];
                 unassigned: {
                     /** @description Opaque identifier */
@@ -4773,8 +4837,16 @@ export type components = {
              * @enum {string}
              */
             status: "QUEUED" | "RUNNING" | "DONE" | "FAILED" | "CANCELLED" | "APPLIED" | "STALE";
-            /** Format: date */
+            /**
+             * Format: date
+             * @description The day planned; the first, for a plan over several days
+             */
             date: string;
+            /**
+             * Format: date
+             * @description The last day of a plan over several days; null: one day
+             */
+            dateTo: string | null;
             locationId: string | null;
             /**
              * @description REPLAN_ALL: re-plan the CREATED and ASSIGNED jobs of the day (assigned jobs may move or be unassigned); KEEP_ASSIGNED: assigned jobs stay on their routes and the CREATED ones are fitted around them; REPLAN_REMAINING: the rest of today from `at` — as REPLAN_ALL, each route starting where its worker is (after the job in progress, which stays first). Whatever the mode, a plan of today starts from now: no route starts earlier, done and in-progress work keeps its time, passed breaks are gone
@@ -15110,6 +15182,12 @@ export interface operations {
                     address?: string | null;
                     /** @description Your own reference, unique in your organisation (at most 200 characters); null clears it */
                     externalId?: string | null;
+                    /**
+                     * Format: date
+                     * @description The last date the job should be done on (YYYY-MM-DD, its depot’s calendar): a route plan over several days (dateFrom..dateTo) may place it on any of them up to this date, the first of them when it is already past. Its time window still holds; null: no date of its own; from 1970-01-01 to 9998-12-31
+                     * @example 2026-11-26
+                     */
+                    dueBy?: string | null;
                     /** @description A bookingToken from POST /availability (additive, optional): books the job in that arrival window and assigns it to that worker, or 409 SLOT_TAKEN when the window is no longer free. The job gets a HARD window from the window’s start to its end plus serviceDuration; customerId or coordinates and serviceDuration are taken from the token (when given they must match it); earliestStart, latestEnd and timeWindowType may not be given with it. Expired (10 minutes): 410 BOOKING_EXPIRED */
                     bookingToken?: string;
                 };
@@ -15838,6 +15916,12 @@ export interface operations {
                     address?: string | null;
                     /** @description Your own reference, unique in your organisation (at most 200 characters); null clears it */
                     externalId?: string | null;
+                    /**
+                     * Format: date
+                     * @description The last date the job should be done on (YYYY-MM-DD, its depot’s calendar): a route plan over several days (dateFrom..dateTo) may place it on any of them up to this date, the first of them when it is already past. Its time window still holds; null: no date of its own; from 1970-01-01 to 9998-12-31
+                     * @example 2026-11-26
+                     */
+                    dueBy?: string | null;
                 };
             };
         };
@@ -28028,7 +28112,7 @@ export interface operations {
                 /** @description QUEUED (waiting for a runner), RUNNING, DONE (ready to apply), FAILED, CANCELLED, APPLIED, or STALE (an input changed after the plan was made; it can no longer be applied) */
                 status?: "QUEUED" | "RUNNING" | "DONE" | "FAILED" | "CANCELLED" | "APPLIED" | "STALE";
                 /**
-                 * @description The day to plan, YYYY-MM-DD; each shift is placed on it in its depot’s time zone; from 1970-01-01 to 9998-12-31
+                 * @description Plans of this day, those over several days that include it too; from 1970-01-01 to 9998-12-31
                  * @example 2026-11-26
                  */
                 date?: string;
@@ -28180,25 +28264,30 @@ export interface operations {
         };
         requestBody: {
             content: {
-                /**
-                 * @example {
-                 *       "date": "2026-11-26",
-                 *       "mode": "REPLAN_ALL",
-                 *       "timeLimitSeconds": 10
-                 *     }
-                 */
                 "application/json": {
                     /**
                      * Format: date
-                     * @description The day to plan, YYYY-MM-DD; each shift is placed on it in its depot’s time zone; from 1970-01-01 to 9998-12-31
+                     * @description The day to plan, YYYY-MM-DD; each shift is placed on it in its depot’s time zone. Give either `date` or `dateFrom` and `dateTo`; from 1970-01-01 to 9998-12-31
                      * @example 2026-11-26
                      */
-                    date: string;
+                    date?: string;
+                    /**
+                     * Format: date
+                     * @description The first day of a plan over several days (with `dateTo`, instead of `date`): jobs that may be done on several of its days — a window over more than one day, no window, or a `dueBy` date — go on the day where they cost least (never after their `dueBy`), jobs of one day stay on it, and every shift is placed on each day of its weekday; from 1970-01-01 to 9998-12-31
+                     * @example 2026-11-26
+                     */
+                    dateFrom?: string;
+                    /**
+                     * Format: date
+                     * @description The last day of a plan over several days, on or after `dateFrom`: at most 7 days in all; from 1970-01-01 to 9998-12-31
+                     * @example 2026-11-26
+                     */
+                    dateTo?: string;
                     /** @description Plan one depot: its shifts, and the jobs of that depot or of none */
                     locationId?: string;
-                    /** @description Plan only these jobs (each must be plannable on the date); omitted: every plannable job */
+                    /** @description Plan only these jobs (each must be plannable on the date, or on a day of the range); omitted: every plannable job */
                     jobIds?: string[];
-                    /** @description Use only these shift templates (each must fall on the weekday of the date) */
+                    /** @description Use only these shift templates (each must fall on the weekday of the date, or of a day of the range) */
                     shiftIds?: string[];
                     /**
                      * @description REPLAN_ALL: re-plan the CREATED and ASSIGNED jobs of the day (assigned jobs may move or be unassigned); KEEP_ASSIGNED: assigned jobs stay on their routes and the CREATED ones are fitted around them; REPLAN_REMAINING: the rest of today from `at` — as REPLAN_ALL, each route starting where its worker is (after the job in progress, which stays first). Whatever the mode, a plan of today starts from now: no route starts earlier, done and in-progress work keeps its time, passed breaks are gone
@@ -28207,7 +28296,7 @@ export interface operations {
                     mode: "REPLAN_ALL" | "KEEP_ASSIGNED" | "REPLAN_REMAINING";
                     /**
                      * Format: date-time
-                     * @description The instant the plan is made as of (default now); it must fall on `date` in the depot’s time zone (the organisation’s primary depot’s without locationId). A plan of that date starts from it; REPLAN_REMAINING needs it, or today as `date`. A past date is planned as it was, from each shift’s start
+                     * @description The instant the plan is made as of (default now); it must fall on `date` (or a day of `dateFrom`..`dateTo`) in the depot’s time zone (the organisation’s primary depot’s without locationId). The plan of that date starts from it; REPLAN_REMAINING needs it, or today as `date`. A past date is planned as it was, from each shift’s start
                      */
                     at?: string;
                     /**

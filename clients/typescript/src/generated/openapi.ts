@@ -1086,6 +1086,11 @@ export type components = {
             occurrenceDate: string | null;
             /** @description Your own reference for the job (an ERP or CRM key), unique in your organisation; CSV imports update the job with the same externalId. null: none */
             externalId: string | null;
+            /**
+             * Format: date
+             * @description The last date the job should be done on (YYYY-MM-DD, its depot’s calendar): a route plan over several days (dateFrom..dateTo) may place it on any of them up to this date, the first of them when it is already past. Its time window still holds; null: no date of its own
+             */
+            dueBy: string | null;
             customer: {
                 /** @description Opaque identifier */
                 id: string;
@@ -1412,6 +1417,11 @@ export type components = {
              * @description The occurrence's date in its series' rule (YYYY-MM-DD, the depot's calendar); a moved occurrence keeps it
              */
             occurrenceDate: string | null;
+            /**
+             * Format: date
+             * @description The last date the job should be done on (YYYY-MM-DD, its depot’s calendar): a route plan over several days (dateFrom..dateTo) may place it on any of them up to this date, the first of them when it is already past. Its time window still holds; null: no date of its own
+             */
+            dueBy: string | null;
         };
         /** JobCreatedFeedData */
         JobCreatedFeedData: {
@@ -1480,6 +1490,11 @@ export type components = {
              * @description The occurrence's date in its series' rule (YYYY-MM-DD, the depot's calendar); a moved occurrence keeps it
              */
             occurrenceDate: string | null;
+            /**
+             * Format: date
+             * @description The last date the job should be done on (YYYY-MM-DD, its depot’s calendar): a route plan over several days (dateFrom..dateTo) may place it on any of them up to this date, the first of them when it is already past. Its time window still holds; null: no date of its own
+             */
+            dueBy: string | null;
         };
         /** JobCreatedFeedEvent */
         JobCreatedFeedEvent: {
@@ -1636,6 +1651,11 @@ export type components = {
             occurrenceDate: string | null;
             /** @description Your own reference for the job (an ERP or CRM key), unique in your organisation; CSV imports update the job with the same externalId. null: none */
             externalId: string | null;
+            /**
+             * Format: date
+             * @description The last date the job should be done on (YYYY-MM-DD, its depot’s calendar): a route plan over several days (dateFrom..dateTo) may place it on any of them up to this date, the first of them when it is already past. Its time window still holds; null: no date of its own
+             */
+            dueBy: string | null;
             customer: {
                 /** @description Opaque identifier */
                 id: string;
@@ -2011,6 +2031,18 @@ export type components = {
                     /** @description Your own reference for the job (an ERP or CRM key), unique in your organisation; CSV imports update the job with the same externalId. null: none */
                     current: string | null;
                 };
+                dueBy?: {
+                    /**
+                     * Format: date
+                     * @description The last date the job should be done on (YYYY-MM-DD, its depot’s calendar): a route plan over several days (dateFrom..dateTo) may place it on any of them up to this date, the first of them when it is already past. Its time window still holds; null: no date of its own
+                     */
+                    previous: string | null;
+                    /**
+                     * Format: date
+                     * @description The last date the job should be done on (YYYY-MM-DD, its depot’s calendar): a route plan over several days (dateFrom..dateTo) may place it on any of them up to this date, the first of them when it is already past. Its time window still holds; null: no date of its own
+                     */
+                    current: string | null;
+                };
                 tags?: {
                     /** @description Tag ids, sorted ascending */
                     previous: string[];
@@ -2156,6 +2188,18 @@ export type components = {
                     /** @description Your own reference for the job (an ERP or CRM key), unique in your organisation; CSV imports update the job with the same externalId. null: none */
                     previous: string | null;
                     /** @description Your own reference for the job (an ERP or CRM key), unique in your organisation; CSV imports update the job with the same externalId. null: none */
+                    current: string | null;
+                };
+                dueBy?: {
+                    /**
+                     * Format: date
+                     * @description The last date the job should be done on (YYYY-MM-DD, its depot’s calendar): a route plan over several days (dateFrom..dateTo) may place it on any of them up to this date, the first of them when it is already past. Its time window still holds; null: no date of its own
+                     */
+                    previous: string | null;
+                    /**
+                     * Format: date
+                     * @description The last date the job should be done on (YYYY-MM-DD, its depot’s calendar): a route plan over several days (dateFrom..dateTo) may place it on any of them up to this date, the first of them when it is already past. Its time window still holds; null: no date of its own
+                     */
                     current: string | null;
                 };
                 tags?: {
@@ -2698,6 +2742,12 @@ export interface operations {
                     address?: string | null;
                     /** @description Your own reference, unique in your organisation (at most 200 characters); null clears it */
                     externalId?: string | null;
+                    /**
+                     * Format: date
+                     * @description The last date the job should be done on (YYYY-MM-DD, its depot’s calendar): a route plan over several days (dateFrom..dateTo) may place it on any of them up to this date, the first of them when it is already past. Its time window still holds; null: no date of its own; from 1970-01-01 to 9998-12-31
+                     * @example 2026-11-26
+                     */
+                    dueBy?: string | null;
                     /** @description A bookingToken from POST /availability (additive, optional): books the job in that arrival window and assigns it to that worker, or 409 SLOT_TAKEN when the window is no longer free. The job gets a HARD window from the window’s start to its end plus serviceDuration; customerId or coordinates and serviceDuration are taken from the token (when given they must match it); earliestStart, latestEnd and timeWindowType may not be given with it. Expired (10 minutes): 410 BOOKING_EXPIRED */
                     bookingToken?: string;
                 };
@@ -3426,6 +3476,12 @@ export interface operations {
                     address?: string | null;
                     /** @description Your own reference, unique in your organisation (at most 200 characters); null clears it */
                     externalId?: string | null;
+                    /**
+                     * Format: date
+                     * @description The last date the job should be done on (YYYY-MM-DD, its depot’s calendar): a route plan over several days (dateFrom..dateTo) may place it on any of them up to this date, the first of them when it is already past. Its time window still holds; null: no date of its own; from 1970-01-01 to 9998-12-31
+                     * @example 2026-11-26
+                     */
+                    dueBy?: string | null;
                 };
             };
         };

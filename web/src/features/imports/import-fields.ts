@@ -66,7 +66,13 @@ export const IMPORT_FIELDS: Record<ImportKind, ImportField[]> = {
       hint: 'Date and time, e.g. 2026-12-01T09:00:00Z',
       aliases: ['from', 'start', 'earliest'],
     },
-    { name: 'latestEnd', label: 'Window to', hint: 'Date and time', aliases: ['to', 'end', 'latest', 'due'] },
+    { name: 'latestEnd', label: 'Window to', hint: 'Date and time', aliases: ['to', 'end', 'latest'] },
+    {
+      name: 'dueBy',
+      label: 'Due by',
+      hint: 'Date, e.g. 2026-12-11',
+      aliases: ['due', 'duedate', 'deadline'],
+    },
   ],
 }
 
