@@ -237,6 +237,45 @@ for (const dialect of DIALECTS) {
       }
     })
 
+    it('respects each day’s absences and changed hours, and plans again the work of a worker away', async () => {
+      const { admin, api, ben, shifts, jobs } = await makeWeek()
+      // Ben booked on Wednesday, then away that day; Ana's Tuesday runs 12:00–16:00 only.
+      const booked = await admin.post(`/jobs/${jobs.anyDay[0]!.id}/assign`, {
+        userId: ben.id,
+        shiftId: shifts['ben-WEDNESDAY'],
+        scheduledStart: on(WED, '09:00'),
+        scheduledEnd: on(WED, '09:30'),
+      })
+      expect(booked.status).toBe(200)
+      const away = await admin.post(`/team/users/${ben.id}/absences`, {
+        startDate: WED,
+        endDate: WED,
+        reason: 'SICK',
+      })
+      expect(away.status, away.body.error).toBe(201)
+      const hours = await admin.put(`/shifts/${shifts['ana-TUESDAY']}/dates/${TUE}`, {
+        startTime: '12:00',
+        endTime: '16:00',
+      })
+      expect(hours.status).toBe(200)
+      const week = await plan(admin, { dateFrom: MON, dateTo: WED, mode: 'KEEP_ASSIGNED' })
+      const { result } = week
+      expect(result.routes.filter((r) => r.date === WED).map((r) => r.user.id)).not.toContain(ben.id)
+      for (const route of result.routes.filter((r) => r.date === TUE))
+        for (const stop of route.stops) expect(stop.serviceStart >= on(TUE, '12:00')).toBe(true)
+      // The Tuesday-morning job cannot be done by anyone now.
+      expect(result.unassigned.map((u) => u.jobId)).toEqual([jobs.tuesday.id])
+      const moved = stopsOf(result).get(jobs.anyDay[0]!.id)!
+      expect(moved.route.user.id === ben.id && moved.route.date === WED).toBe(false)
+      expect(result.changes.find((c) => c.jobId === jobs.anyDay[0]!.id)?.from?.shiftId).toBe(
+        shifts['ben-WEDNESDAY'],
+      )
+      const applied = await admin.post(`/route-plans/${week.id}/apply`)
+      expect(applied.status).toBe(200)
+      const after = (await api.get(`/jobs/${jobs.anyDay[0]!.id}`)).body.data.job
+      expect(after.scheduledStart).toBe(moved.stop.serviceStart)
+    })
+
     it('is stale, and applies nothing, when a job changed after the plan', async () => {
       const { admin, api, jobs } = await makeWeek()
       const week = await plan(admin, { dateFrom: MON, dateTo: WED, mode: 'REPLAN_ALL' })
