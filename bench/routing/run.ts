@@ -13,12 +13,17 @@
 //   --no-local-search        ruin and recreate alone (to compare with the default)
 //   --stop-when-stalled      end each search once stalled, as the route-plans service does (the
 //                            default gives every instance its whole limit)
+//   --compare FILE           another solver's results on the same instances, side by side: JSON lines
+//                            { instance, set (solomon | homberger_200 | homberger_1000), distance,
+//                            vehicles, feasible, wallSeconds }, its plans re-checked in double
+//                            precision by whoever ran it (the other solver never enters the repo)
+//   --compare-name NAME      what to call it in the report (default "other")
 import { spawnSync } from 'node:child_process'
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { availableParallelism, cpus, loadavg, totalmem } from 'node:os'
 import { join } from 'node:path'
 import { ROOT_DIR } from '../paths.js'
-import { type Row, renderReport } from './report.js'
+import { type Other, type Row, renderReport } from './report.js'
 import type { SolveResult } from './solve-one.js'
 
 const args = process.argv.slice(2)
@@ -33,6 +38,20 @@ const pattern = option('--instances', '*')
 const out = option('--out', join(ROOT_DIR, 'docs/routing-benchmarks.md'))
 const withGh = args.includes('--gh')
 const withScale = args.includes('--scale')
+const compareFile = option('--compare', '')
+const compareName = option('--compare-name', 'other')
+const SET_OF_FOLDER: Record<string, string> = {
+  solomon: 'solomon',
+  homberger_200: 'gh200',
+  homberger_1000: 'gh1000',
+}
+const other = new Map<string, Other>()
+if (compareFile)
+  for (const line of readFileSync(compareFile, 'utf8').split('\n')) {
+    if (!line.trim()) continue
+    const entry = JSON.parse(line) as Other & { instance: string; set: string }
+    other.set(`${SET_OF_FOLDER[entry.set] ?? entry.set}:${entry.instance.toLowerCase()}`, entry)
+  }
 /** `--no-local-search`: ruin and recreate alone, to measure what the local search adds. */
 const localSearch = args.includes('--no-local-search') ? 'off' : 'on'
 const stopWhenStalled = args.includes('--stop-when-stalled') ? 'stall' : 'full'
@@ -89,7 +108,15 @@ for (const { set, folder, limit, bksKey } of sets) {
     if (!glob.test(name)) continue
     const result = runChild('solomon', join(INSTANCES, folder, file), limit)
     const best = bks[bksKey(name)]
-    const row: Row = { set, name, group: classOf(name), limit, result, bks: best?.best_known_cost ?? null }
+    const row: Row = {
+      set,
+      name,
+      group: classOf(name),
+      limit,
+      result,
+      bks: best?.best_known_cost ?? null,
+      other: other.get(`${set}:${name.toLowerCase()}`) ?? null,
+    }
     rows.push(row)
     const gap = row.bks ? ((100 * (result.distance - row.bks)) / row.bks).toFixed(2) : '–'
     process.stdout.write(
@@ -107,6 +134,7 @@ if (withScale) {
     limit: ghTimeLimit,
     result,
     bks: null,
+    other: null,
   })
   process.stdout.write(`scale: ${JSON.stringify(result)}\n`)
 }
@@ -121,6 +149,7 @@ const report = renderReport(rows, {
   seed,
   date: new Date(started).toISOString().slice(0, 10),
   minutes: (Date.now() - started) / 60000,
+  compareName: compareFile ? compareName : null,
 })
 if (out === '-') process.stdout.write(report)
 else {
