@@ -11,6 +11,7 @@ import {
 } from './http/authentication.js'
 import { installDashboard } from './http/dashboard.js'
 import { installErrorHandling } from './http/error-handler.js'
+import { installCompression } from './http/compression.js'
 import { installEtags } from './http/etags.js'
 import { fastifyOptions, serverLimitsOf } from './http/fastify-options.js'
 import { installIdempotency } from './http/idempotency.js'
@@ -210,6 +211,9 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   // answer); before it, If-Match, so an idempotent request's transaction holds that check too.
   installEtags(app, requestDb)
   installIdempotency(app, { db: deps.db })
+  // Compressed answers (brotli or gzip, by Accept-Encoding): after the two above, so their onSend
+  // hooks see the body as written (compression.ts).
+  installCompression(app)
   const apiKeys = options.apiKeys
   await registerApi(app, apiKeys, rateLimits, PUBLIC_PREFIX, publicScope, async (api) => {
     await api.register(jobRoutes, options)

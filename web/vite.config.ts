@@ -3,6 +3,7 @@
 import { fileURLToPath } from 'node:url'
 import react from '@vitejs/plugin-react'
 import { defineConfig } from 'vite'
+import { precompress } from './build/precompress'
 import { serviceWorker } from './pwa/service-worker-plugin'
 
 const apiOrigin = process.env.DASHBOARD_API_ORIGIN ?? 'http://127.0.0.1:3000'
@@ -10,8 +11,9 @@ const apiOrigin = process.env.DASHBOARD_API_ORIGIN ?? 'http://127.0.0.1:3000'
 export default defineConfig({
   root: fileURLToPath(new URL('.', import.meta.url)),
   base: '/',
-  // serviceWorker(): /sw.js for the technician app (/my), with this build's file list.
-  plugins: [react(), serviceWorker()],
+  // serviceWorker(): /sw.js for the technician app (/my), with this build's file list. precompress():
+  // a .br and a .gz beside every text file, sent to browsers that accept them.
+  plugins: [react(), serviceWorker(), precompress()],
   build: {
     outDir: fileURLToPath(new URL('../dist/web', import.meta.url)),
     emptyOutDir: true,

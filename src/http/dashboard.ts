@@ -45,6 +45,9 @@ export async function installDashboard(app: FastifyInstance, { dir }: DashboardO
       maxAge: '365d',
       immutable: true,
       allowedPath: (path) => !SOURCE_MAP.test(path),
+      // The build's .br and .gz beside each text file (web/build/precompress.ts), by Accept-Encoding;
+      // reply.sendFile (index.html, sw.js) uses them too.
+      preCompressed: true,
     })
     if (existsSync(join(dir, 'icons'))) {
       await scope.register(fastifyStatic, {

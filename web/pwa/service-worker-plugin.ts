@@ -21,16 +21,21 @@ export function serviceWorker(): Plugin {
   return {
     name: 'fieldservice-service-worker',
     apply: 'build',
-    generateBundle(_options, bundle) {
-      const built = Object.keys(bundle).filter((file) => !file.endsWith('.map') && file !== 'index.html')
-      const files = [...built, ...publicFiles(PUBLIC_DIR)].sort()
-      const id = createHash('sha256')
-        .update(files.join('\n'))
-        .update(readFileSync(SOURCE))
-        .digest('hex')
-        .slice(0, 12)
-      const source = `self.__FIELDSERVICE_BUILD__ = ${JSON.stringify({ id, files })}\n${readFileSync(SOURCE, 'utf8')}`
-      this.emitFile({ type: 'asset', fileName: 'sw.js', source })
+    // After Vite's own generateBundle hooks: they drop the script chunks that only carried CSS (a lazy
+    // page's stylesheet), which must not be listed (the worker's install would fetch a missing file).
+    generateBundle: {
+      order: 'post',
+      handler(_options, bundle) {
+        const built = Object.keys(bundle).filter((file) => !file.endsWith('.map') && file !== 'index.html')
+        const files = [...built, ...publicFiles(PUBLIC_DIR)].sort()
+        const id = createHash('sha256')
+          .update(files.join('\n'))
+          .update(readFileSync(SOURCE))
+          .digest('hex')
+          .slice(0, 12)
+        const source = `self.__FIELDSERVICE_BUILD__ = ${JSON.stringify({ id, files })}\n${readFileSync(SOURCE, 'utf8')}`
+        this.emitFile({ type: 'asset', fileName: 'sw.js', source })
+      },
     },
   }
 }

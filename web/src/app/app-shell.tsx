@@ -6,6 +6,7 @@ import { Badge } from '../ui/badge'
 import { Button } from '../ui/button'
 import { decideAccess } from './access'
 import { HeaderSearch } from './header-search'
+import { PageSuspense } from './lazy-page'
 import { NAV, type NavItem } from './nav'
 import { useSession, useSignOut } from './session'
 
@@ -83,7 +84,9 @@ export function AppShell() {
         <header className="shell-header">
           <HeaderSearch />
         </header>
-        <Outlet />
+        <PageSuspense>
+          <Outlet />
+        </PageSuspense>
       </main>
     </div>
   )

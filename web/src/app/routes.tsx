@@ -1,35 +1,50 @@
 // Every page of the dashboard and the access it needs. A feature adds its page here (and its link
 // in nav.ts); pages that need a role or plan are wrapped in <RequireAccess>.
 import { createBrowserRouter, Navigate, type RouteObject } from 'react-router'
-import { ApiKeysPage } from '../features/api-keys/api-keys-page'
-import { AutomationPage } from '../features/automations/automation-page'
-import { AutomationsPage } from '../features/automations/automations-page'
-import { BoardPage } from '../features/board/board-page'
-import { WeekPage } from '../features/board/week/week-page'
-import { CustomersPage } from '../features/customers/customers-page'
-import { WebhookLogsPage } from '../features/executions/webhook-logs-page'
-import { FleetPage } from '../features/fleet/fleet-page'
-import { FormTemplatesPage } from '../features/form-templates/form-templates-page'
-import { ImportPage } from '../features/imports/import-page'
-import { JobPage } from '../features/jobs/job-page'
-import { JobsPage } from '../features/jobs/jobs-page'
 import { myRoutes } from '../features/my/routes'
-import { OrganisationPage } from '../features/organisation/organisation-page'
-import { PlanPage } from '../features/plan/plan-page'
-import { SeriesListPage } from '../features/series/series-list-page'
-import { SeriesPage } from '../features/series/series-page'
-import { ShiftsPage } from '../features/shifts/shifts-page'
-import { SignInPage } from '../features/sign-in/sign-in-page'
-import { TeamPage } from '../features/team/team-page'
 import { ADMIN_ONLY } from './access'
 import { AppShell } from './app-shell'
 import { RequireAccess, RequireDashboardRole, RequireSession } from './guards'
+import { lazyPage, PageSuspense } from './lazy-page'
 import { NotFoundPage } from './status-pages'
+
+const ApiKeysPage = lazyPage(() => import('../features/api-keys/api-keys-page'), 'ApiKeysPage')
+const AutomationPage = lazyPage(() => import('../features/automations/automation-page'), 'AutomationPage')
+const AutomationsPage = lazyPage(() => import('../features/automations/automations-page'), 'AutomationsPage')
+const BoardPage = lazyPage(() => import('../features/board/board-page'), 'BoardPage')
+const WeekPage = lazyPage(() => import('../features/board/week/week-page'), 'WeekPage')
+const CustomersPage = lazyPage(() => import('../features/customers/customers-page'), 'CustomersPage')
+const WebhookLogsPage = lazyPage(() => import('../features/executions/webhook-logs-page'), 'WebhookLogsPage')
+const FleetPage = lazyPage(() => import('../features/fleet/fleet-page'), 'FleetPage')
+const FormTemplatesPage = lazyPage(
+  () => import('../features/form-templates/form-templates-page'),
+  'FormTemplatesPage',
+)
+const ImportPage = lazyPage(() => import('../features/imports/import-page'), 'ImportPage')
+const JobPage = lazyPage(() => import('../features/jobs/job-page'), 'JobPage')
+const JobsPage = lazyPage(() => import('../features/jobs/jobs-page'), 'JobsPage')
+const OrganisationPage = lazyPage(
+  () => import('../features/organisation/organisation-page'),
+  'OrganisationPage',
+)
+const PlanPage = lazyPage(() => import('../features/plan/plan-page'), 'PlanPage')
+const SeriesListPage = lazyPage(() => import('../features/series/series-list-page'), 'SeriesListPage')
+const SeriesPage = lazyPage(() => import('../features/series/series-page'), 'SeriesPage')
+const ShiftsPage = lazyPage(() => import('../features/shifts/shifts-page'), 'ShiftsPage')
+const SignInPage = lazyPage(() => import('../features/sign-in/sign-in-page'), 'SignInPage')
+const TeamPage = lazyPage(() => import('../features/team/team-page'), 'TeamPage')
 
 const API_FEATURE = { roles: ADMIN_ONLY, apiPlan: true }
 
 export const routes: RouteObject[] = [
-  { path: '/sign-in', element: <SignInPage /> },
+  {
+    path: '/sign-in',
+    element: (
+      <PageSuspense>
+        <SignInPage />
+      </PageSuspense>
+    ),
+  },
   myRoutes,
   {
     element: (

@@ -13,6 +13,7 @@ import { OfflineQueueProvider, useQueue } from './queue-context'
 import { QueueIndicator } from './queue-panel'
 import { useOnline } from './use-online'
 import './my.css'
+import { PageSuspense } from '../../app/lazy-page'
 
 export function MyLayout() {
   const session = useSession()
@@ -36,7 +37,9 @@ export function MyLayout() {
         <OfflineNotice />
         <LocationBanner userId={session.user.id} />
         <main id="my-main" className="my-main" tabIndex={-1}>
-          <Outlet />
+          <PageSuspense>
+            <Outlet />
+          </PageSuspense>
         </main>
       </div>
     </OfflineQueueProvider>

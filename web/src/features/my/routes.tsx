@@ -2,10 +2,12 @@
 // dispatchers see their own jobs here too), in its own frame (MyLayout), not the dashboard's shell.
 import { Link, type RouteObject } from 'react-router'
 import { RequireSession } from '../../app/guards'
-import { MyFormPage } from './form-page'
-import { MyJobPage } from './job-page'
-import { MyDayPage } from './my-day-page'
+import { lazyPage } from '../../app/lazy-page'
 import { MyLayout } from './my-layout'
+
+const MyDayPage = lazyPage(() => import('./my-day-page'), 'MyDayPage')
+const MyJobPage = lazyPage(() => import('./job-page'), 'MyJobPage')
+const MyFormPage = lazyPage(() => import('./form-page'), 'MyFormPage')
 
 export const myRoutes: RouteObject = {
   path: '/my',

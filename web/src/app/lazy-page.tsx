@@ -1,0 +1,16 @@
+// Route-level code splitting: each page is its own script, fetched when its route is first shown, so
+// the sign-in page and the phone's My day load only what they draw (issue 33 §2). The shells wrap
+// their <Outlet /> in <PageSuspense>: while a page's script arrives, the shell stays and the page's
+// place says it is loading (a navigation keeps the old page until then: React Router navigates in a
+// transition).
+import { type ComponentType, lazy, type ReactNode, Suspense } from 'react'
+import { LoadingState } from '../ui/states'
+
+/** A page component from its module, loaded on first render. */
+export function lazyPage<M, K extends keyof M>(load: () => Promise<M>, name: K): ComponentType {
+  return lazy(async () => ({ default: (await load())[name] as ComponentType }))
+}
+
+export function PageSuspense({ children }: { children: ReactNode }) {
+  return <Suspense fallback={<LoadingState label="Loading page…" />}>{children}</Suspense>
+}
