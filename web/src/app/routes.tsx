@@ -3,11 +3,12 @@
 import { createBrowserRouter, Navigate, type RouteObject } from 'react-router'
 import { myRoutes } from '../features/my/routes'
 import { ADMIN_ONLY } from './access'
-import { AppShell } from './app-shell'
 import { RequireAccess, RequireDashboardRole, RequireSession } from './guards'
 import { lazyPage, PageSuspense } from './lazy-page'
 import { NotFoundPage } from './status-pages'
 
+// The shell too: the sign-in page and My day never draw it.
+const AppShell = lazyPage(() => import('./app-shell'), 'AppShell')
 const ApiKeysPage = lazyPage(() => import('../features/api-keys/api-keys-page'), 'ApiKeysPage')
 const AutomationPage = lazyPage(() => import('../features/automations/automation-page'), 'AutomationPage')
 const AutomationsPage = lazyPage(() => import('../features/automations/automations-page'), 'AutomationsPage')
@@ -50,7 +51,9 @@ export const routes: RouteObject[] = [
     element: (
       <RequireSession>
         <RequireDashboardRole>
-          <AppShell />
+          <PageSuspense>
+            <AppShell />
+          </PageSuspense>
         </RequireDashboardRole>
       </RequireSession>
     ),

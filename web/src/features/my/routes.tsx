@@ -2,8 +2,10 @@
 // dispatchers see their own jobs here too), in its own frame (MyLayout), not the dashboard's shell.
 import { Link, type RouteObject } from 'react-router'
 import { RequireSession } from '../../app/guards'
-import { lazyPage } from '../../app/lazy-page'
-import { MyLayout } from './my-layout'
+import { lazyPage, PageSuspense } from '../../app/lazy-page'
+
+// The phone's frame too: the dashboard never draws it.
+const MyLayout = lazyPage(() => import('./my-layout'), 'MyLayout')
 
 const MyDayPage = lazyPage(() => import('./my-day-page'), 'MyDayPage')
 const MyJobPage = lazyPage(() => import('./job-page'), 'MyJobPage')
@@ -13,7 +15,9 @@ export const myRoutes: RouteObject = {
   path: '/my',
   element: (
     <RequireSession>
-      <MyLayout />
+      <PageSuspense>
+        <MyLayout />
+      </PageSuspense>
     </RequireSession>
   ),
   children: [
