@@ -26,7 +26,7 @@ import { PlanForm } from './plan-form'
 import { PlanPreview } from './plan-preview'
 import { PlanProgress } from './plan-progress'
 import { RecentPlans } from './recent-plans'
-import { PLAN_STATUS } from './wording'
+import { appliedWords, PLAN_STATUS } from './wording'
 
 export function PlanPage() {
   const params = useListParams()
@@ -45,7 +45,7 @@ export function PlanPage() {
     create.mutate(request, { onSuccess: (created) => set({ plan: created.id }) })
   const runAgain = (previous: RoutePlan) =>
     run({
-      date: previous.date,
+      ...(previous.dateTo ? { dateFrom: previous.date, dateTo: previous.dateTo } : { date: previous.date }),
       mode: previous.mode,
       timeLimitSeconds: previous.timeLimitSeconds,
       stability: previous.stability,
@@ -113,7 +113,9 @@ function PlanPanel({
   const toast = useToast()
   const status = PLAN_STATUS[plan.status]
   const stale = apply.error instanceof ApiError && apply.error.code === 'PLAN_STALE'
-  const heading = `Plan for ${longDate(plan.date)}`
+  const heading = plan.dateTo
+    ? `Plan for ${longDate(plan.date)} to ${longDate(plan.dateTo)}`
+    : `Plan for ${longDate(plan.date)}`
   const runAgain = (
     <Button onClick={onRunAgain} pending={running}>
       Run again
@@ -160,8 +162,9 @@ function PlanPanel({
           <Banner tone="info" title="Applied">
             <div className="row">
               <span>
-                {plan.result?.totals.assignedJobs ?? 0} jobs were assigned. The board shows them with their
-                workers.
+                {plan.dateTo
+                  ? `${appliedWords(plan)} were assigned. The board shows them with their workers, day by day.`
+                  : `${plan.result?.totals.assignedJobs ?? 0} jobs were assigned. The board shows them with their workers.`}
               </span>
               <ButtonLink
                 size="sm"
@@ -180,7 +183,11 @@ function PlanPanel({
               onClick={() =>
                 apply.mutate(plan.id, {
                   onSuccess: (applied) =>
-                    toast.success(`Plan applied: ${applied.result?.totals.assignedJobs ?? 0} jobs assigned`),
+                    toast.success(
+                      applied.dateTo
+                        ? `Plan applied: ${appliedWords(applied)} assigned`
+                        : `Plan applied: ${applied.result?.totals.assignedJobs ?? 0} jobs assigned`,
+                    ),
                 })
               }
             >
