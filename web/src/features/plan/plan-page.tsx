@@ -163,7 +163,7 @@ function PlanPanel({
             <div className="row">
               <span>
                 {plan.dateTo
-                  ? `${appliedWords(plan)} were assigned. The board shows them with their workers, day by day.`
+                  ? `${appliedWords(plan)}. The board shows them with their workers, day by day.`
                   : `${plan.result?.totals.assignedJobs ?? 0} jobs were assigned. The board shows them with their workers.`}
               </span>
               <ButtonLink
@@ -185,7 +185,7 @@ function PlanPanel({
                   onSuccess: (applied) =>
                     toast.success(
                       applied.dateTo
-                        ? `Plan applied: ${appliedWords(applied)} assigned`
+                        ? `Plan applied: ${appliedWords(applied)}`
                         : `Plan applied: ${applied.result?.totals.assignedJobs ?? 0} jobs assigned`,
                     ),
                 })

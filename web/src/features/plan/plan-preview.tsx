@@ -13,10 +13,11 @@ import {
   routePath,
   timelineRange,
 } from '../board/board-model'
-import { boardMapData, boardTimelineRows, longDate } from '../board/board-views'
+import { boardMapData, boardTimelineRows } from '../board/board-views'
 import { useBoard } from '../board/queries'
 import { StatusLegend } from '../board/status'
 import { Timeline, type TimelineRow } from '../board/timeline'
+import { dayNames } from '../board/week/week-model'
 import { colourOf } from '../board/worker-colour'
 import { MapPanel } from '../map/map-panel'
 import { planTravelBars } from './plan-travel'
@@ -25,11 +26,7 @@ import { count, formatCost, formatNumber, REASONS } from './wording'
 
 const ms = (iso: string) => Date.parse(iso)
 
-function planTimelineRows(
-  routes: PlanResult['routes'],
-  board: Board,
-  timeZone: string,
-): TimelineRow[] {
+function planTimelineRows(routes: PlanResult['routes'], board: Board, timeZone: string): TimelineRow[] {
   const customerOf = new Map(board.jobs.map((job) => [job.id, job.customer?.name]))
   return routes.map((route) => ({
     id: route.shiftId,
@@ -133,13 +130,27 @@ export function PlanTotals({ result }: { result: PlanResult }) {
 type Change = NonNullable<PlanResult['changes']>[number]
 
 /** One end of a change: the worker and time, or where a job is when it has none. */
-function changeEnd(end: Change['from'], timeZone: string, none: string): string {
+function changeEnd(end: Change['from'], timeZone: string, none: string, withDay: boolean): string {
   if (!end) return none
-  return end.start ? `${end.user.name} ${clock(end.start, timeZone)}` : end.user.name
+  if (!end.start) return end.user.name
+  // Over several days the time alone is ambiguous: "Ana Lopez Wed 09:30".
+  const day = withDay
+    ? `${new Intl.DateTimeFormat('en-GB', { timeZone, weekday: 'short' }).format(new Date(end.start))} `
+    : ''
+  return `${end.user.name} ${day}${clock(end.start, timeZone)}`
 }
 
 /** What applying the plan changes, job by job: from → to worker, old → new time. */
-export function PlanChanges({ changes, timeZone }: { changes: Change[]; timeZone: string }) {
+export function PlanChanges({
+  changes,
+  timeZone,
+  withDay = false,
+}: {
+  changes: Change[]
+  timeZone: string
+  /** A plan over several days: each time says its day. */
+  withDay?: boolean
+}) {
   const counts = [
     [changes.filter((c) => c.from === null).length, 'newly planned'],
     [changes.filter((c) => c.from !== null && c.to !== null && c.movedWorker).length, 'to another worker'],
@@ -159,8 +170,8 @@ export function PlanChanges({ changes, timeZone }: { changes: Change[]; timeZone
           <ul className="plan-changes" aria-label="What the plan changes">
             {changes.map((change) => (
               <li key={change.jobId}>
-                <strong>{change.title}</strong>: {changeEnd(change.from, timeZone, 'waiting')} →{' '}
-                {changeEnd(change.to, timeZone, 'back to waiting')}
+                <strong>{change.title}</strong>: {changeEnd(change.from, timeZone, 'waiting', withDay)} →{' '}
+                {changeEnd(change.to, timeZone, 'back to waiting', withDay)}
               </li>
             ))}
           </ul>
@@ -196,7 +207,7 @@ function PlanDaySection({ plan, result, day }: { plan: RoutePlan; result: PlanRe
   const board = useBoard(day.date, plan.locationId ?? undefined)
   const data = board.data?.date === day.date ? board.data : undefined
   const timeZone = data?.timezone ?? 'UTC'
-  const title = longDate(day.date)
+  const title = dayNames(day.date).long
   const headingId = `plan-day-${day.date}`
   const shown = useMemo(() => {
     if (!data) return null
@@ -265,7 +276,7 @@ function PlanDaysPreview({ plan, result }: { plan: RoutePlan; result: PlanResult
           {warning.message}
         </Banner>
       ))}
-      {result.changes && <PlanChanges changes={result.changes} timeZone={timeZone} />}
+      {result.changes && <PlanChanges changes={result.changes} timeZone={timeZone} withDay />}
       <NotPlanned result={result} />
       <section className="card" aria-labelledby="plan-days-heading">
         <div className="card-body stack">

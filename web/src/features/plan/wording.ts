@@ -95,10 +95,10 @@ export function dayRange(from: string, to: string): string {
 /** "5 jobs", "1 day". */
 export const count = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`
 
-/** "12 jobs on 3 days": a plan's jobs, and the days that have some. */
+/** "12 jobs assigned on 3 days": a plan's jobs, and the days that have some. */
 export function appliedWords(plan: RoutePlan): string {
   const days = plan.result?.days?.filter((day) => day.assignedJobs > 0).length ?? 0
-  return `${count(plan.result?.totals.assignedJobs ?? 0, 'job')} on ${count(days, 'day')}`
+  return `${count(plan.result?.totals.assignedJobs ?? 0, 'job')} assigned on ${count(days, 'day')}`
 }
 
 const money = new Intl.NumberFormat('en-GB', { minimumFractionDigits: 2, maximumFractionDigits: 2 })
