@@ -140,6 +140,18 @@ for (const dialect of BROWSER_DIALECTS) {
       await page.getByText('This day', { exact: true }).click()
       await page.getByLabel('Re-plan rest of day').waitFor()
 
+      // The server's word on either end of the range, at its field.
+      const runButton = page.getByRole('button', { name: 'Run the optimiser' })
+      await page.getByText('Several days', { exact: true }).click()
+      await page.getByLabel('From', { exact: true }).fill('1969-12-29')
+      await runButton.click()
+      await page.getByText(/^From must/).waitFor()
+      expect(await page.getByLabel('From', { exact: true }).getAttribute('aria-invalid')).toBe('true')
+      await page.getByLabel('From', { exact: true }).fill('9998-12-30')
+      await runButton.click()
+      await page.getByText(/^To must/).waitFor()
+      expect(await page.getByLabel('To', { exact: true }).getAttribute('aria-invalid')).toBe('true')
+
       await page.goto(`/plan?date=${MON}&location=${depot.id}`)
       await page.getByText('Several days', { exact: true }).click()
       const form = page.getByRole('form', { name: 'Plan days' })
