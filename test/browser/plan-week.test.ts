@@ -219,6 +219,7 @@ for (const dialect of BROWSER_DIALECTS) {
         .filter({ hasText: `Plan applied: ${jobs.size} jobs assigned on 2 days` })
         .waitFor()
       await thePlan().getByText(`${jobs.size} jobs assigned on 2 days.`, { exact: false }).waitFor()
+      await thePlan().getByRole('link', { name: 'Open the week' }).waitFor()
       for (const [title, seeded] of jobs) {
         const read = (await callApi(server, acme.key, 'GET', `/v1/public/jobs/${seeded.id}`)).body as {
           data: { job: { status: string; scheduledStart: string | null } }

@@ -21,6 +21,7 @@ import {
 } from './queries'
 import '../board/board.css'
 import { longDate } from '../board/board-views'
+import { mondayOf } from '../board/week/week-model'
 import './plan.css'
 import { PlanForm } from './plan-form'
 import { PlanPreview } from './plan-preview'
@@ -172,6 +173,14 @@ function PlanPanel({
               >
                 Open the board
               </ButtonLink>
+              {plan.dateTo && (
+                <ButtonLink
+                  size="sm"
+                  to={`/board/week?start=${mondayOf(plan.date)}${plan.locationId ? `&location=${plan.locationId}` : ''}`}
+                >
+                  Open the week
+                </ButtonLink>
+              )}
             </div>
           </Banner>
         )}
