@@ -5,8 +5,8 @@ import { Button } from '../../ui/button'
 import { Field, FormError, serverErrors } from '../../ui/form'
 import { addDays } from '../board/board-model'
 import type { Depot } from '../board/board-toolbar'
-import { dayNames } from '../board/week/week-model'
 import { DepotSelect } from '../board/board-toolbar'
+import { dayNames } from '../board/week/week-model'
 import { BalanceField, StabilityField, TimeLimitField } from './plan-fields'
 import type { PlanRequest } from './queries'
 import { MAX_PLAN_DAYS, modesFor, type PlanBalance } from './wording'
@@ -41,8 +41,7 @@ export function PlanForm({
   const [severalDays, setSeveralDays] = useState(false)
   const [chosenTo, setTo] = useState('')
   // The end date stays within the 7 days from the first (a working week by default).
-  const dateTo =
-    chosenTo && chosenTo > date && chosenTo <= lastDayFrom(date) ? chosenTo : addDays(date, 4)
+  const dateTo = chosenTo && chosenTo > date && chosenTo <= lastDayFrom(date) ? chosenTo : addDays(date, 4)
   // The rest of the day is re-planned only for today, alone.
   const modes = modesFor(isToday && !severalDays)
   // A mode no longer offered (another date chosen) falls back to the first.
@@ -94,10 +93,7 @@ export function PlanForm({
           </div>
         </fieldset>
         <div className="plan-form-grid">
-          <Field
-            label={severalDays ? 'From' : 'Date'}
-            error={errors.fields.date ?? errors.fields.dateFrom}
-          >
+          <Field label={severalDays ? 'From' : 'Date'} error={errors.fields.date ?? errors.fields.dateFrom}>
             {(control) => (
               <input
                 {...control}
