@@ -1,8 +1,8 @@
 // Which arrival windows of a day some worker can still take a new job in, and what each costs.
 //
 // No second travel or window model: each shift's day is read as a route plan reads it
-// (route-plans/day-inputs.ts loadDayInputs — hours, breaks, absences, vehicle tags, and for today the
-// route starting from now), turned into the optimiser's model by the plans' own toRoutingModel, and
+// (range-inputs.ts, for the whole range at once: the routes loadDayInputs would read — hours, breaks,
+// absences, vehicle tags, and for today the route starting from now), turned into the optimiser's model by the plans' own toRoutingModel, and
 // the optimiser's independent checker (optimiser/check.ts findFeasibleInsertion) decides whether the
 // new job fits. The visits already on the shift are held at their scheduled times (a window as wide
 // as the visit), so a booking never moves anyone, breaks a HARD window or runs past the shift's end —
@@ -15,10 +15,11 @@ import type { Executor } from '../../db/types.js'
 import { findFeasibleInsertion } from '../../optimiser/check.js'
 import type { Plan, RoutingModel } from '../../optimiser/model.js'
 import { greatCircleMatrix } from '../../optimiser/travel.js'
-import { findShiftVisits, type ShiftVisit } from '../jobs/shift-visits.js'
-import { type DayInputs, type JobInput, loadDayInputs, type RouteInput } from '../route-plans/day-inputs.js'
+import type { ShiftVisit } from '../jobs/shift-visits.js'
+import type { DayInputs, JobInput, RouteInput } from '../route-plans/day-inputs.js'
 import { toRoutingModel } from '../route-plans/optimiser-model.js'
 import { localTime } from '../shifts/zoned-time.js'
+import { loadBookableDays } from './range-inputs.js'
 
 export interface SlotRequest {
   position: { latitude: number; longitude: number }
@@ -44,43 +45,21 @@ export interface Slot {
 const HOUR_GRID = 60
 
 /**
- * Every window of `date` in which a shift can take the job, one per shift and window (the caller
- * keeps the cheapest per window). `onlyShiftId`: that shift alone (re-checking a booking). `now` in ms:
- * a window that has begun is not offered.
+ * Every window from `range.from` to `range.to` in which a shift can take the job, one per shift and
+ * window (the caller keeps the cheapest per window). `onlyShiftId`: that shift alone (re-checking a
+ * booking). `now` in ms: a window that has begun is not offered.
  */
-export async function findSlotsOfDay(
+export async function findSlots(
   db: Executor,
   organisationId: string,
-  date: string,
+  range: { from: string; to: string },
   request: SlotRequest,
   now: number,
   onlyShiftId?: string,
 ): Promise<Slot[]> {
-  const day = await loadDayInputs(db, organisationId, {
-    date,
-    mode: 'KEEP_ASSIGNED',
-    at: now,
-    ...(onlyShiftId ? { shiftIds: [onlyShiftId] } : {}),
-  })
-  const routes = day.routes.filter((route) => route.start < route.end)
-  if (routes.length === 0) return []
-  const from = Math.min(...routes.map((r) => r.start))
-  const to = Math.max(...routes.map((r) => r.end))
-  const visits = await findShiftVisits(
-    db,
-    organisationId,
-    routes.map((r) => r.shiftId),
-    new Date(from).toISOString(),
-    new Date(to).toISOString(),
-  )
-  return routes.flatMap((route) =>
-    slotsOfRoute(
-      day,
-      route,
-      visits.filter((v) => v.shiftId === route.shiftId),
-      request,
-      now,
-    ),
+  const days = await loadBookableDays(db, organisationId, range, now, onlyShiftId)
+  return days.flatMap(({ day, visitsOf }) =>
+    day.routes.flatMap((route) => slotsOfRoute(day, route, visitsOf.get(route.shiftId) ?? [], request, now)),
   )
 }
 
