@@ -12,8 +12,8 @@
 // An arrival window [ws, we) becomes the job's HARD window [ws, we + service]: under the product's
 // rule (VISIT_WITHIN, the whole visit inside the window) that is "arrive between ws and we".
 import type { Executor } from '../../db/types.js'
-import { findFeasibleInsertion } from '../../optimiser/check.js'
-import type { Plan, RoutingModel } from '../../optimiser/model.js'
+import { findFeasibleInsertion, type RouteOrder } from '../../optimiser/check.js'
+import type { RoutingModel } from '../../optimiser/model.js'
 import { greatCircleMatrix } from '../../optimiser/travel.js'
 import type { ShiftVisit } from '../jobs/shift-visits.js'
 import type { DayInputs, JobInput, RouteInput } from '../route-plans/day-inputs.js'
@@ -150,9 +150,9 @@ function slotsOfRoute(
 
 /**
  * The route as it stands, in the form the insertion search reads: the held visits in time order, the
- * breaks after the visits that start before them. The search reads only the order of stops and breaks.
+ * breaks after the visits that start before them.
  */
-function routeAsPlanned(model: RoutingModel): Plan {
+function routeAsPlanned(model: RoutingModel): RouteOrder {
   const spec = model.routes[0] as RoutingModel['routes'][number]
   const stops = model.jobs
     .slice(0, -1)
@@ -161,14 +161,14 @@ function routeAsPlanned(model: RoutingModel): Plan {
     .map((b, index) => ({ break: index, start: b.start, end: b.end }))
     .filter((b) => b.start >= spec.window[0] && b.end <= spec.window[1] && b.end >= b.start)
     .map((b) => ({ ...b, afterStops: stops.filter((s) => s.serviceStart < b.start).length }))
-  return { routes: [{ route: 0, stops, breaks }] } as unknown as Plan
+  return { routes: [{ route: 0, stops, breaks }] }
 }
 
 type Element = { job: number } | { start: number; end: number }
 
 /** Stops and breaks in the order findFeasibleInsertion numbers its positions. */
-function elementsOf(plan: Plan): Element[] {
-  const planned = plan.routes[0] as Plan['routes'][number]
+function elementsOf(plan: RouteOrder): Element[] {
+  const planned = plan.routes[0] as RouteOrder['routes'][number]
   const out: Element[] = []
   planned.stops.forEach((stop, index) => {
     for (const b of planned.breaks.filter((x) => x.afterStops === index)) out.push(b)
