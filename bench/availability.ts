@@ -14,6 +14,8 @@ import { buildApp } from '../src/app.js'
 import { createDatabase, type Dialect } from '../src/db/database.js'
 import { migrateToLatest } from '../src/db/migrator.js'
 import { createApiKey } from '../src/modules/api-keys/service.js'
+import { loadBookableDays } from '../src/modules/bookings/range-inputs.js'
+import { findSlots } from '../src/modules/bookings/slots.js'
 import { createOrganisation } from '../src/modules/organisations/service.js'
 import { makeLocation, makeShift, makeUser, makeVehicle } from '../test/factories.js'
 
@@ -164,6 +166,21 @@ async function main() {
       `(seeded in ${seeded.toFixed(1)} s), ${REQUESTS} requests, ${windows} windows${queries} each: ` +
       `p50 ${pct(50).toFixed(1)} ms, p99 ${pct(99).toFixed(1)} ms, max ${(times.at(-1) as number).toFixed(1)} ms`,
   )
+  // Where the time goes: the range read alone, then the read and the slot search, called directly.
+  const range = { from: body.dateFrom, to: body.dateTo }
+  const request = { position: body.coordinates, serviceSeconds: 1800, tagIds: [], windowSeconds: 7200 }
+  const phase = async (run: () => Promise<unknown>) => {
+    const spent: number[] = []
+    for (let i = 0; i < Math.min(REQUESTS, 20); i++) {
+      const t0 = performance.now()
+      await run()
+      spent.push(performance.now() - t0)
+    }
+    return (spent.sort((a, b) => a - b)[Math.floor(spent.length / 2)] as number).toFixed(1)
+  }
+  const read = await phase(() => loadBookableDays(handle.db, org.id, range, NOW))
+  const search = await phase(() => findSlots(handle.db, org.id, range, request, NOW))
+  console.log(`  median of the phases: range read ${read} ms; read + slot search ${search} ms`)
   await app.close()
   await handle.destroy()
   await drop()
