@@ -130,6 +130,7 @@ for (const dialect of DIALECTS) {
             address: 'Gate 3, Unit 4, Westinghouse Road',
             seriesId: null,
             occurrenceDate: null,
+            dueBy: null,
           },
         },
       ])
@@ -157,6 +158,7 @@ for (const dialect of DIALECTS) {
         address: null,
         seriesId: null,
         occurrenceDate: null,
+        dueBy: null,
       })
     })
 

@@ -4,7 +4,7 @@
 // target shows the server's check of the slot: a drop with a HARD problem is not sent, one with a
 // SOFT problem needs a second drop on the same slot; the last change can be undone for 30 seconds.
 import { DndContext, DragOverlay } from '@dnd-kit/core'
-import { useMemo, useState } from 'react'
+import { lazy, Suspense, useMemo, useState } from 'react'
 import { errorMessage } from '../../api/errors'
 import { useDepots, useTimeZone } from '../../app/time-zone'
 import { useListParams } from '../../lib/search-params'
@@ -14,7 +14,6 @@ import { Button, ButtonLink } from '../../ui/button'
 import { PageHeader } from '../../ui/page-header'
 import { EmptyState, ErrorState, LoadingState } from '../../ui/states'
 import { useToast } from '../../ui/toast'
-import { MapPanel } from '../map/map-panel'
 import './board.css'
 import { AssignDialog } from './assign-dialog'
 import { type BoardChange, undoOf } from './board-changes'
@@ -44,6 +43,11 @@ import { type Slot, slotAssignment, useAssignJob, useBoard, useUnassignJob } fro
 import { STATUS_LOOK, StatusLegend } from './status'
 import { Timeline, type TimelineRow } from './timeline'
 import { Tray } from './tray'
+
+// The map (Leaflet, the largest script of the board) is its own chunk: the rows draw without waiting
+// for it, which a phone connection feels (issue 33 §2).
+const MapPanel = lazy(async () => ({ default: (await import('../map/map-panel')).MapPanel }))
+
 import { mondayOf } from './week/week-model'
 
 export function BoardPage() {
@@ -249,7 +253,9 @@ export function BoardPage() {
                   )
                 }
               />
-              <MapPanel label="Map" {...map} workers={workers} fitKey={`${date}|${locationId ?? ''}`} />
+              <Suspense fallback={<LoadingState label="Loading the map…" />}>
+                <MapPanel label="Map" {...map} workers={workers} fitKey={`${date}|${locationId ?? ''}`} />
+              </Suspense>
             </div>
             <DragOverlay dropAnimation={null} modifiers={[dnd.overlayModifier]}>
               {dnd.activeJob && (

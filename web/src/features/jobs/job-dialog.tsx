@@ -34,6 +34,7 @@ const FIELDS = [
   'timeWindowType',
   'earliestStart',
   'latestEnd',
+  'dueBy',
 ]
 
 export function JobDialog({
@@ -62,6 +63,7 @@ export function JobDialog({
       jobLongitude: text(job?.jobLongitude),
       earliestStart: toZonedInput(job?.earliestStart, initialZone),
       latestEnd: toZonedInput(job?.latestEnd, initialZone),
+      dueBy: job?.dueBy ?? '',
       timeWindowType: job?.timeWindowType ?? ('SOFT' as TimeWindowType),
       serviceDuration: job ? minutesText(job.serviceDuration) : '',
       priority: job?.priority ?? ('NORMAL' as JobDetail['priority']),
@@ -113,6 +115,8 @@ export function JobDialog({
       timeWindowType: values.timeWindowType,
       earliestStart: fromZonedInput(values.earliestStart, zone),
       latestEnd: fromZonedInput(values.latestEnd, zone),
+      // Blank: no date of its own (an edited job's is cleared).
+      dueBy: values.dueBy || null,
       // Empty: a new job takes its customer's default; an edited one keeps what it has.
       ...(numbers.serviceDuration === null
         ? {}
@@ -219,6 +223,14 @@ export function JobDialog({
             </option>
           ))}
         </SelectField>
+        <TextField
+          form={form}
+          name="dueBy"
+          label="Due by"
+          optional
+          type="date"
+          hint="The last day it should be done on: a plan over several days keeps it to days up to this one"
+        />
         <TextField
           form={form}
           name="serviceDuration"

@@ -204,6 +204,12 @@ function JobView({ job }: { job: JobDetail }) {
                 <span className="muted">Any time</span>
               )}
             </dd>
+            {job.dueBy && (
+              <>
+                <dt>Due by</dt>
+                <dd>{shortDate(job.dueBy)}</dd>
+              </>
+            )}
             <dt>Service time</dt>
             <dd>{formatDuration(job.serviceDuration)}</dd>
             <dt>Assigned to</dt>

@@ -21,12 +21,13 @@ import {
 } from './queries'
 import '../board/board.css'
 import { longDate } from '../board/board-views'
+import { mondayOf } from '../board/week/week-model'
 import './plan.css'
 import { PlanForm } from './plan-form'
 import { PlanPreview } from './plan-preview'
 import { PlanProgress } from './plan-progress'
 import { RecentPlans } from './recent-plans'
-import { PLAN_STATUS } from './wording'
+import { appliedWords, PLAN_STATUS } from './wording'
 
 export function PlanPage() {
   const params = useListParams()
@@ -45,7 +46,7 @@ export function PlanPage() {
     create.mutate(request, { onSuccess: (created) => set({ plan: created.id }) })
   const runAgain = (previous: RoutePlan) =>
     run({
-      date: previous.date,
+      ...(previous.dateTo ? { dateFrom: previous.date, dateTo: previous.dateTo } : { date: previous.date }),
       mode: previous.mode,
       timeLimitSeconds: previous.timeLimitSeconds,
       stability: previous.stability,
@@ -113,7 +114,9 @@ function PlanPanel({
   const toast = useToast()
   const status = PLAN_STATUS[plan.status]
   const stale = apply.error instanceof ApiError && apply.error.code === 'PLAN_STALE'
-  const heading = `Plan for ${longDate(plan.date)}`
+  const heading = plan.dateTo
+    ? `Plan for ${longDate(plan.date)} to ${longDate(plan.dateTo)}`
+    : `Plan for ${longDate(plan.date)}`
   const runAgain = (
     <Button onClick={onRunAgain} pending={running}>
       Run again
@@ -160,8 +163,9 @@ function PlanPanel({
           <Banner tone="info" title="Applied">
             <div className="row">
               <span>
-                {plan.result?.totals.assignedJobs ?? 0} jobs were assigned. The board shows them with their
-                workers.
+                {plan.dateTo
+                  ? `${appliedWords(plan)}. The board shows them with their workers, day by day.`
+                  : `${plan.result?.totals.assignedJobs ?? 0} jobs were assigned. The board shows them with their workers.`}
               </span>
               <ButtonLink
                 size="sm"
@@ -169,6 +173,14 @@ function PlanPanel({
               >
                 Open the board
               </ButtonLink>
+              {plan.dateTo && (
+                <ButtonLink
+                  size="sm"
+                  to={`/board/week?start=${mondayOf(plan.date)}${plan.locationId ? `&location=${plan.locationId}` : ''}`}
+                >
+                  Open the week
+                </ButtonLink>
+              )}
             </div>
           </Banner>
         )}
@@ -180,7 +192,11 @@ function PlanPanel({
               onClick={() =>
                 apply.mutate(plan.id, {
                   onSuccess: (applied) =>
-                    toast.success(`Plan applied: ${applied.result?.totals.assignedJobs ?? 0} jobs assigned`),
+                    toast.success(
+                      applied.dateTo
+                        ? `Plan applied: ${appliedWords(applied)}`
+                        : `Plan applied: ${applied.result?.totals.assignedJobs ?? 0} jobs assigned`,
+                    ),
                 })
               }
             >

@@ -1,5 +1,6 @@
 // A finished plan before it is applied: its totals and cost, the jobs it could not place and why,
-// and its routes on the board's timeline and map — or, with the toggle, the day as it is now.
+// and its routes on the board's timeline and map — or, with the toggle, the day as it is now. A plan
+// over several days shows its routes day by day, each day with its totals.
 import { useMemo, useState } from 'react'
 import { Banner } from '../../ui/banner'
 import { ErrorState, LoadingState } from '../../ui/states'
@@ -16,17 +17,18 @@ import { boardMapData, boardTimelineRows } from '../board/board-views'
 import { useBoard } from '../board/queries'
 import { StatusLegend } from '../board/status'
 import { Timeline, type TimelineRow } from '../board/timeline'
+import { dayNames } from '../board/week/week-model'
 import { colourOf } from '../board/worker-colour'
 import { MapPanel } from '../map/map-panel'
 import { planTravelBars } from './plan-travel'
 import type { PlanResult, RoutePlan } from './queries'
-import { formatCost, formatNumber, REASONS } from './wording'
+import { count, formatCost, formatNumber, REASONS } from './wording'
 
 const ms = (iso: string) => Date.parse(iso)
 
-function planTimelineRows(result: PlanResult, board: Board, timeZone: string): TimelineRow[] {
+function planTimelineRows(routes: PlanResult['routes'], board: Board, timeZone: string): TimelineRow[] {
   const customerOf = new Map(board.jobs.map((job) => [job.id, job.customer?.name]))
-  return result.routes.map((route) => ({
+  return routes.map((route) => ({
     id: route.shiftId,
     label: route.user.name,
     sublabel: `${route.vehicle.name} · ${route.totals.jobs} jobs · ${formatNumber(route.totals.km)} km`,
@@ -128,13 +130,27 @@ export function PlanTotals({ result }: { result: PlanResult }) {
 type Change = NonNullable<PlanResult['changes']>[number]
 
 /** One end of a change: the worker and time, or where a job is when it has none. */
-function changeEnd(end: Change['from'], timeZone: string, none: string): string {
+function changeEnd(end: Change['from'], timeZone: string, none: string, withDay: boolean): string {
   if (!end) return none
-  return end.start ? `${end.user.name} ${clock(end.start, timeZone)}` : end.user.name
+  if (!end.start) return end.user.name
+  // Over several days the time alone is ambiguous: "Ana Lopez Wed 09:30".
+  const day = withDay
+    ? `${new Intl.DateTimeFormat('en-GB', { timeZone, weekday: 'short' }).format(new Date(end.start))} `
+    : ''
+  return `${end.user.name} ${day}${clock(end.start, timeZone)}`
 }
 
 /** What applying the plan changes, job by job: from → to worker, old → new time. */
-export function PlanChanges({ changes, timeZone }: { changes: Change[]; timeZone: string }) {
+export function PlanChanges({
+  changes,
+  timeZone,
+  withDay = false,
+}: {
+  changes: Change[]
+  timeZone: string
+  /** A plan over several days: each time says its day. */
+  withDay?: boolean
+}) {
   const counts = [
     [changes.filter((c) => c.from === null).length, 'newly planned'],
     [changes.filter((c) => c.from !== null && c.to !== null && c.movedWorker).length, 'to another worker'],
@@ -154,8 +170,8 @@ export function PlanChanges({ changes, timeZone }: { changes: Change[]; timeZone
           <ul className="plan-changes" aria-label="What the plan changes">
             {changes.map((change) => (
               <li key={change.jobId}>
-                <strong>{change.title}</strong>: {changeEnd(change.from, timeZone, 'waiting')} →{' '}
-                {changeEnd(change.to, timeZone, 'back to waiting')}
+                <strong>{change.title}</strong>: {changeEnd(change.from, timeZone, 'waiting', withDay)} →{' '}
+                {changeEnd(change.to, timeZone, 'back to waiting', withDay)}
               </li>
             ))}
           </ul>
@@ -165,7 +181,127 @@ export function PlanChanges({ changes, timeZone }: { changes: Change[]; timeZone
   )
 }
 
+/** What a plan could not place, and why. */
+function NotPlanned({ result }: { result: PlanResult }) {
+  if (result.unassigned.length === 0) return null
+  return (
+    <section className="card" aria-labelledby="not-planned-heading">
+      <div className="card-body">
+        <h2 id="not-planned-heading">Not planned ({result.unassigned.length})</h2>
+        <ul className="plan-unassigned">
+          {result.unassigned.map((job) => (
+            <li key={job.jobId}>
+              <strong>{job.title}</strong> — {REASONS[job.reason]}
+            </li>
+          ))}
+        </ul>
+      </div>
+    </section>
+  )
+}
+
+type PlanDay = NonNullable<PlanResult['days']>[number]
+
+/** One day of a plan over several days: its totals and its routes on the timeline. */
+function PlanDaySection({ plan, result, day }: { plan: RoutePlan; result: PlanResult; day: PlanDay }) {
+  const board = useBoard(day.date, plan.locationId ?? undefined)
+  const data = board.data?.date === day.date ? board.data : undefined
+  const timeZone = data?.timezone ?? 'UTC'
+  const title = dayNames(day.date).long
+  const headingId = `plan-day-${day.date}`
+  const shown = useMemo(() => {
+    if (!data) return null
+    const routes = result.routes.filter((route) => (route.date ?? plan.date) === day.date)
+    const rows = planTimelineRows(routes, data, timeZone)
+    const spans = [...rows.map((r) => ({ start: r.start, end: r.end })), ...rows.flatMap((r) => r.blocks)]
+    return { rows, range: timelineRange(data.dayStart, data.dayEnd, spans) }
+  }, [data, result, plan.date, day.date, timeZone])
+  const idle = data && data.rows.length === 0 ? 'No shifts' : 'No work planned'
+  return (
+    <section className="plan-day" aria-labelledby={headingId}>
+      <header className="plan-day-header">
+        <h3 id={headingId}>{title}</h3>
+        {day.routesUsed > 0 ? (
+          <dl className="plan-day-totals" aria-label={`Totals for ${title}`}>
+            <div>
+              <dt>Jobs</dt>
+              <dd>{day.assignedJobs}</dd>
+            </div>
+            <div>
+              <dt>Routes</dt>
+              <dd>{day.routesUsed}</dd>
+            </div>
+            <div>
+              <dt>Distance</dt>
+              <dd>{formatNumber(day.km)} km</dd>
+            </div>
+            <div>
+              <dt>Working time</dt>
+              <dd>{formatNumber(day.hours)} h</dd>
+            </div>
+          </dl>
+        ) : (
+          <p className="muted">{board.isPending ? 'No routes' : idle}</p>
+        )}
+      </header>
+      {day.routesUsed > 0 &&
+        (board.isPending ? (
+          <LoadingState label="Loading the day…" />
+        ) : !shown ? (
+          <ErrorState error={board.error} onRetry={() => board.refetch()} />
+        ) : (
+          <Timeline
+            label={`Routes on ${title}`}
+            rows={shown.rows}
+            range={shown.range}
+            timeZone={timeZone}
+            empty={<p className="muted">No routes.</p>}
+          />
+        ))}
+    </section>
+  )
+}
+
+/** A plan over several days: its totals, then day by day. */
+function PlanDaysPreview({ plan, result }: { plan: RoutePlan; result: PlanResult }) {
+  const first = useBoard(plan.date, plan.locationId ?? undefined)
+  const timeZone = first.data?.timezone ?? 'UTC'
+  const days = result.days ?? []
+  const working = days.filter((day) => day.assignedJobs > 0).length
+  return (
+    <div className="stack plan-preview">
+      <PlanTotals result={result} />
+      {result.travel?.warnings.map((warning) => (
+        <Banner key={warning.code} tone="warning">
+          {warning.message}
+        </Banner>
+      ))}
+      {result.changes && <PlanChanges changes={result.changes} timeZone={timeZone} withDay />}
+      <NotPlanned result={result} />
+      <section className="card" aria-labelledby="plan-days-heading">
+        <div className="card-body stack">
+          <header className="section-header">
+            <h2 id="plan-days-heading">Day by day</h2>
+            <span className="muted">
+              {count(result.totals.assignedJobs, 'job')} on {count(working, 'day')} of {days.length}
+            </span>
+          </header>
+          <StatusLegend statuses={['PLANNED']} />
+          {days.map((day) => (
+            <PlanDaySection key={day.date} plan={plan} result={result} day={day} />
+          ))}
+        </div>
+      </section>
+    </div>
+  )
+}
+
 export function PlanPreview({ plan, result }: { plan: RoutePlan; result: PlanResult }) {
+  if (plan.dateTo) return <PlanDaysPreview plan={plan} result={result} />
+  return <PlanDayPreview plan={plan} result={result} />
+}
+
+function PlanDayPreview({ plan, result }: { plan: RoutePlan; result: PlanResult }) {
   const board = useBoard(plan.date, plan.locationId ?? undefined)
   const [view, setView] = useState<'plan' | 'current'>('plan')
   const data = board.data
@@ -174,7 +310,7 @@ export function PlanPreview({ plan, result }: { plan: RoutePlan; result: PlanRes
     if (!data) return null
     const rows =
       view === 'plan'
-        ? planTimelineRows(result, data, timeZone)
+        ? planTimelineRows(result.routes, data, timeZone)
         : boardTimelineRows(data, data.jobs, timeZone)
     const map = view === 'plan' ? planMapData(result, data) : boardMapData(data, data.jobs)
     const spans = [...rows.map((r) => ({ start: r.start, end: r.end })), ...rows.flatMap((r) => r.blocks)]
@@ -191,20 +327,7 @@ export function PlanPreview({ plan, result }: { plan: RoutePlan; result: PlanRes
         </Banner>
       ))}
       {result.changes && <PlanChanges changes={result.changes} timeZone={timeZone} />}
-      {result.unassigned.length > 0 && (
-        <section className="card" aria-labelledby="not-planned-heading">
-          <div className="card-body">
-            <h2 id="not-planned-heading">Not planned ({result.unassigned.length})</h2>
-            <ul className="plan-unassigned">
-              {result.unassigned.map((job) => (
-                <li key={job.jobId}>
-                  <strong>{job.title}</strong> — {REASONS[job.reason]}
-                </li>
-              ))}
-            </ul>
-          </div>
-        </section>
-      )}
+      <NotPlanned result={result} />
       <div className="board-legend">
         <fieldset className="choice-group">
           <legend className="visually-hidden">Show</legend>

@@ -6,7 +6,7 @@ import { DateTime } from '../../ui/date-time'
 import { EmptyState } from '../../ui/states'
 import type { Depot } from '../board/board-toolbar'
 import { type RoutePlanSummary, useRoutePlans } from './queries'
-import { MODES, PLAN_STATUS } from './wording'
+import { dayRange, MODES, PLAN_STATUS } from './wording'
 
 export function RecentPlans({
   depots,
@@ -22,7 +22,7 @@ export function RecentPlans({
     id === null ? 'Every depot' : (depots.find((d) => d.id === id)?.name ?? 'A depot')
   const columns: Column<RoutePlanSummary>[] = [
     { header: 'Made', cell: (p) => <DateTime value={p.createdAt} relative /> },
-    { header: 'Day', cell: (p) => p.date },
+    { header: 'Days', cell: (p) => (p.dateTo ? dayRange(p.date, p.dateTo) : p.date) },
     { header: 'Depot', cell: (p) => depotName(p.locationId) },
     { header: 'Mode', cell: (p) => MODES.find((m) => m.value === p.mode)?.label ?? p.mode },
     {
@@ -46,7 +46,7 @@ export function RecentPlans({
         <Button
           size="sm"
           onClick={() => onOpen(p.id)}
-          aria-label={`Open the plan for ${p.date} made at ${p.createdAt}`}
+          aria-label={`Open the plan for ${p.dateTo ? `${p.date} to ${p.dateTo}` : p.date} made at ${p.createdAt}`}
         >
           Open
         </Button>

@@ -36,6 +36,9 @@ export const MODES: { value: RoutePlan['mode']; label: string; hint: string }[] 
 export const modesFor = (isToday: boolean) =>
   MODES.filter((option) => isToday || option.value !== 'REPLAN_REMAINING')
 
+/** The most days one plan may cover (the API's limit). */
+export const MAX_PLAN_DAYS = 7
+
 export const STABILITIES = [
   { value: 0, label: 'Re-plan freely' },
   { value: 0.5, label: 'Some changes' },
@@ -70,6 +73,33 @@ export const TIME_LIMITS = [
   { seconds: 120, label: '2 minutes' },
   { seconds: 300, label: '5 minutes' },
 ]
+
+const dayMonth = new Intl.DateTimeFormat('en-GB', { timeZone: 'UTC', day: 'numeric', month: 'short' })
+const dayMonthYear = new Intl.DateTimeFormat('en-GB', {
+  timeZone: 'UTC',
+  day: 'numeric',
+  month: 'short',
+  year: 'numeric',
+})
+const utc = (date: string) => new Date(`${date}T00:00:00Z`)
+
+/** A plan's days in short: "7–11 Dec 2026", "30 Nov – 4 Dec 2026", "28 Dec 2026 – 1 Jan 2027". */
+export function dayRange(from: string, to: string): string {
+  if (from.slice(0, 4) !== to.slice(0, 4))
+    return `${dayMonthYear.format(utc(from))} – ${dayMonthYear.format(utc(to))}`
+  if (from.slice(0, 7) !== to.slice(0, 7))
+    return `${dayMonth.format(utc(from))} – ${dayMonthYear.format(utc(to))}`
+  return `${Number(from.slice(8))}–${dayMonthYear.format(utc(to))}`
+}
+
+/** "5 jobs", "1 day". */
+export const count = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`
+
+/** "12 jobs assigned on 3 days": a plan's jobs, and the days that have some. */
+export function appliedWords(plan: RoutePlan): string {
+  const days = plan.result?.days?.filter((day) => day.assignedJobs > 0).length ?? 0
+  return `${count(plan.result?.totals.assignedJobs ?? 0, 'job')} assigned on ${count(days, 'day')}`
+}
 
 const money = new Intl.NumberFormat('en-GB', { minimumFractionDigits: 2, maximumFractionDigits: 2 })
 export const formatCost = (value: number) => money.format(value)
