@@ -14,6 +14,8 @@ import { buildApp } from '../src/app.js'
 import { createDatabase, type Dialect } from '../src/db/database.js'
 import { migrateToLatest } from '../src/db/migrator.js'
 import { createApiKey } from '../src/modules/api-keys/service.js'
+import { loadBookableDays } from '../src/modules/bookings/range-inputs.js'
+import { findSlots } from '../src/modules/bookings/slots.js'
 import { createOrganisation } from '../src/modules/organisations/service.js'
 import { makeLocation, makeShift, makeUser, makeVehicle } from '../test/factories.js'
 
@@ -55,6 +57,17 @@ async function database() {
   await migrateToLatest(handle.db, 'postgres')
   return { handle, drop: () => admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`) }
 }
+
+/**
+ * The statements sent to PostgreSQL, counted at the driver (every pooled client's `query`): the
+ * figure beside the timings. A measuring instrument of this script only; SQLite is not counted.
+ */
+const counted = { queries: 0 }
+const query = pg.Client.prototype.query as (...args: unknown[]) => unknown
+pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
+  counted.queries++
+  return query.apply(this, args)
+} as typeof pg.Client.prototype.query
 
 async function main() {
   const { handle, drop } = await database()
@@ -137,20 +150,37 @@ async function main() {
   for (let i = 0; i < 3; i++) await send('/v1/public/availability', body)
   const times: number[] = []
   let windows = 0
+  const before = counted.queries
   for (let i = 0; i < REQUESTS; i++) {
     const t0 = performance.now()
     const answer = await send('/v1/public/availability', body)
     times.push(performance.now() - t0)
     windows = answer.data.windows.length
   }
+  const queries = DIALECT === 'postgres' ? `, ${(counted.queries - before) / REQUESTS} queries` : ''
   times.sort((a, b) => a - b)
   const pct = (p: number) =>
     times[Math.min(times.length - 1, Math.ceil((p / 100) * times.length) - 1)] as number
   console.log(
     `availability (${DIALECT}): ${DAYS} days × ${WORKERS} workers × ${JOBS_PER_DAY} jobs a day ` +
-      `(seeded in ${seeded.toFixed(1)} s), ${REQUESTS} requests, ${windows} windows each: ` +
+      `(seeded in ${seeded.toFixed(1)} s), ${REQUESTS} requests, ${windows} windows${queries} each: ` +
       `p50 ${pct(50).toFixed(1)} ms, p99 ${pct(99).toFixed(1)} ms, max ${(times.at(-1) as number).toFixed(1)} ms`,
   )
+  // Where the time goes: the range read alone, then the read and the slot search, called directly.
+  const range = { from: body.dateFrom, to: body.dateTo }
+  const request = { position: body.coordinates, serviceSeconds: 1800, tagIds: [], windowSeconds: 7200 }
+  const phase = async (run: () => Promise<unknown>) => {
+    const spent: number[] = []
+    for (let i = 0; i < Math.min(REQUESTS, 20); i++) {
+      const t0 = performance.now()
+      await run()
+      spent.push(performance.now() - t0)
+    }
+    return (spent.sort((a, b) => a - b)[Math.floor(spent.length / 2)] as number).toFixed(1)
+  }
+  const read = await phase(() => loadBookableDays(handle.db, org.id, range, NOW))
+  const search = await phase(() => findSlots(handle.db, org.id, range, request, NOW))
+  console.log(`  median of the phases: range read ${read} ms; read + slot search ${search} ms`)
   await app.close()
   await handle.destroy()
   await drop()

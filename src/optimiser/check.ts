@@ -271,12 +271,24 @@ function sequenceFits(ctx: Context, routeIndex: number, elements: Element[]): bo
 }
 
 /**
+ * The order of a plan's routes, which is all findFeasibleInsertion reads: a Plan is one, and so is a
+ * day's routes as they stand (bookings: the visits already on a shift, in time order).
+ */
+export interface RouteOrder {
+  routes: readonly {
+    route: number
+    stops: readonly { job: number }[]
+    breaks: readonly { break: number; start: number; end: number; afterStops: number }[]
+  }[]
+}
+
+/**
  * Where an unassigned job could still go: every route (used or not) and every position among its
  * stops and breaks, tried by the checker's own schedule. Returns the first fit found, else null.
  */
 export function findFeasibleInsertion(
   model: RoutingModel,
-  plan: Plan,
+  plan: RouteOrder,
   job: number,
 ): { route: number; position: number } | null {
   const ctx = context(model)

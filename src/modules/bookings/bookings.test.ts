@@ -42,7 +42,11 @@ for (const dialect of DIALECTS) {
 
     /** Tom works Mondays `hours` in Van T (Gas safe), from the depot. */
     async function setup(
-      hours: { startTime: string; endTime: string } = { startTime: '08:00', endTime: '12:00' },
+      hours: {
+        startTime: string
+        endTime: string
+        breaks?: { startTime: string; endTime: string; isPaid: boolean }[]
+      } = { startTime: '08:00', endTime: '12:00' },
     ) {
       now = Date.parse('2026-12-01T09:00:00.000Z')
       const tenant = await createTenant(t, { scopes: ['admin', 'read', 'write'] })
@@ -248,6 +252,58 @@ for (const dialect of DIALECTS) {
       })
       expect(mismatch.status).toBe(400)
       expect(mismatch.body.details[0].path).toBe('/body/serviceDuration')
+    })
+
+    it('reads each day of the range on its own: a route under way today, breaks, an absence next week', async () => {
+      const s = await setup({
+        startTime: '08:00',
+        endTime: '17:00',
+        breaks: [{ startTime: '12:00', endTime: '13:00', isPaid: false }],
+      })
+      const NEXT = '2026-12-14'
+      const away = await s.admin.post(`/team/users/${s.tom.id}/absences`, {
+        startDate: NEXT,
+        endDate: NEXT,
+        reason: 'OTHER',
+        startTime: '14:00',
+        endTime: '15:00',
+      })
+      expect(away.status, away.body.error).toBe(201)
+      // Today Tom started a three-hour job up north at 08:15: his route goes on from there at 11:15.
+      const job = await s.api.post('/jobs', {
+        title: 'Rewire',
+        serviceDuration: 3 * 3600,
+        jobLatitude: NORTH.latitude,
+        jobLongitude: NORTH.longitude,
+      })
+      expect(job.status).toBe(201)
+      const id = job.body.data.job.id
+      const assigned = await s.admin.post(`/jobs/${id}/assign`, {
+        userId: s.tom.id,
+        shiftId: s.shift.id,
+        scheduledStart: at('08:15'),
+        scheduledEnd: at('11:15'),
+      })
+      expect(assigned.status, assigned.body.error).toBe(200)
+      const started = await s.admin.post(`/jobs/${id}/start`, {})
+      expect(started.status, started.body.error).toBe(200)
+      // The lifecycle stamps startedAt with the server's real time, not the test clock: set it here.
+      await sql`update jobs set started_at = ${at('08:15')} where id = ${id}`.execute(t.database.db)
+      now = Date.parse(at('09:10'))
+
+      const offered = await s.windows({ dateTo: NEXT })
+      const on = (date: string) =>
+        offered.filter((w) => w.windowStart.startsWith(date)).map((w) => w.windowStart.slice(11, 16))
+      // Today: nothing before the job's end; then next door to the booking (no km added), the 12:00
+      // window served when the break is over, and every hour to the end of the shift.
+      expect(on(MONDAY).sort()).toEqual(['11:00', '12:00', '13:00', '14:00', '15:00', '16:00'])
+      for (const w of offered.filter((x) => x.windowStart.startsWith(MONDAY))) expect(w.addedKm).toBe(0)
+      // Next Monday from the depot, ≈ 20 minutes away: not 12:00 (the break, and 13:20 is too late after
+      // it) nor 14:00 (the absence, and 15:20 is too late after it).
+      expect(on(NEXT).sort()).toEqual(['08:00', '09:00', '10:00', '11:00', '13:00', '15:00', '16:00'])
+      for (const w of offered.filter((x) => x.windowStart.startsWith(NEXT))) {
+        expect(w.addedKm).toBeGreaterThan(20)
+      }
     })
 
     it('names the field of bad input', async () => {

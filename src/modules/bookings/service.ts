@@ -19,7 +19,7 @@ import { createJobIn, getJob } from '../jobs/service.js'
 import { findTagsByIds } from '../reference-data/service.js'
 import * as repository from './repository.js'
 import { type AvailabilityBody, type CreateJobOrBookingBody, MAX_AVAILABILITY_DAYS } from './schemas.js'
-import { findSlotsOfDay, type Slot, type SlotRequest } from './slots.js'
+import { findSlots, type Slot, type SlotRequest } from './slots.js'
 
 export const HOLD_MS = 10 * 60 * 1000
 const DAY_MS = 86_400_000
@@ -115,9 +115,8 @@ export async function findAvailability(
     tagIds,
     windowSeconds: body.windowLength,
   }
-  // Days are independent reads: PostgreSQL serves them on several pooled connections at once.
-  const slots = await Promise.all(days.map((date) => findSlotsOfDay(db, organisationId, date, request, now)))
-  const windows = cheapestPerWindow(slots.flat())
+  const range = { from: days[0] as string, to: days[days.length - 1] as string }
+  const windows = cheapestPerWindow(await findSlots(db, organisationId, range, request, now))
 
   const expiresAt = iso(now + HOLD_MS)
   const tokens = windows.map(() => `bk_${randomBytes(18).toString('base64url')}`)
@@ -241,9 +240,9 @@ export async function bookJob(
         tagIds,
         windowSeconds: (Date.parse(hold.window_end) - Date.parse(hold.window_start)) / 1000,
       }
-      const slot = (await findSlotsOfDay(trx, organisationId, hold.date, request, now, hold.shift_id)).find(
-        (s) => s.windowStart === Date.parse(hold.window_start),
-      )
+      const slot = (
+        await findSlots(trx, organisationId, { from: hold.date, to: hold.date }, request, now, hold.shift_id)
+      ).find((s) => s.windowStart === Date.parse(hold.window_start))
       if (!slot) throw slotTaken(hold)
       const job = await createJobIn(trx, organisationId, input, { tagIds, demands: [] })
       try {

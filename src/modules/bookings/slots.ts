@@ -1,8 +1,8 @@
 // Which arrival windows of a day some worker can still take a new job in, and what each costs.
 //
 // No second travel or window model: each shift's day is read as a route plan reads it
-// (route-plans/day-inputs.ts loadDayInputs — hours, breaks, absences, vehicle tags, and for today the
-// route starting from now), turned into the optimiser's model by the plans' own toRoutingModel, and
+// (range-inputs.ts, for the whole range at once: the routes loadDayInputs would read — hours, breaks,
+// absences, vehicle tags, and for today the route starting from now), turned into the optimiser's model by the plans' own toRoutingModel, and
 // the optimiser's independent checker (optimiser/check.ts findFeasibleInsertion) decides whether the
 // new job fits. The visits already on the shift are held at their scheduled times (a window as wide
 // as the visit), so a booking never moves anyone, breaks a HARD window or runs past the shift's end —
@@ -12,13 +12,14 @@
 // An arrival window [ws, we) becomes the job's HARD window [ws, we + service]: under the product's
 // rule (VISIT_WITHIN, the whole visit inside the window) that is "arrive between ws and we".
 import type { Executor } from '../../db/types.js'
-import { findFeasibleInsertion } from '../../optimiser/check.js'
-import type { Plan, RoutingModel } from '../../optimiser/model.js'
+import { findFeasibleInsertion, type RouteOrder } from '../../optimiser/check.js'
+import type { RoutingModel } from '../../optimiser/model.js'
 import { greatCircleMatrix } from '../../optimiser/travel.js'
-import { findShiftVisits, type ShiftVisit } from '../jobs/shift-visits.js'
-import { type DayInputs, type JobInput, loadDayInputs, type RouteInput } from '../route-plans/day-inputs.js'
+import type { ShiftVisit } from '../jobs/shift-visits.js'
+import type { DayInputs, JobInput, RouteInput } from '../route-plans/day-inputs.js'
 import { toRoutingModel } from '../route-plans/optimiser-model.js'
 import { localTime } from '../shifts/zoned-time.js'
+import { loadBookableDays } from './range-inputs.js'
 
 export interface SlotRequest {
   position: { latitude: number; longitude: number }
@@ -44,43 +45,21 @@ export interface Slot {
 const HOUR_GRID = 60
 
 /**
- * Every window of `date` in which a shift can take the job, one per shift and window (the caller
- * keeps the cheapest per window). `onlyShiftId`: that shift alone (re-checking a booking). `now` in ms:
- * a window that has begun is not offered.
+ * Every window from `range.from` to `range.to` in which a shift can take the job, one per shift and
+ * window (the caller keeps the cheapest per window). `onlyShiftId`: that shift alone (re-checking a
+ * booking). `now` in ms: a window that has begun is not offered.
  */
-export async function findSlotsOfDay(
+export async function findSlots(
   db: Executor,
   organisationId: string,
-  date: string,
+  range: { from: string; to: string },
   request: SlotRequest,
   now: number,
   onlyShiftId?: string,
 ): Promise<Slot[]> {
-  const day = await loadDayInputs(db, organisationId, {
-    date,
-    mode: 'KEEP_ASSIGNED',
-    at: now,
-    ...(onlyShiftId ? { shiftIds: [onlyShiftId] } : {}),
-  })
-  const routes = day.routes.filter((route) => route.start < route.end)
-  if (routes.length === 0) return []
-  const from = Math.min(...routes.map((r) => r.start))
-  const to = Math.max(...routes.map((r) => r.end))
-  const visits = await findShiftVisits(
-    db,
-    organisationId,
-    routes.map((r) => r.shiftId),
-    new Date(from).toISOString(),
-    new Date(to).toISOString(),
-  )
-  return routes.flatMap((route) =>
-    slotsOfRoute(
-      day,
-      route,
-      visits.filter((v) => v.shiftId === route.shiftId),
-      request,
-      now,
-    ),
+  const days = await loadBookableDays(db, organisationId, range, now, onlyShiftId)
+  return days.flatMap(({ day, visitsOf }) =>
+    day.routes.flatMap((route) => slotsOfRoute(day, route, visitsOf.get(route.shiftId) ?? [], request, now)),
   )
 }
 
@@ -171,9 +150,9 @@ function slotsOfRoute(
 
 /**
  * The route as it stands, in the form the insertion search reads: the held visits in time order, the
- * breaks after the visits that start before them. The search reads only the order of stops and breaks.
+ * breaks after the visits that start before them.
  */
-function routeAsPlanned(model: RoutingModel): Plan {
+function routeAsPlanned(model: RoutingModel): RouteOrder {
   const spec = model.routes[0] as RoutingModel['routes'][number]
   const stops = model.jobs
     .slice(0, -1)
@@ -182,14 +161,14 @@ function routeAsPlanned(model: RoutingModel): Plan {
     .map((b, index) => ({ break: index, start: b.start, end: b.end }))
     .filter((b) => b.start >= spec.window[0] && b.end <= spec.window[1] && b.end >= b.start)
     .map((b) => ({ ...b, afterStops: stops.filter((s) => s.serviceStart < b.start).length }))
-  return { routes: [{ route: 0, stops, breaks }] } as unknown as Plan
+  return { routes: [{ route: 0, stops, breaks }] }
 }
 
 type Element = { job: number } | { start: number; end: number }
 
 /** Stops and breaks in the order findFeasibleInsertion numbers its positions. */
-function elementsOf(plan: Plan): Element[] {
-  const planned = plan.routes[0] as Plan['routes'][number]
+function elementsOf(plan: RouteOrder): Element[] {
+  const planned = plan.routes[0] as RouteOrder['routes'][number]
   const out: Element[] = []
   planned.stops.forEach((stop, index) => {
     for (const b of planned.breaks.filter((x) => x.afterStops === index)) out.push(b)

@@ -367,7 +367,7 @@ export const DEFAULT_STABILITY = 0.5
 type RoutingSettings = Awaited<ReturnType<typeof inputs.findRoutingSettings>>
 
 /** The organisation's travel and lateness settings, defaults filled in. */
-function routingOf(settings: RoutingSettings): DayInputs['routing'] {
+export function routingOf(settings: RoutingSettings): DayInputs['routing'] {
   return {
     detourFactor: settings?.routing_detour_factor ?? 1.3,
     speedKmh: settings?.routing_speed_kmh ?? 40,
@@ -378,7 +378,7 @@ function routingOf(settings: RoutingSettings): DayInputs['routing'] {
 type ShiftOfDay = Awaited<ReturnType<typeof findShiftsOfWeekday>>[number]
 
 /** A shift template's route on the day starting at `dayStartMs` (UTC midnight of the date). */
-function routeOfShift(
+export function routeOfShift(
   shift: ShiftOfDay,
   shiftDay: ShiftDay,
   dayStartMs: number,
