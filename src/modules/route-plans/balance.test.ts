@@ -12,6 +12,7 @@ import {
   DIALECTS,
   type TestContext,
 } from '../../../test/helpers.js'
+import { runPlan } from '../../../test/route-plans.js'
 import { checkPlan, solve } from '../../optimiser/index.js'
 import { loadDayInputs } from './day-inputs.js'
 import { toRoutingModel } from './optimiser-model.js'
@@ -20,7 +21,6 @@ import { PLAN_BALANCES } from './schemas.js'
 // 2026-12-07 is a Monday; Europe/London is on UTC in December, so local times read as UTC.
 const DATE = '2026-12-07'
 const at = (hhmm: string) => `${DATE}T${hhmm}:00.000Z`
-const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 const WORKERS = ['Ana', 'Ben', 'Cai', 'Dee']
 
 interface Route {
@@ -69,26 +69,9 @@ for (const dialect of DIALECTS) {
     }
 
     async function plan(admin: ReturnType<typeof adminClient>, body: Record<string, unknown>) {
-      const queued = await admin.post('/route-plans', {
-        date: DATE,
-        mode: 'REPLAN_ALL',
-        timeLimitSeconds: 1,
-        ...body,
-      })
-      expect(queued.status).toBe(202)
-      expect(queued.body.data.routePlan.balance).toBe(body.balance ?? 'NONE')
-      const id = queued.body.data.routePlan.id
-      for (let i = 0; i < 300; i++) {
-        const read = await admin.get(`/route-plans/${id}`)
-        expect(read.status).toBe(200)
-        const routePlan = read.body.data.routePlan
-        if (!['QUEUED', 'RUNNING'].includes(routePlan.status)) {
-          expect(routePlan.status).toBe('DONE')
-          return routePlan as { balance: string; result: { routes: Route[]; unassigned: unknown[] } }
-        }
-        await pause(100)
-      }
-      throw new Error(`plan ${id} did not finish`)
+      const routePlan = await runPlan(admin, { date: DATE, mode: 'REPLAN_ALL', timeLimitSeconds: 1, ...body })
+      expect(routePlan.balance).toBe(body.balance ?? 'NONE')
+      return routePlan as { balance: string; result: { routes: Route[]; unassigned: unknown[] } }
     }
 
     const working = (routes: Route[]) => routes.filter((route) => route.stops.length > 0)

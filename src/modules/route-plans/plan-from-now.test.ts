@@ -18,6 +18,7 @@ import {
   DIALECTS,
   type TestContext,
 } from '../../../test/helpers.js'
+import { runPlan } from '../../../test/route-plans.js'
 import { checkPlan, solve } from '../../optimiser/index.js'
 import { loadDayInputs } from './day-inputs.js'
 import { toRoutingModel } from './optimiser-model.js'
@@ -27,7 +28,6 @@ const DATE = '2026-12-07'
 const at = (hhmm: string) => `${DATE}T${hhmm}:00.000Z`
 const NOW = at('12:45')
 const ms = (iso: string) => Date.parse(iso)
-const pause = (delay: number) => new Promise((resolve) => setTimeout(resolve, delay))
 
 interface Stop {
   jobId: string
@@ -159,21 +159,8 @@ for (const dialect of DIALECTS) {
       return { tenant, completed, inProgress, assignedEarly, waiting, closedHard, lateSoft }
     }
 
-    async function plan(tenant: Tenant, body: Record<string, unknown>) {
-      const queued = await tenant.admin.post('/route-plans', { date: DATE, timeLimitSeconds: 1, ...body })
-      expect(queued.status).toBe(202)
-      const id = queued.body.data.routePlan.id
-      for (let i = 0; i < 300; i++) {
-        const read = await tenant.admin.get(`/route-plans/${id}`)
-        const routePlan = read.body.data.routePlan
-        if (!['QUEUED', 'RUNNING'].includes(routePlan.status)) {
-          expect(routePlan.status).toBe('DONE')
-          return routePlan
-        }
-        await pause(100)
-      }
-      throw new Error(`plan ${id} did not finish`)
-    }
+    const plan = (tenant: Tenant, body: Record<string, unknown>) =>
+      runPlan(tenant.admin, { date: DATE, timeLimitSeconds: 1, ...body })
 
     /** Nothing before now, nothing over work in progress, no break already passed. */
     function expectPlannedFromNow(routes: Route[], day: Awaited<ReturnType<typeof makeAfternoon>>) {

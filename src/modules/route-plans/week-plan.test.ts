@@ -14,6 +14,7 @@ import {
   DIALECTS,
   type TestContext,
 } from '../../../test/helpers.js'
+import { runPlan } from '../../../test/route-plans.js'
 import { checkPlan, solve } from '../../optimiser/index.js'
 import { toRoutingModel } from './optimiser-model.js'
 import { loadPlanInputs } from './plan-days.js'
@@ -24,7 +25,6 @@ const TUE = '2026-12-08'
 const WED = '2026-12-09'
 const FRI = '2026-12-11'
 const on = (date: string, hhmm: string) => `${date}T${hhmm}:00.000Z`
-const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
 interface Stop {
   jobId: string
@@ -151,22 +151,8 @@ for (const dialect of DIALECTS) {
       return { admin, api, org, ana, ben, shifts, jobs }
     }
 
-    async function plan(admin: ReturnType<typeof adminClient>, body: Record<string, unknown>): Promise<Plan> {
-      const queued = await admin.post('/route-plans', { timeLimitSeconds: 1, ...body })
-      expect(queued.status).toBe(202)
-      const id = queued.body.data.routePlan.id
-      for (let i = 0; i < 300; i++) {
-        const read = await admin.get(`/route-plans/${id}`)
-        expect(read.status).toBe(200)
-        const routePlan = read.body.data.routePlan
-        if (!['QUEUED', 'RUNNING'].includes(routePlan.status)) {
-          expect(routePlan.status).toBe('DONE')
-          return routePlan
-        }
-        await pause(100)
-      }
-      throw new Error(`plan ${id} did not finish`)
-    }
+    const plan = (admin: ReturnType<typeof adminClient>, body: Record<string, unknown>): Promise<Plan> =>
+      runPlan(admin, { timeLimitSeconds: 1, ...body })
 
     const stopsOf = (result: Plan['result']) =>
       new Map(

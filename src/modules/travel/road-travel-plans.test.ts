@@ -13,10 +13,10 @@ import {
   DIALECTS,
   type TestContext,
 } from '../../../test/helpers.js'
+import { untilFinished } from '../../../test/route-plans.js'
 
 const DATE = '2026-12-07'
 const at = (hhmm: string) => `${DATE}T${hhmm}:00.000Z`
-const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 const DEPOT: [number, number] = [-2.2426, 53.4808]
 const SPEED_FACTOR = 0.8
 
@@ -88,15 +88,7 @@ for (const dialect of DIALECTS) {
     async function plan(admin: ReturnType<typeof adminClient>) {
       const queued = await admin.post('/route-plans', { date: DATE, mode: 'REPLAN_ALL', timeLimitSeconds: 1 })
       expect(queued.status).toBe(202)
-      const id = queued.body.data.routePlan.id
-      for (let i = 0; i < 300; i++) {
-        const read = await admin.get(`/route-plans/${id}`)
-        expect(read.status).toBe(200)
-        const routePlan = read.body.data.routePlan
-        if (!['QUEUED', 'RUNNING'].includes(routePlan.status)) return routePlan
-        await pause(100)
-      }
-      throw new Error(`plan ${id} did not finish`)
+      return untilFinished(admin, queued.body.data.routePlan.id)
     }
 
     it('times every leg by the road service, ÷ the speed factor, and says where the times came from', async () => {
