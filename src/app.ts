@@ -9,9 +9,9 @@ import {
   installAuthentication,
   withSessionAccess,
 } from './http/authentication.js'
+import { installCompression } from './http/compression.js'
 import { installDashboard } from './http/dashboard.js'
 import { installErrorHandling } from './http/error-handler.js'
-import { installCompression } from './http/compression.js'
 import { installEtags } from './http/etags.js'
 import { fastifyOptions, serverLimitsOf } from './http/fastify-options.js'
 import { installIdempotency } from './http/idempotency.js'
