@@ -17,16 +17,14 @@ import {
   planDates,
   type RouteInput,
   routeOfShift,
-  routingOf,
+  routeReferences,
   utcDayBounds,
+  workInHand,
 } from '../route-plans/day-inputs.js'
 import { isOnDate, planFromNow } from '../route-plans/from-now.js'
-import * as inputs from '../route-plans/inputs-repository.js'
 import { FRESH_POSITION_MS } from '../route-plans/route-start.js'
-import * as absences from '../shifts/absences-repository.js'
-import * as shiftsRepository from '../shifts/repository.js'
 import { findShiftsOfWeekday } from '../shifts/service.js'
-import { resolveShiftDay } from '../shifts/shift-days.js'
+import { resolveShiftDay, shiftDayFactsBetween } from '../shifts/shift-days.js'
 import { DAY, weekdayOf } from '../shifts/zoned-time.js'
 
 /** One date's routes that happen (start before end), and the visits on them, held where they are. */
@@ -60,21 +58,11 @@ export async function loadBookableDays(
   )
   const shifts = [...new Map([...ofWeekday.values()].flat().map((s) => [s.id, s])).values()]
   if (shifts.length === 0) return []
-  const shiftIds = shifts.map((s) => s.id)
   const vehicleIds = [...new Set(shifts.map((s) => s.vehicle_id))]
-  const [breaks, changes, away, capacities, vehicleTags, dimensions, settings] = await Promise.all([
-    shiftsRepository.findBreaksOfShifts(db, organisationId, shiftIds),
-    absences.listShiftDateChanges(db, organisationId, shiftIds, range),
-    absences.listAbsences(db, organisationId, {
-      ...range,
-      userIds: [...new Set(shifts.map((s) => s.user_id))],
-    }),
-    inputs.findVehicleCapacities(db, organisationId, vehicleIds),
-    inputs.findVehicleTags(db, organisationId, vehicleIds),
-    inputs.findCapacityDimensions(db, organisationId),
-    inputs.findRoutingSettings(db, organisationId),
+  const [{ breaks, changes, away }, { capacities, vehicleTags, dimensions, routing }] = await Promise.all([
+    shiftDayFactsBetween(db, organisationId, shifts, range),
+    routeReferences(db, organisationId, vehicleIds),
   ])
-  const routing = routingOf(settings)
 
   const routesOf = new Map<string, RouteInput[]>()
   for (const date of dates) {
@@ -170,12 +158,7 @@ async function workUnderWay(
   const routes = today.flatMap((date) => routesOf.get(date) ?? [])
   const since = Math.min(...today.map((date) => utcDayBounds(date).startMs)) - DAY
   const [inHand, known] = await Promise.all([
-    inputs.findWorkInHand(
-      db,
-      organisationId,
-      [...new Set(routes.map((r) => r.shiftId))],
-      new Date(since).toISOString(),
-    ),
+    workInHand(db, organisationId, [...new Set(routes.map((r) => r.shiftId))], new Date(since).toISOString()),
     lastKnownPositions(
       db,
       organisationId,

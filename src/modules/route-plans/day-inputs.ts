@@ -367,7 +367,7 @@ export const DEFAULT_STABILITY = 0.5
 type RoutingSettings = Awaited<ReturnType<typeof inputs.findRoutingSettings>>
 
 /** The organisation's travel and lateness settings, defaults filled in. */
-export function routingOf(settings: RoutingSettings): DayInputs['routing'] {
+function routingOf(settings: RoutingSettings): DayInputs['routing'] {
   return {
     detourFactor: settings?.routing_detour_factor ?? 1.3,
     speedKmh: settings?.routing_speed_kmh ?? 40,
@@ -466,4 +466,23 @@ function groupBy<T>(rows: readonly T[], keyOf: (row: T) => string): Map<string, 
     else groups.set(key, [row])
   }
   return groups
+}
+
+/**
+ * What a plan reads besides its shifts and jobs — the vehicles' capacities and tags, the capacity
+ * dimensions and the routing settings — for other modules that build routes as a plan does (bookings).
+ */
+export async function routeReferences(db: Executor, organisationId: string, vehicleIds: readonly string[]) {
+  const [capacities, vehicleTags, dimensions, settings] = await Promise.all([
+    inputs.findVehicleCapacities(db, organisationId, vehicleIds),
+    inputs.findVehicleTags(db, organisationId, vehicleIds),
+    inputs.findCapacityDimensions(db, organisationId),
+    inputs.findRoutingSettings(db, organisationId),
+  ])
+  return { capacities, vehicleTags, dimensions, routing: routingOf(settings) }
+}
+
+/** The jobs done or in progress on these shifts since `since`: what "planned from now" starts after. */
+export function workInHand(db: Executor, organisationId: string, shiftIds: readonly string[], since: string) {
+  return inputs.findWorkInHand(db, organisationId, shiftIds, since)
 }

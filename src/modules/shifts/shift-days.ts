@@ -176,3 +176,25 @@ export async function shiftDaysOn<T extends ShiftTemplateOfDay>(
     ]),
   )
 }
+
+/**
+ * What resolveShiftDay needs of these shifts over a range of dates, read at once: their breaks, their
+ * one-off changes on those dates and their workers' absences then (bookings read a fortnight this way).
+ */
+export async function shiftDayFactsBetween(
+  db: Executor,
+  organisationId: string,
+  shifts: readonly { id: string; user_id: string }[],
+  range: { from: string; to: string },
+) {
+  const shiftIds = shifts.map((s) => s.id)
+  const [breaks, changes, away] = await Promise.all([
+    repository.findBreaksOfShifts(db, organisationId, shiftIds),
+    absences.listShiftDateChanges(db, organisationId, shiftIds, range),
+    absences.listAbsences(db, organisationId, {
+      ...range,
+      userIds: [...new Set(shifts.map((s) => s.user_id))],
+    }),
+  ])
+  return { breaks, changes, away }
+}
