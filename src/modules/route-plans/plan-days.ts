@@ -158,11 +158,18 @@ export function mergeDays(days: readonly DayInputs[]): PlanInputs {
           hi: Math.max(...day.routes.map((r) => r.end)) - offset(k),
         },
   )
+  // Each route's key → its shift, its day, and whether it happens (a shift that is off that day does not).
+  const keys = new Map<string, { shiftId: string; k: number; on: boolean }>(
+    days.flatMap((d, k) => [
+      ...d.routes.map((r) => [routeKey(r.shiftId, d.date), { shiftId: r.shiftId, k, on: true }] as const),
+      ...d.offRoutes.map((r) => [routeKey(r.shiftId, d.date), { shiftId: r.shiftId, k, on: false }] as const),
+    ]),
+  )
+  const happens = (key: string) => keys.get(key)?.on === true
   // The day a shift's job is assigned on: the date its scheduled start falls on in the depot's zone.
   const zoneOfShift = new Map(
-    [...days.flatMap((d) => [...d.routes, ...d.offRoutes])].map((r) => [r.shiftId, r.zone]),
+    days.flatMap((d) => [...d.routes, ...d.offRoutes]).map((r) => [r.shiftId, r.zone]),
   )
-  const routeDays = new Set(days.flatMap((day) => day.routes.map((r) => routeKey(r.shiftId, day.date))))
   const assignedDay = (job: JobInput): number | null => {
     if (job.status !== 'ASSIGNED' || job.shiftId === null) return null
     const zone = zoneOfShift.get(job.shiftId)
@@ -170,7 +177,7 @@ export function mergeDays(days: readonly DayInputs[]): PlanInputs {
     if (job.scheduledStart === null)
       return Math.max(
         0,
-        dates.findIndex((date) => routeDays.has(routeKey(job.shiftId as string, date))),
+        dates.findIndex((date) => happens(routeKey(job.shiftId as string, date))),
       )
     const k = dates.findIndex((date) => isOnDate(date, job.scheduledStart as number, zone))
     return k < 0 ? null : k
@@ -203,7 +210,7 @@ export function mergeDays(days: readonly DayInputs[]): PlanInputs {
       first.mode === 'KEEP_ASSIGNED' &&
       job.status === 'ASSIGNED' &&
       assignedKey !== null &&
-      routeDays.has(assignedKey)
+      happens(assignedKey)
     jobs.push(mergedJob(job, entries, context, assignedKey, pinned ? onDay : null))
     before.push({ ...job, shiftId: assignedKey })
   }
@@ -221,21 +228,13 @@ export function mergeDays(days: readonly DayInputs[]): PlanInputs {
     closedJobs: [...closed.values()],
     versions,
   }
-  const routeOf = new Map(
-    days.flatMap((d, k) =>
-      d.routes.map((r) => [routeKey(r.shiftId, d.date), { shiftId: r.shiftId, k }] as const),
-    ),
-  )
-  const offShiftOf = new Map(
-    offRoutes.map((r) => [r.shiftId, r.shiftId.slice(0, r.shiftId.lastIndexOf('@'))]),
-  )
   return {
     day,
     finish(result) {
       // Forward again, route by route; the changes are worked out on the routes' keys (a shift on
       // another day is another route), then named by shift.
       const moved = result.routes.map((route) => {
-        const { shiftId, k } = routeOf.get(route.shiftId) ?? { shiftId: route.shiftId, k: 0 }
+        const { shiftId, k } = keys.get(route.shiftId) ?? { shiftId: route.shiftId, k: 0 }
         const by = offset(k)
         const later = (at: string) => new Date(Date.parse(at) + by).toISOString()
         return {
@@ -256,8 +255,7 @@ export function mergeDays(days: readonly DayInputs[]): PlanInputs {
       })
       const keyed = moved.map((m) => m.route)
       const plain = { ...day, jobs: before, routes: [...routes], offRoutes }
-      const shiftOf = (key: string | null) =>
-        key === null ? null : (routeOf.get(key)?.shiftId ?? offShiftOf.get(key) ?? key)
+      const shiftOf = (key: string | null) => (key === null ? null : (keys.get(key)?.shiftId ?? key))
       const changes = changesOf(plain, keyed).map((change) => ({
         ...change,
         from: change.from && { ...change.from, shiftId: shiftOf(change.from.shiftId) },
@@ -266,7 +264,7 @@ export function mergeDays(days: readonly DayInputs[]): PlanInputs {
       const routesOut = moved.map(({ shiftId, route }) => ({
         ...route,
         shiftId,
-        date: dates[routeOf.get(route.shiftId)?.k ?? 0]!,
+        date: dates[keys.get(route.shiftId)?.k ?? 0]!,
       }))
       return withDays({ ...result, routes: routesOut, changes }, dates, (route) => route.date ?? dates[0]!)
     },
