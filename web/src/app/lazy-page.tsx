@@ -3,12 +3,16 @@
 // their <Outlet /> in <PageSuspense>: while a page's script arrives, the shell stays and the page's
 // place says it is loading (a navigation keeps the old page until then: React Router navigates in a
 // transition).
-import { type ComponentType, lazy, type ReactNode, Suspense } from 'react'
+import { type ComponentType, type LazyExoticComponent, lazy, type ReactNode, Suspense } from 'react'
 import { LoadingState } from '../ui/states'
 
-/** A page component from its module, loaded on first render. */
-export function lazyPage<M, K extends keyof M>(load: () => Promise<M>, name: K): ComponentType {
-  return lazy(async () => ({ default: (await load())[name] as ComponentType }))
+/** A component exported by `name` from a module loaded on first render (a page, or the board's map). */
+// biome-ignore lint/suspicious/noExplicitAny: any component, its props kept (React.lazy's own bound)
+export function lazyPage<M extends Record<K, ComponentType<any>>, K extends keyof M>(
+  load: () => Promise<M>,
+  name: K,
+): LazyExoticComponent<M[K]> {
+  return lazy(async () => ({ default: (await load())[name] }))
 }
 
 export function PageSuspense({ children }: { children: ReactNode }) {

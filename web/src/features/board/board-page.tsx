@@ -4,8 +4,9 @@
 // target shows the server's check of the slot: a drop with a HARD problem is not sent, one with a
 // SOFT problem needs a second drop on the same slot; the last change can be undone for 30 seconds.
 import { DndContext, DragOverlay } from '@dnd-kit/core'
-import { lazy, Suspense, useMemo, useState } from 'react'
+import { Suspense, useMemo, useState } from 'react'
 import { errorMessage } from '../../api/errors'
+import { lazyPage } from '../../app/lazy-page'
 import { useDepots, useTimeZone } from '../../app/time-zone'
 import { useListParams } from '../../lib/search-params'
 import { todayIn } from '../../lib/time'
@@ -46,7 +47,7 @@ import { Tray } from './tray'
 
 // The map (Leaflet, the largest script of the board) is its own chunk: the rows draw without waiting
 // for it, which a phone connection feels (issue 33 §2).
-const MapPanel = lazy(async () => ({ default: (await import('../map/map-panel')).MapPanel }))
+const MapPanel = lazyPage(() => import('../map/map-panel'), 'MapPanel')
 
 import { mondayOf } from './week/week-model'
 
